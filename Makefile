@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+#   make            build lnetctl, lnetd, libcfg (build/)
+#   make check      unit tests (plain and ASan+UBSan), fuzz corpus replay, bats
+#   make demo       private lnetd + examples/lnet.yaml imported and shown
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make bench      bench/udsp
+#   V=1             show the commands
+
+PREFIX ?= /usr
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WFLAGS := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+	  -Wno-unused-parameter -Wno-missing-field-initializers
+NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 2>/dev/null)
+NL_LIBS := $(shell pkg-config --libs libnl-3.0 libnl-route-3.0 2>/dev/null)
+BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude/uapi -MMD -MP $(WFLAGS)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+ifneq ($(V),1)
+Q := @
+quiet = @echo "  $(1)	$(2)";
+endif
+
+B := build
+S := build/san
+
+# NID library + UDSP wire + libc OS layer: linked by everything.
+NIDLIB_SRCS := kernel/os/os_user.c $(wildcard kernel/nid/*.c) kernel/udsp/udsp_wire.c
+# The rest of the LNet core (kernel/), user-space build.
+CORE_SRCS := kernel/os/os_user_if.c $(filter-out kernel/udsp/udsp_wire.c, \
+	$(wildcard kernel/core/*.c kernel/udsp/*.c))
+CFG_SRCS := $(wildcard libcfg/*.c)
+LNETCTL_SRCS := $(wildcard lnetctl/*.c)
+LNETD_SRCS := $(wildcard lnetd/*.c)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+
+objs = $(patsubst %.c,$(1)/%.o,$(2))
+
+.PHONY: all check check-unit check-bats check-fuzz demo fuzz bench clean install deps
+
+all: $(B)/lnetctl $(B)/lnetd
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+# --- objects, two flavours ------------------------------------------------------
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(BASE_CFLAGS) $(NL_CFLAGS) -c -o $@ $<
+
+$(S)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC-SAN,$<)$(CC) -O1 -g $(SAN_FLAGS) $(BASE_CFLAGS) $(NL_CFLAGS) -c -o $@ $<
+
+# --- libraries ------------------------------------------------------------------
+define libs
+$(1)/libnid.a: $(call objs,$(1),$(NIDLIB_SRCS))
+	$$(call quiet,AR,$$@)rm -f $$@ && ar rcs $$@ $$^
+$(1)/libcore.a: $(call objs,$(1),$(CORE_SRCS))
+	$$(call quiet,AR,$$@)rm -f $$@ && ar rcs $$@ $$^
+$(1)/libcfg.a: $(call objs,$(1),$(CFG_SRCS))
+	$$(call quiet,AR,$$@)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(eval $(call libs,$(B)))
+$(eval $(call libs,$(S)))
+
+# --- programs -----------------------------------------------------------------------
+$(B)/lnetctl: $(call objs,$(B),$(LNETCTL_SRCS)) $(B)/libcfg.a $(B)/libnid.a
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ -lyaml -lreadline
+$(B)/lnetd: $(call objs,$(B),$(LNETD_SRCS)) $(B)/libcore.a $(B)/libnid.a
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
+
+# --- unit tests (cmocka), plain and sanitized ------------------------------------
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+UNIT_SAN_BINS := $(patsubst tests/unit/%.c,$(S)/tests/%,$(UNIT_SRCS))
+TEST_LIBS := -lcmocka -lyaml $(NL_LIBS) -lpthread
+
+$(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcfg.a $(B)/libcore.a $(B)/libnid.a
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(TEST_LIBS)
+$(S)/tests/%: $(S)/tests/unit/%.o $(S)/libcfg.a $(S)/libcore.a $(S)/libnid.a
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) -g $(SAN_FLAGS) -o $@ $^ $(TEST_LIBS)
+
+# --- fuzz harnesses: replay driver (gcc, sanitized) and libFuzzer (clang) --------
+FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(S)/fuzz/%,$(FUZZ_SRCS))
+$(S)/fuzz/%: $(S)/tests/fuzz/%.o $(S)/tests/fuzz/replay.o $(S)/libcfg.a $(S)/libcore.a $(S)/libnid.a
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) -g $(SAN_FLAGS) -o $@ $^ $(TEST_LIBS)
+$(S)/tests/fuzz/replay.o: tests/fuzz/replay/replay.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC-SAN,$<)$(CC) -O1 -g $(SAN_FLAGS) $(BASE_CFLAGS) -c -o $@ $<
+
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# --- bench ------------------------------------------------------------------------------
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
+$(B)/bench/%: $(B)/bench/%.o $(B)/libcfg.a $(B)/libcore.a $(B)/libnid.a
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(TEST_LIBS)
+bench: $(BENCH_BINS)
+	$(Q)for b in $(BENCH_BINS); do $$b || exit 1; done
+
+# --- check -----------------------------------------------------------------------------
+check: deps
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(UNIT_SAN_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
+	$(Q)scripts/run-tests.sh
+
+demo: deps all
+	$(Q)scripts/demo.sh
+
+clean:
+	rm -rf build
+
+install: all
+	install -v -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)"
+	install -v -m 0755 $(B)/lnetctl "$(DESTDIR)$(BINDIR)/lnetctl"
+	install -v -m 0755 $(B)/lnetd "$(DESTDIR)$(SBINDIR)/lnetd"
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The LNet configuration ABI: one header for the kernel module (/dev/lnet)
+ * and for lnetd (the same bytes over a Unix socket).
+ *
+ * Framing
+ * -------
+ * Every request buffer starts with struct lnet_ioc_hdr. ioc_len is the total
+ * number of bytes of the buffer (header included); ioc_version must be
+ * LNET_IOC_VERSION. The size encoded in each ioctl number is the size of
+ * the fixed structure of that command; commands with a variable part (ADD_UDSP,
+ * GET_UDSP) carry it after the fixed structure and count it in ioc_len.
+ * The kernel copies ioc_len bytes in and, for commands that return data,
+ * the same number of bytes back out. ioc_len is at most LNET_IOC_MAX_LEN.
+ *
+ * All structures use fixed-size types, explicit padding and no pointers.
+ * Every field named *reserved* or *pad* must be zero on input (EINVAL
+ * otherwise) so that it can be given a meaning later.
+ *
+ * Errors common to every command (returned as -errno by the kernel side,
+ * ioctl(2) returns -1 with errno set):
+ *   EINVAL     ioc_len smaller than the command's structure, larger than
+ *              LNET_IOC_MAX_LEN, a reserved field not zero, an unknown flag,
+ *              a value out of range (each command lists its own).
+ *   EPROTO     ioc_version is not LNET_IOC_VERSION.
+ *   ENOTTY     unknown command, or the size in the command number is not the
+ *              size of the command's structure.
+ *   EPERM      a mutating command from a caller without CAP_NET_ADMIN (kernel)
+ *              or whose uid is neither root nor lnetd's uid (lnetd).
+ *   ENETDOWN   LNet is not configured (every command but CONFIGURE and
+ *              UNCONFIGURE). Rules, nets and peers live between CONFIGURE
+ *              and UNCONFIGURE; UNCONFIGURE frees all of them.
+ *   ENOMEM     out of memory; nothing was changed.
+ */
+#ifndef _UAPI_LNET_IOCTL_H
+#define _UAPI_LNET_IOCTL_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/ioctl.h>
+#else
+#include <linux/types.h>
+#include <sys/ioctl.h>
+#endif
+
+#define LNET_IOC_VERSION	0x00020001U	/* major 2 (ours), minor 1 */
+#define LNET_IOC_MAX_LEN	(128U * 1024U)
+#define LNET_IOC_TYPE		'e'
+
+struct lnet_ioc_hdr {
+	__u32 ioc_len;		/* total bytes of the request, this header included */
+	__u32 ioc_version;	/* LNET_IOC_VERSION */
+};
+
+/*
+ * NIDs
+ * ----
+ * A NID is an address on a net. A net is an LND type and a net number
+ * (0..65535). The address is 4 bytes (IPv4, or a numeric address for the
+ * numeric LNDs, big-endian) or 16 bytes (IPv6), network byte order.
+ */
+enum lnet_lnd_type {
+	LNET_LND_NONE	= 0,	/* "no NID" / descriptor absent */
+	LNET_LND_TCP	= 2,	/* socklnd: IPv4 or IPv6 */
+	LNET_LND_O2IB	= 5,	/* IPv4 or IPv6 */
+	LNET_LND_LO	= 9,	/* only 0@lo */
+	LNET_LND_GNI	= 13,	/* numeric */
+	LNET_LND_PTLF	= 15,	/* numeric */
+	LNET_LND_KFI	= 16,	/* numeric */
+	LNET_LND_EFA	= 18,	/* IPv4 or IPv6 */
+	__LNET_LND_MAX	= 19,
+};
+
+#define LNET_NETNUM_MAX		65535U
+
+struct lnet_nid {
+	__u8  nid_addr_len;	/* 0 = no NID, 4 or 16 */
+	__u8  nid_lnd;		/* enum lnet_lnd_type */
+	__u16 nid_netnum;	/* host byte order */
+	__u8  nid_addr[16];	/* network byte order, first nid_addr_len bytes used */
+};				/* 20 bytes */
+
+/* A net id: (lnd << 16) | netnum. */
+#define LNET_NET_ID(lnd, num)	((__u32)(lnd) << 16 | ((__u32)(num) & 0xffff))
+#define LNET_NET_LND(id)	((__u32)(id) >> 16)
+#define LNET_NET_NUM(id)	((__u32)(id) & 0xffff)
+
+/* A priority nobody has set: shown to users as -1. */
+#define LNET_PRIORITY_UNSET	0xffffffffU
+
+/*
+ * IOC_LIBCFS_CONFIGURE (59) / IOC_LIBCFS_UNCONFIGURE (56)
+ * Bring LNet up (creates the 0@lo NI) or down (frees every net, NI, peer
+ * and UDSP rule). CONFIGURE when up, UNCONFIGURE when down: 0.
+ * flags: none defined yet (EINVAL if not zero).
+ */
+struct lnet_ioc_config {
+	struct lnet_ioc_hdr cfg_hdr;
+	__u32 cfg_flags;
+	__u32 cfg_reserved;
+};
+
+/*
+ * IOC_LIBCFS_ADD_NET (84)
+ *   In: ni_net (an existing or new net; not lo), ni_ifname (the interface
+ *   whose address gives the NID: IPv4 first, else a global IPv6 address),
+ *   tunables (-1 = default; peer_timeout 0..86400, peer_credits 1..1024,
+ *   peer_buffer_credits 0..16384, credits 1..65536).
+ *   Errors: EINVAL (lo net, bad LND for a socket interface, tunable out of
+ *   range), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
+ *   usable address: loopback addresses are not NIDs), EEXIST (an NI on this
+ *   interface in this net, or the NID in use).
+ *
+ * IOC_LIBCFS_DEL_NET (85)
+ *   In: ni_net, and ni_ifname (delete the NI on that interface) or an empty
+ *   ni_ifname (delete the whole net). Errors: ENOENT (no such net or NI),
+ *   EINVAL (lo).
+ *
+ * IOC_LIBCFS_GET_NET (86)
+ *   In: ni_index (0, 1, ...: the index-th NI, nets in creation order, 0@lo
+ *   first), ni_net (0 = any net, else only that net).
+ *   Out: every field. ENOENT past the last NI.
+ */
+#define LNET_IFNAME_LEN		16
+
+enum lnet_ni_status {
+	LNET_NI_STATUS_DOWN	= 0,
+	LNET_NI_STATUS_UP	= 1,
+};
+
+struct lnet_ioc_ni {
+	struct lnet_ioc_hdr ni_hdr;
+	__u32 ni_index;
+	__u32 ni_net;
+	struct lnet_nid ni_nid;			/* out */
+	char  ni_ifname[LNET_IFNAME_LEN];	/* NUL-terminated */
+	__s32 ni_peer_timeout;
+	__s32 ni_peer_credits;
+	__s32 ni_peer_buffer_credits;
+	__s32 ni_credits;
+	__u32 ni_status;			/* out: enum lnet_ni_status */
+	__u32 ni_health;			/* out: 0..1000 */
+	__u32 ni_net_priority;			/* out: UDSP, LNET_PRIORITY_UNSET */
+	__u32 ni_nid_priority;			/* out */
+	__u64 ni_send_count;			/* out */
+	__u64 ni_recv_count;			/* out */
+	__u64 ni_drop_count;			/* out */
+	__u32 ni_tx_credits;			/* out: available now */
+	__u32 ni_reserved[5];
+};
+
+/*
+ * IOC_LIBCFS_ADD_PEER_NI (92)
+ *   In: pr_prim_nid; pr_nid (zero = only create the peer), pr_flags
+ *   (LNET_PEER_F_NON_MR, LNET_PEER_F_LOCK_PRIM: valid when the peer is
+ *   created). Creates the peer if needed (the primary NID is its first NI),
+ *   then adds pr_nid to it.
+ *   Errors: EINVAL (lo NID, unknown flag, non-MR peer given a second NID),
+ *   EEXIST (pr_nid already belongs to a peer, or the peer exists with
+ *   other flags and no pr_nid was given), ENOSPC (LNET_PEER_MAX_NIS reached).
+ *
+ * IOC_LIBCFS_DEL_PEER_NI (93)
+ *   In: pr_prim_nid, pr_nid (zero = the whole peer), pr_flags
+ *   (LNET_PEER_F_FORCE: delete a peer whose primary NID is locked).
+ *   Deleting the primary NID deletes the peer. Errors: ENOENT (no such peer,
+ *   or pr_nid is not one of its NIs), EPERM (locked primary without FORCE).
+ *
+ * IOC_LIBCFS_GET_PEER_NI (94)
+ *   In: pr_index (0, 1, ...: the index-th peer NI over all peers, peers in
+ *   creation order, each peer's NIs in order), pr_prim_nid (zero = every
+ *   peer; else only the peer that owns this NID, primary or not).
+ *   Out: the peer (prim NID, flags, pr_peer_nis) and the one peer NI
+ *   (pr_nid and the statistics), its UDSP values and lists (at most
+ *   LNET_PREF_MAX of each; pr_npref/pr_nrtr give the real counts).
+ *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
+ */
+#define LNET_PEER_MAX_NIS	128
+#define LNET_PREF_MAX		16
+
+enum lnet_peer_flags {
+	LNET_PEER_F_NON_MR	= 1U << 0,
+	LNET_PEER_F_LOCK_PRIM	= 1U << 1,
+	LNET_PEER_F_FORCE	= 1U << 2,	/* DEL only */
+	__LNET_PEER_F_ALL	= (1U << 3) - 1,
+};
+
+struct lnet_ioc_peer {
+	struct lnet_ioc_hdr pr_hdr;
+	__u32 pr_index;
+	__u32 pr_flags;
+	struct lnet_nid pr_prim_nid;
+	struct lnet_nid pr_nid;
+	__u32 pr_peer_nis;			/* out: NIs of this peer */
+	__u32 pr_state;				/* out: enum lnet_ni_status */
+	__u32 pr_health;			/* out: 0..1000 */
+	__u32 pr_net_priority;			/* out: peer net's UDSP priority */
+	__u32 pr_nid_priority;			/* out: peer NI's UDSP priority */
+	__u32 pr_max_tx_credits;		/* out */
+	__u32 pr_tx_credits;			/* out */
+	__u32 pr_npref;				/* out: preferred local NIDs */
+	__u32 pr_nrtr;				/* out: preferred routers */
+	__u32 pr_pad;
+	__u64 pr_send_count;			/* out */
+	__u64 pr_recv_count;			/* out */
+	__u64 pr_drop_count;			/* out */
+	struct lnet_nid pr_pref[LNET_PREF_MAX];	/* out */
+	struct lnet_nid pr_rtr[LNET_PREF_MAX];	/* out */
+	__u32 pr_reserved[4];
+};
+
+#define IOC_LIBCFS_UNCONFIGURE	_IOWR(LNET_IOC_TYPE, 56, struct lnet_ioc_config)
+#define IOC_LIBCFS_CONFIGURE	_IOWR(LNET_IOC_TYPE, 59, struct lnet_ioc_config)
+#define IOC_LIBCFS_ADD_NET	_IOWR(LNET_IOC_TYPE, 84, struct lnet_ioc_ni)
+#define IOC_LIBCFS_DEL_NET	_IOWR(LNET_IOC_TYPE, 85, struct lnet_ioc_ni)
+#define IOC_LIBCFS_GET_NET	_IOWR(LNET_IOC_TYPE, 86, struct lnet_ioc_ni)
+#define IOC_LIBCFS_ADD_PEER_NI	_IOWR(LNET_IOC_TYPE, 92, struct lnet_ioc_peer)
+#define IOC_LIBCFS_DEL_PEER_NI	_IOWR(LNET_IOC_TYPE, 93, struct lnet_ioc_peer)
+#define IOC_LIBCFS_GET_PEER_NI	_IOWR(LNET_IOC_TYPE, 94, struct lnet_ioc_peer)
+
+#include "lnet_udsp.h"
+
+#endif /* _UAPI_LNET_IOCTL_H */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * User Defined Selection Policies (UDSP): the rule ABI.
+ * Included by lnet_ioctl.h; see there for the framing and common errors.
+ *
+ * A rule
+ * ------
+ * A rule has up to three NID descriptors: src (local NIs), dst (peer NIs),
+ * rte (routers), and an action. Six shapes are valid; anything else is
+ * EINVAL:
+ *
+ *   src only, PRIORITY        local net priority (net descr) or local NI
+ *                             priority (NID descr)
+ *   dst only, PRIORITY        peer net priority / peer NI priority
+ *   src + dst, PREFERRED_LIST local NIs matching src become preferred
+ *                             sources of the peer NIs matching dst
+ *   dst + rte, PREFERRED_LIST gateways matching rte become preferred
+ *                             routers of the peer NIs matching dst
+ *
+ * Rules form one ordered list; a rule's idx is its position (0-based,
+ * dense). Lower idx wins where several rules match one object.
+ *
+ * Wire layout (ADD_UDSP request, GET_UDSP reply), all fields host order:
+ *
+ *   struct lnet_ioc_udsp                      32 bytes
+ *   3 x descriptor, in the order src, dst, rte:
+ *     struct lnet_ioc_udsp_descr              16 bytes
+ *     iud_nlists x range list:
+ *       struct lnet_ioc_range_list            4 bytes (count)
+ *       count x struct lnet_ioc_range         12 bytes each
+ *
+ * An absent descriptor is its 16-byte header with every field zero.
+ * A present descriptor has iud_lnd != 0 and exactly 1 + N range lists:
+ * list 0 holds net numbers (0..65535; "tcp" is [0], "tcp*" is [0-65535]),
+ * then N address lists by iud_kind:
+ *   LNET_UDSP_KIND_NET   N = 0  a net descriptor ("tcp1", "o2ib[1-3]")
+ *   LNET_UDSP_KIND_IPV4  N = 4  one list per octet, most significant first,
+ *                               values 0..255 (tcp, o2ib, efa only)
+ *   LNET_UDSP_KIND_NUM   N = 1  values 0..4294967295 (gni, ptlf, kfi, lo)
+ *   LNET_UDSP_KIND_IPV6  N = 8  one list per 16-bit group, most significant
+ *                               first, values 0..65535 (tcp, o2ib, efa)
+ * A range {lo, hi, stride} holds v when lo <= v <= hi and (v - lo) %
+ * stride == 0; lo <= hi and stride >= 1 always. Every list has 1 to
+ * LNET_UDSP_MAX_RANGES ranges; a descriptor has at most
+ * LNET_UDSP_MAX_RANGES ranges in all. iud_size is the number of bytes of
+ * the descriptor's range lists (after its header), and iou_bulk_size the
+ * number of bytes after struct lnet_ioc_udsp: both must be exact.
+ * The largest rule is therefore well under LNET_UDSP_MAX_SIZE.
+ *
+ * IOC_LIBCFS_ADD_UDSP (105)
+ *   In: the whole rule; iou_idx = -1 appends, 0..n inserts before the rule
+ *   at that position (n or more appends). Out: iou_idx = where it landed.
+ *   The same descriptors and action with another priority update that
+ *   rule's priority in place (it keeps its idx).
+ *   Errors: EINVAL (layout, counts, sizes, ranges, kind vs. LND, shape,
+ *   action, priority not 0 on a PREFERRED_LIST rule, iou_idx < -1),
+ *   EALREADY (an identical rule exists), ENOSPC (LNET_UDSP_MAX_RULES).
+ *
+ * IOC_LIBCFS_DEL_UDSP (106)
+ *   In: iou_idx >= 0 deletes that rule (later rules move up by one);
+ *   iou_idx = -1 deletes every rule (0 even when there are none).
+ *   ioc_len must be sizeof(struct lnet_ioc_udsp), iou_bulk_size 0.
+ *   Errors: ENOENT (no rule at iou_idx), EINVAL (iou_idx < -1).
+ *
+ * IOC_LIBCFS_GET_UDSP_SIZE (107)
+ *   In: iou_idx >= 0. Out: iou_bulk_size = bytes the rule needs after
+ *   struct lnet_ioc_udsp. Errors: ENOENT (no such rule).
+ *
+ * IOC_LIBCFS_GET_UDSP (108)
+ *   In: iou_idx >= 0; ioc_len = sizeof(struct lnet_ioc_udsp) + room.
+ *   Out: the rule in the wire layout above (iou_bulk_size, iou_action,
+ *   iou_priority set). Errors: ENOENT (no such rule), ENOSPC (room too
+ *   small: iou_bulk_size then holds the size needed).
+ *
+ * Rule changes re-flatten every rule into every net, NI, peer net and peer
+ * NI before the ioctl returns; nothing on the send path reads the list.
+ *
+ * IOC_LIBCFS_GET_CONST_UDSP_INFO (109)
+ *   In: cud_nid and cud_peer (0: a local NI, 1: a peer NI).
+ *   Out: the NI's net priority and NID priority, and for a peer NI its
+ *   preferred local NIDs and preferred routers (at most LNET_PREF_MAX;
+ *   cud_npref / cud_nrtr give the real counts). Errors: ENOENT (no such
+ *   NI), EINVAL (cud_peer not 0 or 1).
+ */
+#ifndef _UAPI_LNET_UDSP_H
+#define _UAPI_LNET_UDSP_H
+
+#define LNET_UDSP_MAX_RANGES	64
+#define LNET_UDSP_MAX_RULES	65536
+#define LNET_UDSP_MAX_LISTS	9	/* net numbers + 8 IPv6 groups */
+#define LNET_UDSP_MAX_SIZE	4096	/* bytes after struct lnet_ioc_udsp */
+
+enum lnet_udsp_action {
+	LNET_UDSP_ACTION_NONE		= 0,
+	LNET_UDSP_ACTION_PRIORITY	= 1,
+	LNET_UDSP_ACTION_PREFERRED_LIST	= 2,
+	__LNET_UDSP_ACTION_MAX		= 3,
+};
+
+enum lnet_udsp_kind {
+	LNET_UDSP_KIND_NET	= 0,
+	LNET_UDSP_KIND_IPV4	= 1,
+	LNET_UDSP_KIND_NUM	= 2,
+	LNET_UDSP_KIND_IPV6	= 3,
+	__LNET_UDSP_KIND_MAX	= 4,
+};
+
+struct lnet_ioc_range {
+	__u32 lo;
+	__u32 hi;
+	__u32 stride;
+};
+
+struct lnet_ioc_range_list {
+	__u32 count;
+};
+
+struct lnet_ioc_udsp_descr {
+	__u8  iud_lnd;		/* enum lnet_lnd_type; 0 = absent */
+	__u8  iud_kind;		/* enum lnet_udsp_kind */
+	__u8  iud_nlists;	/* 1 + address lists of the kind */
+	__u8  iud_pad;
+	__u32 iud_size;		/* bytes of the range lists that follow */
+	__u32 iud_reserved[2];
+};
+
+struct lnet_ioc_udsp {
+	struct lnet_ioc_hdr iou_hdr;
+	__s32 iou_idx;
+	__u32 iou_action;	/* enum lnet_udsp_action */
+	__u32 iou_priority;	/* 0 (highest) .. LNET_PRIORITY_UNSET - 1 */
+	__u32 iou_flags;	/* none defined: must be 0 */
+	__u32 iou_bulk_size;	/* bytes after this structure */
+	__u32 iou_reserved;
+};
+
+struct lnet_ioc_udsp_info {
+	struct lnet_ioc_hdr cud_hdr;
+	__u32 cud_peer;
+	__u32 cud_net_priority;			/* out */
+	struct lnet_nid cud_nid;
+	__u32 cud_nid_priority;			/* out */
+	__u32 cud_npref;			/* out */
+	__u32 cud_nrtr;				/* out */
+	__u32 cud_reserved;
+	struct lnet_nid cud_pref[LNET_PREF_MAX];	/* out */
+	struct lnet_nid cud_rtr[LNET_PREF_MAX];	/* out */
+};
+
+#define IOC_LIBCFS_ADD_UDSP	_IOWR(LNET_IOC_TYPE, 105, struct lnet_ioc_udsp)
+#define IOC_LIBCFS_DEL_UDSP	_IOWR(LNET_IOC_TYPE, 106, struct lnet_ioc_udsp)
+#define IOC_LIBCFS_GET_UDSP_SIZE _IOWR(LNET_IOC_TYPE, 107, struct lnet_ioc_udsp)
+#define IOC_LIBCFS_GET_UDSP	_IOWR(LNET_IOC_TYPE, 108, struct lnet_ioc_udsp)
+#define IOC_LIBCFS_GET_CONST_UDSP_INFO \
+	_IOWR(LNET_IOC_TYPE, 109, struct lnet_ioc_udsp_info)
+
+#endif /* _UAPI_LNET_UDSP_H */

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The LNet core: one LNet instance (struct lnet) with its nets, local NIs,
+ * peers, peer nets, peer NIs and routes, and the UDSP values flattened
+ * into them. Portable: uses the OS layer only.
+ *
+ * Locking: every configuration entry point (lnet_ioctl() and the functions
+ * below it) runs with ln_api_mutex held; lnet_ioctl() takes it. The
+ * selection function reads only the flattened fields and is called with the
+ * same mutex held until the data path (with its net lock) exists.
+ */
+#ifndef LNET_CORE_H
+#define LNET_CORE_H
+
+#include "../os/os.h"
+#include "../nid/nid.h"
+
+#define LNET_MAX_HEALTH		1000
+#define LNET_DEF_PEER_TIMEOUT	180
+#define LNET_DEF_PEER_CREDITS	8
+#define LNET_DEF_PEER_BUF_CREDITS 0
+#define LNET_DEF_CREDITS	256
+
+struct lnet_udsp_index;
+
+struct lnet_ni_tunables {
+	s32 peer_timeout;		/* -1 = default, in every field */
+	s32 peer_credits;
+	s32 peer_buffer_credits;
+	s32 credits;
+};
+
+struct lnet_net {
+	struct list_head net_list;		/* on ln_nets, creation order */
+	u32 net_id;
+	u32 net_sel_priority;			/* UDSP: local net priority */
+	u32 net_seq;				/* round robin among nets */
+	struct list_head net_nis;		/* struct lnet_ni */
+};
+
+struct lnet_ni {
+	struct list_head ni_list;		/* on net_nis */
+	struct lnet_net *ni_net;
+	struct lnet_nid ni_nid;
+	char ni_ifname[LNET_IFNAME_LEN];
+	u32 ni_sel_priority;			/* UDSP: local NID priority */
+	u32 ni_status;				/* enum lnet_ni_status */
+	u32 ni_health;				/* 0..LNET_MAX_HEALTH */
+	struct lnet_ni_tunables ni_tun;		/* resolved: no -1 left */
+	s32 ni_tx_credits;
+	u32 ni_seq;
+	u64 ni_send_count, ni_recv_count, ni_drop_count;
+};
+
+struct lnet_peer {
+	struct list_head lp_list;		/* on ln_peers, creation order */
+	struct lnet_nid lp_primary_nid;
+	u32 lp_flags;				/* LNET_PEER_F_NON_MR | _LOCK_PRIM */
+	u32 lp_nnis;
+	struct list_head lp_peer_nets;		/* struct lnet_peer_net */
+};
+
+struct lnet_peer_net {
+	struct list_head lpn_list;		/* on lp_peer_nets */
+	struct lnet_peer *lpn_peer;
+	u32 lpn_net_id;
+	u32 lpn_sel_priority;			/* UDSP: peer net priority */
+	u32 lpn_seq;
+	struct list_head lpn_peer_nis;		/* struct lnet_peer_ni */
+};
+
+struct lnet_peer_ni {
+	struct list_head lpni_list;		/* on lpn_peer_nis, in order added */
+	struct lnet_peer_ni *lpni_hnext;	/* hash chain */
+	struct lnet_peer_net *lpni_peer_net;
+	struct lnet_nid lpni_nid;
+	u32 lpni_sel_priority;			/* UDSP: peer NID priority */
+	u32 lpni_health;
+	u32 lpni_state;				/* enum lnet_ni_status */
+	s32 lpni_tx_credits;
+	u32 lpni_max_tx_credits;
+	u32 lpni_seq;
+	u64 lpni_send_count, lpni_recv_count, lpni_drop_count;
+	/* UDSP: preferred local NIDs (pair rules), preferred gateways */
+	struct lnet_nid *lpni_pref_nids;
+	u32 lpni_npref, lpni_pref_cap;
+	struct lnet_nid *lpni_rtr_nids;
+	u32 lpni_nrtr, lpni_rtr_cap;
+};
+
+struct lnet_route {
+	struct list_head lr_list;		/* on ln_routes */
+	u32 lr_net;				/* the remote net */
+	struct lnet_peer *lr_gateway;
+	u32 lr_hops;
+	u32 lr_priority;
+};
+
+struct lnet {
+	struct os_mutex ln_api_mutex;
+	bool ln_configured;
+	struct list_head ln_nets;		/* 0@lo's net first */
+	struct list_head ln_peers;
+	struct list_head ln_routes;
+	struct list_head ln_udsp_list;		/* struct lnet_udsp, idx order */
+	u32 ln_udsp_count;
+	struct lnet_udsp_index *ln_udsp_index;	/* owned by kernel/udsp */
+	struct lnet_peer_ni **ln_lpni_hash;	/* NID -> peer NI */
+	u32 ln_lpni_hash_size;			/* power of two */
+	u32 ln_npeer_nis;
+	s64 ln_nobjects;			/* live objects: 0 when down */
+	/* os_if_lookup() unless a test puts its own here */
+	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
+};
+
+/* Instance lifetime. lnet_fini() unconfigures first. */
+void lnet_init(struct lnet *ln);
+void lnet_fini(struct lnet *ln);
+
+/*
+ * The ioctl entry point of both builds: @buf holds the @len bytes copied
+ * in from the caller (@len = hdr.ioc_len, already checked to be at least
+ * sizeof(struct lnet_ioc_hdr) and at most LNET_IOC_MAX_LEN by the
+ * transport); replies are written into @buf, which the transport copies
+ * back. @may_modify is false for callers that may only run show commands.
+ * Takes ln_api_mutex. Returns 0 or -errno (see lnet_ioctl.h).
+ */
+int lnet_ioctl(struct lnet *ln, unsigned int cmd, void *buf, u32 len,
+	       bool may_modify);
+
+/* Everything below expects ln_api_mutex held. */
+int lnet_configure(struct lnet *ln);
+int lnet_unconfigure(struct lnet *ln);
+
+int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
+		const struct lnet_ni_tunables *tun);
+int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname);
+struct lnet_net *lnet_net_find(struct lnet *ln, u32 net_id);
+struct lnet_ni *lnet_ni_find(struct lnet *ln, const struct lnet_nid *nid);
+
+int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
+		     const struct lnet_nid *nid, u32 flags);
+int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
+		     const struct lnet_nid *nid, u32 flags);
+struct lnet_peer_ni *lnet_peer_ni_find(struct lnet *ln, const struct lnet_nid *nid);
+struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid);
+
+/* Routes (the route commands come with a later issue; UDSP router rules use them). */
+int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
+		   u32 hops, u32 priority);
+int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
+
+/*
+ * Choose the local NI and the peer NI for a message to @dst (any NID of
+ * the peer). Order: health, then UDSP priority (peer net, local net, local
+ * NI, peer NI), then preferred local NIDs, then credits, then round robin;
+ * bumps the round-robin sequences of what it chose.
+ * Returns 0, -EHOSTUNREACH (no local net shared with the peer) or -ENOENT
+ * (no such peer).
+ */
+int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
+			struct lnet_ni **ni_out, struct lnet_peer_ni **lpni_out);
+
+/* Object accounting for leak checks (module unload, tests). */
+void *lnet_obj_alloc(struct lnet *ln, size_t size);
+void lnet_obj_free(struct lnet *ln, void *p);
+
+#endif /* LNET_CORE_H */

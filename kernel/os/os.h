@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The OS layer: the only header of kernel/ that names the host. Code in
+ * kernel/ includes this and nothing of libc or of the Linux kernel
+ * directly, so that the same sources build into lnetd (user space, libc)
+ * and into the lnet module (Linux kernel). What it offers:
+ *
+ *   types      u8 u16 u32 u64 s32 s64 bool, size_t, NULL
+ *   errors     the E* constants (negative values are returned everywhere)
+ *   memory     os_zalloc(size) (zeroed; NULL on failure), os_free(p)
+ *   strings    memcpy memset memcmp strlen strcmp strncmp strchr snprintf
+ *              (the subset that libc and the kernel both provide)
+ *   lists      struct list_head and the kernel's list_* helpers
+ *   locking    struct os_mutex: os_mutex_init/lock/unlock/destroy
+ *   logging    os_log(fmt, ...)  (kernel log / lnetd's log)
+ *   network    os_if_lookup(): an interface's address and link state
+ *   time       os_now_ns()
+ */
+#ifndef LNET_OS_H
+#define LNET_OS_H
+
+#ifdef __KERNEL__
+#include "os_linux.h"
+#else
+#include "os_user.h"
+#endif
+
+#include "list.h"
+
+/* What os_if_lookup() reports about one interface. */
+struct os_ifaddr {
+	u8   addr_len;		/* 4 (IPv4) or 16 (IPv6) */
+	u8   addr[16];		/* network byte order */
+	bool up;		/* IFF_UP and carrier */
+};
+
+/*
+ * Look up interface @ifname: its first IPv4 address, else its first global
+ * IPv6 address. Loopback and link-local addresses are never returned.
+ * Returns 0, -ENODEV (no such interface) or -EADDRNOTAVAIL (no usable
+ * address).
+ */
+int os_if_lookup(const char *ifname, struct os_ifaddr *out);
+
+u64 os_now_ns(void);
+
+#endif /* LNET_OS_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The OS layer on libc: used by lnetd, libcfg, the unit tests and bench. */
+#ifndef LNET_OS_USER_H
+#define LNET_OS_USER_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/types.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+static inline void *os_zalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+static inline void os_free(const void *p)
+{
+	free((void *)p);
+}
+
+struct os_mutex {
+	pthread_mutex_t m;
+};
+
+static inline void os_mutex_init(struct os_mutex *m)
+{
+	pthread_mutex_init(&m->m, NULL);
+}
+
+static inline void os_mutex_lock(struct os_mutex *m)
+{
+	pthread_mutex_lock(&m->m);
+}
+
+static inline void os_mutex_unlock(struct os_mutex *m)
+{
+	pthread_mutex_unlock(&m->m);
+}
+
+static inline void os_mutex_destroy(struct os_mutex *m)
+{
+	pthread_mutex_destroy(&m->m);
+}
+
+/* Where os_log() writes: lnetd points it at its log file; NULL = stderr. */
+extern FILE *os_log_file;
+void os_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define os_htonl(x) htonl(x)
+#define os_ntohl(x) ntohl(x)
+
+#endif /* LNET_OS_USER_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One UDSP rule in memory, and its wire form (lnet_udsp.h). Shared by the
+ * kernel side (demarshal ADD, marshal GET) and libcfg (the reverse).
+ */
+#ifndef LNET_UDSP_WIRE_H
+#define LNET_UDSP_WIRE_H
+
+#include "../nid/nid.h"
+
+struct lnet_udsp_desc {
+	s32 idx;				/* -1 = append */
+	u32 action;				/* enum lnet_udsp_action */
+	u32 priority;				/* PRIORITY rules only */
+	struct lnet_nidexpr src, dst, rte;	/* zeroed = absent */
+};
+
+/* Bytes after struct lnet_ioc_udsp that @d needs on the wire. */
+u32 lnet_udsp_bulk_size(const struct lnet_udsp_desc *d);
+
+/*
+ * Write @d into @buf (room for @len bytes): header (ioc_len, ioc_version,
+ * iou_* fields) and bulk. Returns the total size or -ENOSPC.
+ */
+int lnet_udsp_marshal(const struct lnet_udsp_desc *d, void *buf, u32 len);
+
+/*
+ * Read a rule from @buf of @len bytes (what the caller sent: ioc_len),
+ * validating everything before anything is used: sizes (exact),
+ * reserved fields, counts with overflow checks, ranges, kinds, action,
+ * priority and shape (lnet_udsp_check_shape()). 0 or -EINVAL with a reason
+ * in @err (may be NULL).
+ */
+int lnet_udsp_demarshal(const void *buf, u32 len, struct lnet_udsp_desc *d,
+			char *err, size_t errlen);
+
+/*
+ * The six valid shapes (see lnet_udsp.h). 0 or -EINVAL with a reason, e.g.
+ * "rte needs dst: a router rule is --dst with --rte".
+ */
+int lnet_udsp_check_shape(const struct lnet_udsp_desc *d, char *err, size_t errlen);
+
+bool lnet_udsp_desc_same_match(const struct lnet_udsp_desc *a,
+			       const struct lnet_udsp_desc *b);
+
+#endif /* LNET_UDSP_WIRE_H */

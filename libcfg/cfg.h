@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libcfg: the user-space side of LNet configuration.
+ *
+ *  - the model: struct cfg_net, cfg_peer, cfg_policy, built by both the
+ *    argv parser (lnetctl) and the YAML importer;
+ *  - value parsers shared by argv and YAML;
+ *  - one transport (struct cfg_handle): /dev/lnet when it exists, else
+ *    lnetd's Unix socket;
+ *  - operations that turn the model into ioctls and back.
+ *
+ * Nothing here prints or exits: functions return 0 or -errno and, where a
+ * user could have caused the failure, fill a struct cfg_err with a message
+ * that names the bad value and the allowed form.
+ */
+#ifndef LNET_CFG_H
+#define LNET_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "../kernel/nid/nid.h"
+#include "../kernel/udsp/udsp_wire.h"
+
+#define CFG_DEFAULT_SOCKET	"/run/lnet/lnetd.sock"
+#define CFG_DEV_PATH		"/dev/lnet"
+#define CFG_MAX_IFS		32
+
+/* Where a model object came from: a YAML node, or argv (line 0). */
+struct cfg_loc {
+	unsigned int line;	/* 1-based; 0 = not from a file */
+	unsigned int col;	/* 1-based */
+};
+
+struct cfg_err {
+	char msg[512];
+	struct cfg_loc loc;	/* set when the error is tied to a YAML node */
+};
+
+/* Fill @err (printf-style); returns @rc so callers can `return cfg_fail(...)`. */
+int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* --- the model --------------------------------------------------------------- */
+
+struct cfg_net {
+	u32 net_id;
+	u32 nifs;
+	char ifnames[CFG_MAX_IFS][LNET_IFNAME_LEN];
+	struct lnet_ni_tunables_cfg {
+		s32 peer_timeout, peer_credits, peer_buffer_credits, credits;
+	} tun;				/* -1 = default */
+	struct cfg_loc loc;
+};
+
+struct cfg_peer {
+	struct lnet_nid prim;
+	u32 flags;			/* LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM | _FORCE */
+	u32 nnids;
+	struct lnet_nid nids[LNET_PEER_MAX_NIS];
+	struct cfg_loc loc;
+};
+
+struct cfg_policy {
+	struct lnet_udsp_desc d;
+	struct cfg_loc loc;
+};
+
+void cfg_net_init(struct cfg_net *n);		/* tunables -1, no interfaces */
+void cfg_peer_init(struct cfg_peer *p);
+void cfg_policy_init(struct cfg_policy *p);	/* idx -1, no action yet */
+
+/* --- value parsers (argv and YAML) ---------------------------------------- */
+/*
+ * Each returns 0 or -EINVAL/-ERANGE and fills @err with a message of the
+ * form: invalid <what> '<value>': <allowed form>. @what names the option or
+ * key ("--priority", "priority").
+ */
+int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		  struct cfg_err *err);
+int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
+		  struct cfg_err *err);
+int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err);
+int cfg_parse_net(const char *what, const char *s, u32 *net_id, struct cfg_err *err);
+int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
+		  struct cfg_err *err);
+int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
+		      struct cfg_err *err);
+/* "eth0,eth1" appended to n->ifnames (names checked: 1..15 chars, no '/'). */
+int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
+		      struct cfg_err *err);
+/* Comma-separated NIDs or NID ranges ("10.0.0.[1-3]@tcp,5@gni") appended to p->nids. */
+int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
+		      struct cfg_err *err);
+/*
+ * The action of a policy whose descriptors are set, as lnetctl and the
+ * importer derive it: an explicit priority makes a PRIORITY rule; without
+ * one, a src+dst or dst+rte rule is a PREFERRED_LIST rule and a
+ * single-descriptor rule gets PRIORITY 0. Then the shape is checked.
+ */
+int cfg_policy_finish(struct cfg_policy *p, bool has_priority, u32 priority,
+		      struct cfg_err *err);
+
+/* --- transport ------------------------------------------------------------ */
+
+struct cfg_handle;
+
+/*
+ * @socket: NULL = automatic: /dev/lnet if it exists, else $LNET_SOCKET,
+ * else CFG_DEFAULT_SOCKET. A non-NULL path always means lnetd's socket.
+ * The connection is made lazily by the first cfg_ioctl(). Errors: -ENOMEM.
+ */
+int cfg_open(const char *socket, struct cfg_handle **h);
+void cfg_close(struct cfg_handle *h);
+/* What cfg_ioctl() talks to, for messages: "/dev/lnet" or the socket path. */
+const char *cfg_target(const struct cfg_handle *h);
+/*
+ * Send @buf (starting with struct lnet_ioc_hdr, ioc_len set; ioc_version is
+ * filled in here) and read the reply into it. Returns 0 or -errno: the
+ * command's own errors, or -ECONNREFUSED/-ENOENT when lnetd is not there.
+ */
+int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf);
+
+/* --- operations ----------------------------------------------------------- */
+/* Each returns 0 or -errno with a message in @err. */
+
+int cfg_lnet_configure(struct cfg_handle *h, struct cfg_err *err);
+int cfg_lnet_unconfigure(struct cfg_handle *h, struct cfg_err *err);
+
+/* One NI per interface; a failure deletes the NIs this call added. */
+int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
+/* n->nifs == 0: the whole net; else those NIs. */
+int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
+/* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
+int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out);
+
+/* Creates the peer (if needed) and adds p->nids; a failure undoes this call. */
+int cfg_peer_add(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err);
+/* p->nnids == 0: the whole peer; else those NIs. */
+int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err);
+/* The index-th peer NI (of the peer owning @nid, NULL = all): 0 or -ENOENT. */
+int cfg_peer_ni_get(struct cfg_handle *h, u32 index, const struct lnet_nid *nid,
+		    struct lnet_ioc_peer *out);
+
+/* On success p->d.idx holds where the rule landed. */
+int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);
+/* idx -1 = all. */
+int cfg_policy_del(struct cfg_handle *h, s32 idx, struct cfg_err *err);
+/* 0, or -ENOENT when there is no rule @idx. */
+int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out);
+
+/* --- YAML documents (import / export / show) ------------------------------- */
+
+/* A whole configuration: what an import file holds, what export writes. */
+struct cfg_doc {
+	struct cfg_net *nets;
+	size_t nnets;
+	struct cfg_peer *peers;
+	size_t npeers;
+	struct cfg_policy *policies;
+	size_t npolicies;
+};
+
+void cfg_doc_free(struct cfg_doc *doc);
+/*
+ * Parse and validate a whole YAML document (Lustre's layout: net, peer,
+ * udsp sections) before anything is applied. Errors carry err->loc.
+ */
+int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
+		  struct cfg_err *err);
+/*
+ * Apply @doc (add, or delete with @del). On failure everything this call
+ * applied is undone and err says what failed (with its YAML location).
+ */
+int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
+		  struct cfg_err *err);
+/* Read the running configuration into @doc (what export --backup writes). */
+int cfg_doc_read(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err);
+
+/* Show output as YAML on @out. */
+int cfg_show_nets(struct cfg_handle *h, u32 net_id, int verbose, FILE *out,
+		  struct cfg_err *err);
+int cfg_show_peers(struct cfg_handle *h, const struct lnet_nid *nid, int verbose,
+		   FILE *out, struct cfg_err *err);
+int cfg_show_peer_list(struct cfg_handle *h, FILE *out, struct cfg_err *err);
+/* idx -1 = every rule; no rules prints nothing. */
+int cfg_show_policies(struct cfg_handle *h, s32 idx, FILE *out, struct cfg_err *err);
+/* export: nets, peers, udsp; @backup = the re-importable form. */
+int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err);
+
+#endif /* LNET_CFG_H */

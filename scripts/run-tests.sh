@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Run every suite and print one summary line: "N passed, N failed".
+# Unit tests run twice (plain, ASan+UBSan); fuzz corpora are replayed under
+# the sanitizers; bats suites drive lnetctl against a private lnetd.
+set -u
+cd "$(dirname "$0")/.."
+pass=0
+fail=0
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+count_cmocka() {	# $1 = label, $2 = binary
+	local out="$log/out" p f
+	"$2" >"$out" 2>&1
+	local rc=$?
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
+	p=${p:-0}; f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi	# crashed
+	[ "$f" -ne 0 ] && { echo "--- $1 failed:"; cat "$out"; }
+	echo "unit $1: $p passed, $f failed"
+	pass=$((pass + p)); fail=$((fail + f))
+}
+
+for t in build/tests/test_*; do count_cmocka "$(basename "$t")" "$t"; done
+for t in build/san/tests/test_*; do count_cmocka "$(basename "$t") (asan+ubsan)" "$t"; done
+
+for f in build/san/fuzz/fuzz_*; do
+	[ -x "$f" ] || continue
+	name=$(basename "$f")
+	dir=tests/fuzz/corpus/${name#fuzz_}
+	if "$f" "$dir" >"$log/out" 2>&1; then
+		n=$(find "$dir" -type f | wc -l)
+		echo "fuzz replay $name: $n inputs ok"
+		pass=$((pass + 1))
+	else
+		echo "--- fuzz replay $name failed:"; cat "$log/out"
+		fail=$((fail + 1))
+	fi
+done
+
+for b in tests/bats/*.bats; do
+	[ -f "$b" ] || continue
+	bats --tap "$b" >"$log/out" 2>&1
+	p=$(grep -c '^ok ' "$log/out")
+	f=$(grep -c '^not ok ' "$log/out")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)/\1/p' "$log/out" | head -n1)
+	if [ -n "$plan" ] && [ $((p + f)) -lt "$plan" ]; then f=$((plan - p)); fi
+	[ -z "$plan" ] && f=$((f + 1))
+	[ "$f" -ne 0 ] && { echo "--- $b:"; grep -v '^ok ' "$log/out"; }
+	echo "bats $(basename "$b"): $p passed, $f failed"
+	pass=$((pass + p)); fail=$((fail + f))
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
