@@ -161,6 +161,17 @@ int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
 int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
 			struct lnet_ni **ni_out, struct lnet_peer_ni **lpni_out);
 
+/*
+ * Replace the preferred local NIDs (pair rules) / preferred routers of
+ * @lpni with a copy of @nids[0..n) (n == 0 empties the list). For the UDSP
+ * engine. 0, or -ENOMEM with the old list left unchanged. The lists are
+ * freed with the peer NI.
+ */
+int lnet_peer_ni_set_pref(struct lnet *ln, struct lnet_peer_ni *lpni,
+			  const struct lnet_nid *nids, u32 n);
+int lnet_peer_ni_set_rtr(struct lnet *ln, struct lnet_peer_ni *lpni,
+			 const struct lnet_nid *nids, u32 n);
+
 /* Object accounting for leak checks (module unload, tests). */
 void *lnet_obj_alloc(struct lnet *ln, size_t size);
 void lnet_obj_free(struct lnet *ln, void *p);
