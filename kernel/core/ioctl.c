@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ioctl entry point: framing and common checks (lnet_ioctl.h), then
+ * one small handler per command. Handlers validate their whole input
+ * before they change anything.
+ */
+#include "lnet_priv.h"
+#include "../udsp/udsp.h"
+
+struct lnet_ioc_cmd {
+	unsigned int cmd;
+	u32 size;			/* the command's fixed structure */
+	bool modifies;			/* needs may_modify */
+	bool when_down;			/* allowed while not configured */
+	bool (*reserved_zero)(const void *buf);
+	int (*handler)(struct lnet *ln, unsigned int cmd, void *buf, u32 len);
+};
+
+static bool lnet_u32s_zero(const u32 *v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (v[i])
+			return false;
+	return true;
+}
+
+#define LNET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool lnet_config_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_config *c = buf;
+
+	return !c->cfg_flags && !c->cfg_reserved;
+}
+
+static bool lnet_ni_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_ni *n = buf;
+
+	return lnet_u32s_zero(n->ni_reserved, LNET_ARRAY_SIZE(n->ni_reserved));
+}
+
+static bool lnet_peer_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_peer *p = buf;
+
+	return !p->pr_pad &&
+	       lnet_u32s_zero(p->pr_reserved, LNET_ARRAY_SIZE(p->pr_reserved));
+}
+
+static bool lnet_udsp_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_udsp *u = buf;
+
+	return !u->iou_reserved && !u->iou_flags;
+}
+
+static bool lnet_udsp_info_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_udsp_info *i = buf;
+
+	return !i->cud_reserved;
+}
+
+/* --- NIDs from user space ------------------------------------------------ */
+
+static bool lnet_bytes_zero(const u8 *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Loopback and link-local addresses are not NIDs (as in Lustre). */
+static bool lnet_ip_addr_ok(const struct lnet_nid *nid)
+{
+	const u8 *a = nid->nid_addr;
+	static const u8 v6_lo[16] = { [15] = 1 };
+
+	if (nid->nid_addr_len == 4)
+		return a[0] != 127;
+	if (memcmp(a, v6_lo, sizeof(v6_lo)) == 0)
+		return false;
+	return !(a[0] == 0xfe && (a[1] & 0xc0) == 0x80);
+}
+
+/* A well-formed NID (or the zero NID when @zero_ok). 0 or -EINVAL. */
+static int lnet_ioc_nid_check(const struct lnet_nid *nid, bool zero_ok)
+{
+	u32 lnd = nid->nid_lnd;
+
+	if (nid->nid_addr_len == 0) {
+		if (!zero_ok || nid->nid_lnd || nid->nid_netnum ||
+		    !lnet_bytes_zero(nid->nid_addr, sizeof(nid->nid_addr)))
+			return -EINVAL;
+		return 0;
+	}
+	if (nid->nid_addr_len != 4 && nid->nid_addr_len != 16)
+		return -EINVAL;
+	if (lnd == LNET_LND_NONE || !lnet_lnd_name(lnd))
+		return -EINVAL;
+	if (!lnet_bytes_zero(nid->nid_addr + nid->nid_addr_len,
+			     sizeof(nid->nid_addr) - nid->nid_addr_len))
+		return -EINVAL;
+	if (lnet_lnd_is_ip(lnd))
+		return lnet_ip_addr_ok(nid) ? 0 : -EINVAL;
+	if (nid->nid_addr_len != 4)
+		return -EINVAL;
+	if (lnd == LNET_LND_LO && (nid->nid_netnum ||
+				   !lnet_bytes_zero(nid->nid_addr, 4)))
+		return -EINVAL;
+	return 0;
+}
+
+/* --- CONFIGURE / UNCONFIGURE ------------------------------------------------ */
+
+static int lnet_ioc_configure(struct lnet *ln, unsigned int cmd, void *buf,
+			      u32 len)
+{
+	return lnet_configure(ln);
+}
+
+static int lnet_ioc_unconfigure(struct lnet *ln, unsigned int cmd, void *buf,
+				u32 len)
+{
+	return lnet_unconfigure(ln);
+}
+
+/* --- nets ---------------------------------------------------------------------- */
+
+static bool lnet_ifname_terminated(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < LNET_IFNAME_LEN; i++)
+		if (!name[i])
+			return true;
+	return false;
+}
+
+static int lnet_ioc_add_net(struct lnet *ln, unsigned int cmd, void *buf,
+			    u32 len)
+{
+	const struct lnet_ioc_ni *n = buf;
+	struct lnet_ni_tunables tun;
+
+	if (!lnet_ifname_terminated(n->ni_ifname))
+		return -EINVAL;
+	tun.peer_timeout = n->ni_peer_timeout;
+	tun.peer_credits = n->ni_peer_credits;
+	tun.peer_buffer_credits = n->ni_peer_buffer_credits;
+	tun.credits = n->ni_credits;
+	return lnet_ni_add(ln, n->ni_net, n->ni_ifname, &tun);
+}
+
+static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
+			    u32 len)
+{
+	const struct lnet_ioc_ni *n = buf;
+
+	if (!lnet_ifname_terminated(n->ni_ifname))
+		return -EINVAL;
+	return lnet_net_del(ln, n->ni_net, n->ni_ifname);
+}
+
+static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
+{
+	n->ni_nid = ni->ni_nid;
+	memset(n->ni_ifname, 0, sizeof(n->ni_ifname));
+	memcpy(n->ni_ifname, ni->ni_ifname, strlen(ni->ni_ifname));
+	n->ni_peer_timeout = ni->ni_tun.peer_timeout;
+	n->ni_peer_credits = ni->ni_tun.peer_credits;
+	n->ni_peer_buffer_credits = ni->ni_tun.peer_buffer_credits;
+	n->ni_credits = ni->ni_tun.credits;
+	n->ni_status = ni->ni_status;
+	n->ni_health = ni->ni_health;
+	n->ni_net_priority = ni->ni_net->net_sel_priority;
+	n->ni_nid_priority = ni->ni_sel_priority;
+	n->ni_send_count = ni->ni_send_count;
+	n->ni_recv_count = ni->ni_recv_count;
+	n->ni_drop_count = ni->ni_drop_count;
+	n->ni_tx_credits = ni->ni_tx_credits > 0 ? (u32)ni->ni_tx_credits : 0;
+}
+
+static int lnet_ioc_get_net(struct lnet *ln, unsigned int cmd, void *buf,
+			    u32 len)
+{
+	struct lnet_ioc_ni *n = buf;
+	u32 left = n->ni_index;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list) {
+		if (n->ni_net && net->net_id != n->ni_net)
+			continue;
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			if (left--)
+				continue;
+			lnet_ioc_ni_fill(n, ni);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* --- peers --------------------------------------------------------------------- */
+
+static int lnet_ioc_add_peer(struct lnet *ln, unsigned int cmd, void *buf,
+			     u32 len)
+{
+	const struct lnet_ioc_peer *p = buf;
+	int rc;
+
+	rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
+	if (!rc)
+		rc = lnet_ioc_nid_check(&p->pr_nid, true);
+	if (rc)
+		return rc;
+	return lnet_peer_ni_add(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
+}
+
+static int lnet_ioc_del_peer(struct lnet *ln, unsigned int cmd, void *buf,
+			     u32 len)
+{
+	const struct lnet_ioc_peer *p = buf;
+	int rc;
+
+	rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
+	if (!rc)
+		rc = lnet_ioc_nid_check(&p->pr_nid, true);
+	if (rc)
+		return rc;
+	return lnet_peer_ni_del(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
+}
+
+/* Copy at most LNET_PREF_MAX NIDs of @src into @dst, zeroing the rest. */
+static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
+			       u32 n)
+{
+	if (n > LNET_PREF_MAX)
+		n = LNET_PREF_MAX;
+	memset(dst, 0, LNET_PREF_MAX * sizeof(*dst));
+	if (n)
+		memcpy(dst, src, n * sizeof(*dst));
+}
+
+static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
+			       const struct lnet_peer_ni *lpni)
+{
+	const struct lnet_peer_net *lpn = lpni->lpni_peer_net;
+	const struct lnet_peer *lp = lpn->lpn_peer;
+
+	p->pr_prim_nid = lp->lp_primary_nid;
+	p->pr_flags = lp->lp_flags;
+	p->pr_nid = lpni->lpni_nid;
+	p->pr_peer_nis = lp->lp_nnis;
+	p->pr_state = lpni->lpni_state;
+	p->pr_health = lpni->lpni_health;
+	p->pr_net_priority = lpn->lpn_sel_priority;
+	p->pr_nid_priority = lpni->lpni_sel_priority;
+	p->pr_max_tx_credits = lpni->lpni_max_tx_credits;
+	p->pr_tx_credits = lpni->lpni_tx_credits > 0 ?
+			   (u32)lpni->lpni_tx_credits : 0;
+	p->pr_npref = lpni->lpni_npref;
+	p->pr_nrtr = lpni->lpni_nrtr;
+	p->pr_send_count = lpni->lpni_send_count;
+	p->pr_recv_count = lpni->lpni_recv_count;
+	p->pr_drop_count = lpni->lpni_drop_count;
+	lnet_ioc_nids_fill(p->pr_pref, lpni->lpni_pref_nids, lpni->lpni_npref);
+	lnet_ioc_nids_fill(p->pr_rtr, lpni->lpni_rtr_nids, lpni->lpni_nrtr);
+}
+
+/* The @*left-th peer NI of @lp, or NULL with @*left reduced by its NIs. */
+static struct lnet_peer_ni *lnet_peer_nth_ni(struct lnet_peer *lp, u32 *left)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+
+	if (*left >= lp->lp_nnis) {
+		*left -= lp->lp_nnis;
+		return NULL;
+	}
+	list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+			if ((*left)-- == 0)
+				return lpni;
+	return NULL;
+}
+
+static int lnet_ioc_get_peer(struct lnet *ln, unsigned int cmd, void *buf,
+			     u32 len)
+{
+	struct lnet_ioc_peer *p = buf;
+	struct lnet_peer_ni *lpni = NULL;
+	u32 left = p->pr_index;
+	struct lnet_peer *lp;
+	int rc;
+
+	rc = lnet_ioc_nid_check(&p->pr_prim_nid, true);
+	if (rc)
+		return rc;
+	if (!lnet_nid_is_zero(&p->pr_prim_nid)) {
+		lp = lnet_peer_find(ln, &p->pr_prim_nid);
+		if (lp)
+			lpni = lnet_peer_nth_ni(lp, &left);
+	} else {
+		list_for_each_entry(lp, &ln->ln_peers, lp_list) {
+			lpni = lnet_peer_nth_ni(lp, &left);
+			if (lpni)
+				break;
+		}
+	}
+	if (!lpni)
+		return -ENOENT;
+	lnet_ioc_peer_fill(p, lpni);
+	return 0;
+}
+
+/* --- UDSP: the engine in kernel/udsp/ -------------------------------------------- */
+
+static int lnet_ioc_udsp(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	return lnet_udsp_ioctl(ln, cmd, buf, len);
+}
+
+/* --- dispatch ------------------------------------------------------------------------ */
+
+static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
+	{ IOC_LIBCFS_CONFIGURE, sizeof(struct lnet_ioc_config), true, true,
+	  lnet_config_reserved_zero, lnet_ioc_configure },
+	{ IOC_LIBCFS_UNCONFIGURE, sizeof(struct lnet_ioc_config), true, true,
+	  lnet_config_reserved_zero, lnet_ioc_unconfigure },
+	{ IOC_LIBCFS_ADD_NET, sizeof(struct lnet_ioc_ni), true, false,
+	  lnet_ni_reserved_zero, lnet_ioc_add_net },
+	{ IOC_LIBCFS_DEL_NET, sizeof(struct lnet_ioc_ni), true, false,
+	  lnet_ni_reserved_zero, lnet_ioc_del_net },
+	{ IOC_LIBCFS_GET_NET, sizeof(struct lnet_ioc_ni), false, false,
+	  lnet_ni_reserved_zero, lnet_ioc_get_net },
+	{ IOC_LIBCFS_ADD_PEER_NI, sizeof(struct lnet_ioc_peer), true, false,
+	  lnet_peer_reserved_zero, lnet_ioc_add_peer },
+	{ IOC_LIBCFS_DEL_PEER_NI, sizeof(struct lnet_ioc_peer), true, false,
+	  lnet_peer_reserved_zero, lnet_ioc_del_peer },
+	{ IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer), false, false,
+	  lnet_peer_reserved_zero, lnet_ioc_get_peer },
+	{ IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
+	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
+	{ IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
+	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
+	{ IOC_LIBCFS_GET_UDSP_SIZE, sizeof(struct lnet_ioc_udsp), false, false,
+	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
+	{ IOC_LIBCFS_GET_UDSP, sizeof(struct lnet_ioc_udsp), false, false,
+	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
+	{ IOC_LIBCFS_GET_CONST_UDSP_INFO, sizeof(struct lnet_ioc_udsp_info),
+	  false, false, lnet_udsp_info_reserved_zero, lnet_ioc_udsp },
+};
+
+static const struct lnet_ioc_cmd *lnet_ioc_cmd_find(unsigned int cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < LNET_ARRAY_SIZE(lnet_ioc_cmds); i++)
+		if (lnet_ioc_cmds[i].cmd == cmd)
+			return &lnet_ioc_cmds[i];
+	return NULL;
+}
+
+/* Every check common to all commands, in the order of lnet_ioctl.h. */
+static int lnet_ioc_check(struct lnet *ln, const struct lnet_ioc_cmd *c,
+			  const void *buf, u32 len, bool may_modify)
+{
+	if (len < c->size)
+		return -EINVAL;
+	if (!c->reserved_zero(buf))
+		return -EINVAL;
+	if (c->modifies && !may_modify)
+		return -EPERM;
+	if (!c->when_down && !ln->ln_configured)
+		return -ENETDOWN;
+	return 0;
+}
+
+int lnet_ioctl(struct lnet *ln, unsigned int cmd, void *buf, u32 len,
+	       bool may_modify)
+{
+	const struct lnet_ioc_hdr *hdr = buf;
+	const struct lnet_ioc_cmd *c;
+	int rc;
+
+	if (!buf || len < sizeof(*hdr) || len > LNET_IOC_MAX_LEN ||
+	    hdr->ioc_len != len)
+		return -EINVAL;
+	if (hdr->ioc_version != LNET_IOC_VERSION)
+		return -EPROTO;
+	c = lnet_ioc_cmd_find(cmd);
+	if (!c)
+		return -ENOTTY;
+
+	os_mutex_lock(&ln->ln_api_mutex);
+	rc = lnet_ioc_check(ln, c, buf, len, may_modify);
+	if (!rc)
+		rc = c->handler(ln, cmd, buf, len);
+	os_mutex_unlock(&ln->ln_api_mutex);
+	return rc;
+}

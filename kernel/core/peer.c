@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Peers, peer nets and peer NIs. A peer is known by its primary NID (its
+ * first NI); its NIs are grouped by net. A NID belongs to at most one peer
+ * and is never also a local NI's NID. Non-multi-rail peers have exactly one
+ * NI. Every peer NI is in the NID hash (hash.c).
+ */
+#include "lnet_priv.h"
+#include "../udsp/udsp.h"
+
+struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni = lnet_lpni_hash_find(ln, nid);
+
+	return lpni ? lpni->lpni_peer_net->lpn_peer : NULL;
+}
+
+struct lnet_peer_ni *lnet_peer_ni_find(struct lnet *ln, const struct lnet_nid *nid)
+{
+	return lnet_lpni_hash_find(ln, nid);
+}
+
+static struct lnet_peer_net *lnet_peer_net_find(struct lnet_peer *lp, u32 net_id)
+{
+	struct lnet_peer_net *lpn;
+
+	list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+		if (lpn->lpn_net_id == net_id)
+			return lpn;
+	return NULL;
+}
+
+/* Credits towards a peer come from the local net's peer_credits tunable. */
+static u32 lnet_peer_credits(struct lnet *ln, u32 net_id)
+{
+	struct lnet_net *net = lnet_net_find(ln, net_id);
+
+	if (!net || list_empty(&net->net_nis))
+		return LNET_DEF_PEER_CREDITS;
+	return list_first_entry(&net->net_nis, struct lnet_ni,
+				ni_list)->ni_tun.peer_credits;
+}
+
+static struct lnet_peer_net *lnet_peer_net_get(struct lnet *ln,
+					       struct lnet_peer *lp, u32 net_id,
+					       bool *created)
+{
+	struct lnet_peer_net *lpn = lnet_peer_net_find(lp, net_id);
+
+	*created = false;
+	if (lpn)
+		return lpn;
+	lpn = lnet_obj_alloc(ln, sizeof(*lpn));
+	if (!lpn)
+		return NULL;
+	lpn->lpn_peer = lp;
+	lpn->lpn_net_id = net_id;
+	lpn->lpn_sel_priority = LNET_PRIORITY_UNSET;
+	INIT_LIST_HEAD(&lpn->lpn_peer_nis);
+	list_add_tail(&lpn->lpn_list, &lp->lp_peer_nets);
+	*created = true;
+	return lpn;
+}
+
+static void lnet_peer_net_free(struct lnet *ln, struct lnet_peer_net *lpn)
+{
+	list_del(&lpn->lpn_list);
+	lnet_obj_free(ln, lpn);
+}
+
+/* Attach a new NI @nid to @lp (checks already done). 0 or -ENOMEM. */
+static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
+			       const struct lnet_nid *nid)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	bool new_lpn;
+
+	lpn = lnet_peer_net_get(ln, lp, lnet_nid_net(nid), &new_lpn);
+	if (!lpn)
+		return -ENOMEM;
+	lpni = lnet_obj_alloc(ln, sizeof(*lpni));
+	if (!lpni) {
+		if (new_lpn)
+			lnet_peer_net_free(ln, lpn);
+		return -ENOMEM;
+	}
+	lpni->lpni_peer_net = lpn;
+	lpni->lpni_nid = *nid;
+	lpni->lpni_sel_priority = LNET_PRIORITY_UNSET;
+	lpni->lpni_health = LNET_MAX_HEALTH;
+	lpni->lpni_state = LNET_NI_STATUS_UP;
+	lpni->lpni_max_tx_credits = lnet_peer_credits(ln, lpn->lpn_net_id);
+	lpni->lpni_tx_credits = lpni->lpni_max_tx_credits;
+	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
+	lnet_lpni_hash_insert(ln, lpni);
+	lp->lp_nnis++;
+	if (new_lpn)
+		lnet_udsp_apply_peer_net(ln, lpn);
+	lnet_udsp_apply_peer_ni(ln, lpni);
+	return 0;
+}
+
+static void lnet_peer_ni_free(struct lnet *ln, struct lnet_peer_ni *lpni)
+{
+	struct lnet_peer_net *lpn = lpni->lpni_peer_net;
+
+	lnet_lpni_hash_remove(ln, lpni);
+	list_del(&lpni->lpni_list);
+	lpn->lpn_peer->lp_nnis--;
+	lnet_obj_free(ln, lpni->lpni_pref_nids);
+	lnet_obj_free(ln, lpni->lpni_rtr_nids);
+	lnet_obj_free(ln, lpni);
+	if (list_empty(&lpn->lpn_peer_nis))
+		lnet_peer_net_free(ln, lpn);
+}
+
+static void lnet_peer_free(struct lnet *ln, struct lnet_peer *lp)
+{
+	struct lnet_peer_net *lpn, *ntmp;
+	struct lnet_peer_ni *lpni, *tmp;
+
+	list_for_each_entry_safe(lpn, ntmp, &lp->lp_peer_nets, lpn_list)
+		list_for_each_entry_safe(lpni, tmp, &lpn->lpn_peer_nis, lpni_list)
+			lnet_peer_ni_free(ln, lpni);
+	list_del(&lp->lp_list);
+	lnet_obj_free(ln, lp);
+}
+
+/* A new peer whose first NI is @prim (checks already done). */
+struct lnet_peer *lnet_peer_create(struct lnet *ln, const struct lnet_nid *prim,
+				   u32 flags)
+{
+	struct lnet_peer *lp = lnet_obj_alloc(ln, sizeof(*lp));
+
+	if (!lp)
+		return NULL;
+	lp->lp_primary_nid = *prim;
+	lp->lp_flags = flags;
+	INIT_LIST_HEAD(&lp->lp_peer_nets);
+	list_add_tail(&lp->lp_list, &ln->ln_peers);
+	if (lnet_peer_attach_ni(ln, lp, prim)) {
+		list_del(&lp->lp_list);
+		lnet_obj_free(ln, lp);
+		return NULL;
+	}
+	return lp;
+}
+
+/* A NID a peer may have: not zero, not lo, not one of our own NIDs. */
+static int lnet_peer_nid_check(struct lnet *ln, const struct lnet_nid *nid)
+{
+	if (lnet_nid_is_zero(nid) || lnet_nid_is_lo(nid))
+		return -EINVAL;
+	if (lnet_ni_find(ln, nid))
+		return -EINVAL;
+	return 0;
+}
+
+/* Only the peer itself: exists with the same flags = nothing to do. */
+static int lnet_peer_add_alone(struct lnet *ln, const struct lnet_nid *prim,
+			       u32 flags)
+{
+	struct lnet_peer *lp = lnet_peer_find(ln, prim);
+
+	if (!lp)
+		return lnet_peer_create(ln, prim, flags) ? 0 : -ENOMEM;
+	if (!lnet_nid_equal(&lp->lp_primary_nid, prim) || lp->lp_flags != flags)
+		return -EEXIST;
+	return 0;
+}
+
+int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
+		     const struct lnet_nid *nid, u32 flags)
+{
+	struct lnet_peer *lp;
+	int rc;
+
+	if (flags & ~(u32)(LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM))
+		return -EINVAL;
+	rc = lnet_peer_nid_check(ln, prim);
+	if (rc)
+		return rc;
+	if (!nid || lnet_nid_is_zero(nid) || lnet_nid_equal(nid, prim))
+		return lnet_peer_add_alone(ln, prim, flags);
+	rc = lnet_peer_nid_check(ln, nid);
+	if (rc)
+		return rc;
+	if (lnet_peer_ni_find(ln, nid))
+		return -EEXIST;
+	lp = lnet_peer_find(ln, prim);
+	if (lp && !lnet_nid_equal(&lp->lp_primary_nid, prim))
+		return -EEXIST;		/* @prim is another peer's NI */
+	if (lp ? (lp->lp_flags & LNET_PEER_F_NON_MR) : (flags & LNET_PEER_F_NON_MR))
+		return -EINVAL;		/* a non-MR peer has one NI */
+	if (lp && lp->lp_nnis >= LNET_PEER_MAX_NIS)
+		return -ENOSPC;
+	if (!lp) {
+		lp = lnet_peer_create(ln, prim, flags);
+		if (!lp)
+			return -ENOMEM;
+		rc = lnet_peer_attach_ni(ln, lp, nid);
+		if (rc)
+			lnet_peer_free(ln, lp);
+		return rc;
+	}
+	return lnet_peer_attach_ni(ln, lp, nid);
+}
+
+/* Delete a whole peer, with the routes that use it as their gateway. */
+static void lnet_peer_delete(struct lnet *ln, struct lnet_peer *lp)
+{
+	bool had_routes = lnet_routes_del_gateway(ln, lp);
+
+	lnet_peer_free(ln, lp);
+	if (had_routes)
+		lnet_udsp_local_changed(ln);
+}
+
+int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
+		     const struct lnet_nid *nid, u32 flags)
+{
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+
+	if (flags & ~(u32)LNET_PEER_F_FORCE)
+		return -EINVAL;
+	if (lnet_nid_is_zero(prim))
+		return -EINVAL;
+	lp = lnet_peer_find(ln, prim);
+	if (!lp)
+		return -ENOENT;
+	if (!nid || lnet_nid_is_zero(nid) ||
+	    lnet_nid_equal(nid, &lp->lp_primary_nid)) {
+		if ((lp->lp_flags & LNET_PEER_F_LOCK_PRIM) &&
+		    !(flags & LNET_PEER_F_FORCE))
+			return -EPERM;
+		lnet_peer_delete(ln, lp);
+		return 0;
+	}
+	lpni = lnet_peer_ni_find(ln, nid);
+	if (!lpni || lpni->lpni_peer_net->lpn_peer != lp)
+		return -ENOENT;
+	lnet_peer_ni_free(ln, lpni);
+	return 0;
+}
+
+void lnet_peers_destroy(struct lnet *ln)
+{
+	struct lnet_peer *lp, *tmp;
+
+	list_for_each_entry_safe(lp, tmp, &ln->ln_peers, lp_list)
+		lnet_peer_free(ln, lp);
+}
+
+/* Replace *@list (*@cnt entries, room *@cap) with a copy of @nids. */
+static int lnet_nid_list_set(struct lnet *ln, struct lnet_nid **list,
+			     u32 *cnt, u32 *cap,
+			     const struct lnet_nid *nids, u32 n)
+{
+	struct lnet_nid *copy = NULL;
+
+	if (n > *cap) {
+		copy = lnet_obj_alloc(ln, (size_t)n * sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		lnet_obj_free(ln, *list);
+		*list = copy;
+		*cap = n;
+	}
+	if (n && *list != nids)
+		memcpy(*list, nids, (size_t)n * sizeof(*nids));
+	*cnt = n;
+	return 0;
+}
+
+int lnet_peer_ni_set_pref(struct lnet *ln, struct lnet_peer_ni *lpni,
+			  const struct lnet_nid *nids, u32 n)
+{
+	return lnet_nid_list_set(ln, &lpni->lpni_pref_nids, &lpni->lpni_npref,
+				 &lpni->lpni_pref_cap, nids, n);
+}
+
+int lnet_peer_ni_set_rtr(struct lnet *ln, struct lnet_peer_ni *lpni,
+			 const struct lnet_nid *nids, u32 n)
+{
+	return lnet_nid_list_set(ln, &lpni->lpni_rtr_nids, &lpni->lpni_nrtr,
+				 &lpni->lpni_rtr_cap, nids, n);
+}

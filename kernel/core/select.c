@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Path selection for a destination on a directly connected net: choose the
+ * peer net (and so the local net), then the local NI, then the peer NI.
+ * Reads only the flattened UDSP values (the rule list is never walked here).
+ * Every comparison: a positive result means the candidate is better, a
+ * negative one that the current best is better, 0 a tie (go on).
+ */
+#include "lnet_priv.h"
+
+/* Higher wins. */
+static int lnet_cmp_high(u32 cand, u32 best)
+{
+	return cand > best ? 1 : cand < best ? -1 : 0;
+}
+
+/* Lower wins: priorities (0 is the highest), round-robin sequences. */
+static int lnet_cmp_low(u32 cand, u32 best)
+{
+	return cand < best ? 1 : cand > best ? -1 : 0;
+}
+
+static int lnet_cmp_s32_high(s32 cand, s32 best)
+{
+	return cand > best ? 1 : cand < best ? -1 : 0;
+}
+
+static u32 lnet_peer_net_health(const struct lnet_peer_net *lpn)
+{
+	const struct lnet_peer_ni *lpni;
+	u32 best = 0;
+
+	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+		if (lpni->lpni_health > best)
+			best = lpni->lpni_health;
+	return best;
+}
+
+/* A local net's health: its best NI's; @up tells if any NI is up. */
+static u32 lnet_local_net_health(const struct lnet_net *net, bool *up)
+{
+	const struct lnet_ni *ni;
+	u32 best = 0;
+
+	*up = false;
+	list_for_each_entry(ni, &net->net_nis, ni_list) {
+		if (ni->ni_status == LNET_NI_STATUS_UP)
+			*up = true;
+		if (ni->ni_health > best)
+			best = ni->ni_health;
+	}
+	return best;
+}
+
+struct lnet_net_cand {
+	struct lnet_peer_net *lpn;
+	struct lnet_net *net;
+	u32 lpn_health, net_health;
+	bool net_up;
+};
+
+/*
+ * A: a net with an up NI first (a down NI is never chosen while an up one
+ * exists), then peer net health, peer net priority, local net health,
+ * local net priority, peer net and local net round robin.
+ */
+static int lnet_net_cand_cmp(const struct lnet_net_cand *c,
+			     const struct lnet_net_cand *b)
+{
+	int r;
+
+	r = lnet_cmp_high(c->net_up, b->net_up);
+	if (!r)
+		r = lnet_cmp_high(c->lpn_health, b->lpn_health);
+	if (!r)
+		r = lnet_cmp_low(c->lpn->lpn_sel_priority, b->lpn->lpn_sel_priority);
+	if (!r)
+		r = lnet_cmp_high(c->net_health, b->net_health);
+	if (!r)
+		r = lnet_cmp_low(c->net->net_sel_priority, b->net->net_sel_priority);
+	if (!r)
+		r = lnet_cmp_low(c->lpn->lpn_seq, b->lpn->lpn_seq);
+	if (!r)
+		r = lnet_cmp_low(c->net->net_seq, b->net->net_seq);
+	return r;
+}
+
+static bool lnet_select_net(struct lnet *ln, struct lnet_peer *lp,
+			    struct lnet_net_cand *best)
+{
+	struct lnet_peer_net *lpn;
+	bool found = false;
+
+	list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list) {
+		struct lnet_net_cand c = { .lpn = lpn };
+
+		c.net = lnet_net_find(ln, lpn->lpn_net_id);
+		if (!c.net || list_empty(&c.net->net_nis))
+			continue;
+		c.lpn_health = lnet_peer_net_health(lpn);
+		c.net_health = lnet_local_net_health(c.net, &c.net_up);
+		if (!found || lnet_net_cand_cmp(&c, best) > 0)
+			*best = c;
+		found = true;
+	}
+	return found;
+}
+
+/* B: status up, health, NI priority, tx credits, round robin. */
+static int lnet_ni_cmp(const struct lnet_ni *c, const struct lnet_ni *b)
+{
+	int r;
+
+	r = lnet_cmp_high(c->ni_status == LNET_NI_STATUS_UP,
+			  b->ni_status == LNET_NI_STATUS_UP);
+	if (!r)
+		r = lnet_cmp_high(c->ni_health, b->ni_health);
+	if (!r)
+		r = lnet_cmp_low(c->ni_sel_priority, b->ni_sel_priority);
+	if (!r)
+		r = lnet_cmp_s32_high(c->ni_tx_credits, b->ni_tx_credits);
+	if (!r)
+		r = lnet_cmp_low(c->ni_seq, b->ni_seq);
+	return r;
+}
+
+static struct lnet_ni *lnet_select_ni(struct lnet_net *net)
+{
+	struct lnet_ni *ni, *best = NULL;
+
+	list_for_each_entry(ni, &net->net_nis, ni_list)
+		if (!best || lnet_ni_cmp(ni, best) > 0)
+			best = ni;
+	return best;
+}
+
+static bool lnet_lpni_prefers(const struct lnet_peer_ni *lpni,
+			      const struct lnet_nid *nid)
+{
+	u32 i;
+
+	for (i = 0; i < lpni->lpni_npref; i++)
+		if (lnet_nid_equal(&lpni->lpni_pref_nids[i], nid))
+			return true;
+	return false;
+}
+
+/* C: health, peer NI priority, preferred source, tx credits, round robin. */
+static int lnet_lpni_cmp(const struct lnet_peer_ni *c, bool c_pref,
+			 const struct lnet_peer_ni *b, bool b_pref)
+{
+	int r;
+
+	r = lnet_cmp_high(c->lpni_health, b->lpni_health);
+	if (!r)
+		r = lnet_cmp_low(c->lpni_sel_priority, b->lpni_sel_priority);
+	if (!r)
+		r = lnet_cmp_high(c_pref, b_pref);
+	if (!r)
+		r = lnet_cmp_s32_high(c->lpni_tx_credits, b->lpni_tx_credits);
+	if (!r)
+		r = lnet_cmp_low(c->lpni_seq, b->lpni_seq);
+	return r;
+}
+
+static struct lnet_peer_ni *lnet_select_lpni(struct lnet_peer_net *lpn,
+					     const struct lnet_ni *ni)
+{
+	struct lnet_peer_ni *lpni, *best = NULL;
+	bool best_pref = false;
+
+	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+		bool pref = lnet_lpni_prefers(lpni, &ni->ni_nid);
+
+		if (!best || lnet_lpni_cmp(lpni, pref, best, best_pref) > 0) {
+			best = lpni;
+			best_pref = pref;
+		}
+	}
+	return best;
+}
+
+int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
+			struct lnet_ni **ni_out, struct lnet_peer_ni **lpni_out)
+{
+	struct lnet_net_cand best = { 0 };
+	struct lnet_peer *lp;
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+
+	lp = lnet_peer_find(ln, dst);
+	if (!lp)
+		return -ENOENT;
+	if (!lnet_select_net(ln, lp, &best))
+		return -EHOSTUNREACH;
+	ni = lnet_select_ni(best.net);
+	lpni = lnet_select_lpni(best.lpn, ni);
+	best.lpn->lpn_seq++;
+	best.net->net_seq++;
+	ni->ni_seq++;
+	lpni->lpni_seq++;
+	*ni_out = ni;
+	*lpni_out = lpni;
+	return 0;
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * os_if_lookup() for user space: an interface's link state and address
+ * from rtnetlink through libnl-route-3, in the caller's network namespace.
+ */
+#include "os.h"
+
+#include <linux/if.h>
+#include <netlink/netlink.h>
+#include <netlink/cache.h>
+#include <netlink/route/link.h>
+#include <netlink/route/addr.h>
+
+struct os_if_pick {
+	int ifindex;
+	bool have4, have6;
+	u8 addr4[4];
+	u8 addr6[16];
+};
+
+static bool os_ipv4_usable(const u8 *a)
+{
+	return a[0] != 127;
+}
+
+/* Global IPv6: not ::1, not fe80::/10. */
+static bool os_ipv6_usable(const u8 *a)
+{
+	static const u8 v6_lo[16] = { [15] = 1 };
+
+	if (memcmp(a, v6_lo, sizeof(v6_lo)) == 0)
+		return false;
+	return !(a[0] == 0xfe && (a[1] & 0xc0) == 0x80);
+}
+
+/* Remember the first usable address of each family on the interface. */
+static void os_if_addr_visit(struct nl_object *obj, void *arg)
+{
+	struct rtnl_addr *ra = (struct rtnl_addr *)obj;
+	struct os_if_pick *pick = arg;
+	struct nl_addr *a;
+	unsigned int len;
+
+	if (rtnl_addr_get_ifindex(ra) != pick->ifindex)
+		return;
+	a = rtnl_addr_get_local(ra);
+	if (!a)
+		return;
+	len = nl_addr_get_len(a);
+	if (nl_addr_get_family(a) == AF_INET && len == 4 && !pick->have4 &&
+	    os_ipv4_usable(nl_addr_get_binary_addr(a))) {
+		memcpy(pick->addr4, nl_addr_get_binary_addr(a), 4);
+		pick->have4 = true;
+	} else if (nl_addr_get_family(a) == AF_INET6 && len == 16 &&
+		   !pick->have6 && os_ipv6_usable(nl_addr_get_binary_addr(a))) {
+		memcpy(pick->addr6, nl_addr_get_binary_addr(a), 16);
+		pick->have6 = true;
+	}
+}
+
+static int os_if_link(struct nl_sock *sk, const char *ifname,
+		      struct os_ifaddr *out, int *ifindex)
+{
+	struct rtnl_link *link = NULL;
+	unsigned int flags;
+
+	if (rtnl_link_get_kernel(sk, 0, ifname, &link) < 0 || !link)
+		return -ENODEV;
+	*ifindex = rtnl_link_get_ifindex(link);
+	flags = rtnl_link_get_flags(link);
+	out->up = (flags & IFF_UP) &&
+		  ((flags & IFF_LOWER_UP) || rtnl_link_get_carrier(link));
+	rtnl_link_put(link);
+	return 0;
+}
+
+static int os_if_addr(struct nl_sock *sk, int ifindex, struct os_ifaddr *out)
+{
+	struct os_if_pick pick = { .ifindex = ifindex };
+	struct nl_cache *cache = NULL;
+
+	if (rtnl_addr_alloc_cache(sk, &cache) < 0)
+		return -EIO;
+	nl_cache_foreach(cache, os_if_addr_visit, &pick);
+	nl_cache_free(cache);
+	if (pick.have4) {
+		out->addr_len = 4;
+		memcpy(out->addr, pick.addr4, 4);
+	} else if (pick.have6) {
+		out->addr_len = 16;
+		memcpy(out->addr, pick.addr6, 16);
+	} else {
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
+int os_if_lookup(const char *ifname, struct os_ifaddr *out)
+{
+	struct nl_sock *sk;
+	int ifindex = 0;
+	int rc;
+
+	if (!ifname || !ifname[0] || strlen(ifname) >= IFNAMSIZ)
+		return -ENODEV;
+	memset(out, 0, sizeof(*out));
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
+	if (nl_connect(sk, NETLINK_ROUTE) < 0) {
+		nl_socket_free(sk);
+		return -EIO;
+	}
+	rc = os_if_link(sk, ifname, out, &ifindex);
+	if (!rc)
+		rc = os_if_addr(sk, ifindex, out);
+	nl_socket_free(sk);
+	return rc;
+}
