@@ -120,6 +120,12 @@ const char *cfg_target(const struct cfg_handle *h);
  * command's own errors, or -ECONNREFUSED/-ENOENT when lnetd is not there.
  */
 int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf);
+/*
+ * After a failed cfg_ioctl(): true when the failure was reaching the target
+ * (connect, send or receive), false when the command itself returned the
+ * error. Tells "no lnetd" (-ENOENT) from a command's -ENOENT.
+ */
+bool cfg_unreachable(const struct cfg_handle *h);
 
 /* --- operations ----------------------------------------------------------- */
 /* Each returns 0 or -errno with a message in @err. */

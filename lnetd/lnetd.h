@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lnetd: hosts one LNet instance in user space and serves the ioctl ABI
+ * of include/uapi/lnet/lnet_ioctl.h on a Unix stream socket.
+ *
+ * Wire framing on the socket (all fields host byte order: both ends are
+ * on the same machine; libcfg/transport.c is the client side):
+ *
+ *   request   u32 cmd                 the ioctl number (IOC_LIBCFS_*)
+ *             ioc_len bytes           the ioctl buffer, starting with
+ *                                     struct lnet_ioc_hdr (ioc_len, ioc_version)
+ *   reply     s32 rc                  0 or -errno, as lnet_ioctl() returned
+ *             u32 len                 ioc_len of the request, or 0
+ *             len bytes               the buffer after the command ran
+ *
+ * ioc_len is checked (sizeof(struct lnet_ioc_hdr) <= ioc_len <=
+ * LNET_IOC_MAX_LEN) before anything else is read. A request with a bad
+ * ioc_len gets rc -EINVAL, len 0, and its connection is closed (the stream
+ * cannot be resynchronised). The buffer comes back even when rc is not 0,
+ * since some errors carry data (GET_UDSP -ENOSPC returns the size needed).
+ * A connection whose peer (SO_PEERCRED) is neither root nor lnetd's own
+ * uid gets -EPERM for every request.
+ */
+#ifndef LNETD_H
+#define LNETD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct lnet;
+
+/* Bytes before the ioctl buffer in a request, and before it in a reply. */
+#define LNETD_REQ_HEAD		4	/* u32 cmd */
+#define LNETD_REPLY_HEAD	8	/* s32 rc, u32 len */
+/* Connections served at once; more are accepted and closed with a log line. */
+#define LNETD_MAX_CONNS		256
+
+/*
+ * Serve @listen_fd until a signal readable on @signal_fd (SIGTERM, SIGINT)
+ * arrives. Returns 0 on a clean stop, -errno if the loop itself failed.
+ */
+int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd);
+
+/* printf-style line into lnetd's log (os_log), "lnetd: " prefixed. */
+void lnetd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* LNETD_H */

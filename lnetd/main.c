@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lnetd: options, the socket, daemonizing, the pidfile and shutdown.
+ * The socket is bound before the daemon forks and the parent returns only
+ * once the daemon is ready (pidfile written), so that a script can use the
+ * socket as soon as `lnetd` returns. Framing: see lnetd.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include "lnetd.h"
+#include "../kernel/core/lnet.h"
+#include "../libcfg/cfg.h"
+
+struct opts {
+	char *socket;		/* absolute paths (the daemon runs in /) */
+	char *pidfile;
+	char *log;
+	bool foreground;
+};
+
+static struct lnet the_lnet;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE]\n"
+		"\n"
+		"Host one LNet instance and serve lnetctl on a Unix socket.\n"
+		"\n"
+		"  -s, --socket PATH   socket to serve (default: $LNET_SOCKET, else %s)\n"
+		"  -f, --foreground    do not daemonize; log to stderr unless --log\n"
+		"  -p, --pidfile FILE  write the daemon's pid to FILE\n"
+		"  -l, --log FILE      append log lines to FILE\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 clean shutdown (SIGTERM, SIGINT), 1 error, 2 usage error.\n",
+		CFG_DEFAULT_SOCKET);
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lnetd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* @path made absolute against the current directory. */
+static char *absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+	char *abs;
+
+	if (path[0] == '/')
+		abs = strdup(path);
+	else if (!getcwd(cwd, sizeof(cwd)) || asprintf(&abs, "%s/%s", cwd, path) < 0)
+		abs = NULL;
+	if (!abs)
+		die("cannot resolve '%s': %s", path, strerror(errno));
+	return abs;
+}
+
+static void parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sock = getenv("LNET_SOCKET");
+	int c;
+
+	if (!sock || !*sock)
+		sock = CFG_DEFAULT_SOCKET;
+	while ((c = getopt_long(argc, argv, "s:fp:l:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's': sock = optarg; break;
+		case 'f': o->foreground = true; break;
+		case 'p': o->pidfile = absolute(optarg); break;
+		case 'l': o->log = absolute(optarg); break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "lnetd: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		exit(2);
+	}
+	if (!*sock)
+		die("invalid --socket '': expected a path");
+	o->socket = absolute(sock);
+	if (strlen(o->socket) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+		die("invalid --socket '%s': at most %zu bytes", o->socket,
+		    sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+}
+
+/* mkdir -p of the directory holding @path; new directories get 0755. */
+static void make_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	char *p;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return;
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		char save = *p;
+
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			die("cannot create directory '%s': %s", dir, strerror(errno));
+		*p = save;
+		if (!save)
+			break;
+	}
+}
+
+static void fill_addr(struct sockaddr_un *sa, const char *path)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	memcpy(sa->sun_path, path, strlen(path) + 1);
+}
+
+/* Refuse to take over a socket some lnetd answers on; remove a stale one. */
+static void check_existing(const char *path)
+{
+	struct sockaddr_un sa;
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return;
+		die("cannot check '%s': %s", path, strerror(errno));
+	}
+	if (!S_ISSOCK(st.st_mode))
+		die("'%s' exists and is not a socket: remove it or choose another --socket",
+		    path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	fill_addr(&sa, path);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+		die("another lnetd is already serving %s", path);
+	if (errno != ECONNREFUSED)
+		die("cannot check '%s': %s", path, strerror(errno));
+	close(fd);
+	if (unlink(path) && errno != ENOENT)
+		die("cannot remove stale socket '%s': %s", path, strerror(errno));
+	lnetd_log("removed stale socket %s", path);
+}
+
+/* Bound and listening, mode 0600 from the start (umask around bind). */
+static int open_listener(const char *path)
+{
+	struct sockaddr_un sa;
+	mode_t old;
+	int fd, rc;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	fill_addr(&sa, path);
+	old = umask(0177);
+	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc)
+		die("cannot bind %s: %s", path, strerror(errno));
+	if (chmod(path, 0600) || listen(fd, 64)) {
+		rc = errno;
+		unlink(path);
+		die("cannot listen on %s: %s", path, strerror(rc));
+	}
+	return fd;
+}
+
+static int write_pidfile(const char *path)
+{
+	char line[32];
+	int fd, len, rc = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(line, sizeof(line), "%d\n", (int)getpid());
+	if (write(fd, line, len) != len)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+/*
+ * Double fork. The original process waits until the daemon writes one
+ * byte on the pipe (ready) or closes it (failed) and exits accordingly.
+ * Returns the write end of the pipe in the daemon.
+ */
+static int daemonize(void)
+{
+	int pfd[2];
+	pid_t pid;
+	char ok;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid > 0) {
+		close(pfd[1]);
+		waitpid(pid, NULL, 0);
+		exit(read(pfd[0], &ok, 1) == 1 ? 0 : 1);
+	}
+	close(pfd[0]);
+	if (setsid() < 0)
+		die("setsid: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid > 0)
+		_exit(0);
+	if (chdir("/"))
+		die("chdir /: %s", strerror(errno));
+	return pfd[1];
+}
+
+static void detach_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR);
+
+	if (fd < 0)
+		return;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+static void open_log(const char *path)
+{
+	FILE *f = fopen(path, "ae");
+
+	if (!f)
+		die("cannot open log '%s': %s", path, strerror(errno));
+	setvbuf(f, NULL, _IOLBF, 0);
+	os_log_file = f;
+}
+
+static int signal_fd(void)
+{
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		die("sigprocmask: %s", strerror(errno));
+	fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (fd < 0)
+		die("signalfd: %s", strerror(errno));
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int lfd, sfd, ready = -1, rc;
+
+	parse_opts(argc, argv, &o);
+	if (o.log)
+		open_log(o.log);
+	signal(SIGPIPE, SIG_IGN);
+	make_parent(o.socket);
+	check_existing(o.socket);
+	lfd = open_listener(o.socket);
+	sfd = signal_fd();
+	if (!o.foreground)
+		ready = daemonize();
+	if (o.pidfile && (rc = write_pidfile(o.pidfile))) {
+		unlink(o.socket);
+		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
+	}
+	lnet_init(&the_lnet);
+	lnetd_log("serving %s (pid %d)", o.socket, (int)getpid());
+	if (ready >= 0) {
+		detach_stdio();
+		if (write(ready, "1", 1) != 1)
+			lnetd_log("cannot tell the parent we are ready: %s", strerror(errno));
+		close(ready);
+	}
+	rc = lnetd_serve(&the_lnet, lfd, sfd);
+	if (rc)
+		lnetd_log("socket loop failed: %s", strerror(-rc));
+	lnet_fini(&the_lnet);
+	close(lfd);
+	unlink(o.socket);
+	if (o.pidfile)
+		unlink(o.pidfile);
+	lnetd_log("stopped");
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lnetd's socket loop: one epoll set over the listening socket, the signal
+ * fd and every client connection. Connections are non-blocking and each
+ * keeps its own request/reply state, so a slow or hostile client never
+ * stalls the others; a complete request is run at once through
+ * lnet_ioctl(), which serialises on ln_api_mutex. See lnetd.h for the
+ * framing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+
+#include "lnetd.h"
+#include "../kernel/core/lnet.h"
+
+struct conn {
+	struct conn *next, *prev;	/* on the conns list */
+	int fd;
+	bool allowed;			/* peer uid is root or ours */
+	bool closing;			/* close once the reply is out */
+	uid_t uid;
+	pid_t pid;
+	u8 head[LNETD_REQ_HEAD + sizeof(struct lnet_ioc_hdr)];
+	u32 head_got;
+	u32 cmd;
+	u8 *req;			/* ioc_len bytes, NULL until the head is in */
+	u32 req_len, req_got;
+	u8 *out;			/* reply being sent */
+	size_t out_len, out_off;
+};
+
+/* epoll tags for the two fds that are not connections */
+static int listen_tag, signal_tag;
+/* Every open connection, so that shutdown can close them all. */
+static struct conn *conns;
+static unsigned int nconns;
+
+void lnetd_log(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	os_log("lnetd: %s", line);
+}
+
+static void conn_close(int ep, struct conn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	free(c->req);
+	free(c->out);
+	free(c);
+	nconns--;
+}
+
+static void conn_reset_request(struct conn *c)
+{
+	free(c->req);
+	c->req = NULL;
+	c->req_len = c->req_got = 0;
+	c->head_got = 0;
+}
+
+static int conn_watch(int ep, struct conn *c, u32 events)
+{
+	struct epoll_event ev = { .events = events, .data.ptr = c };
+
+	return epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+/* Queue rc + @len bytes of @body and start sending. */
+static int conn_reply(int ep, struct conn *c, s32 rc, const void *body, u32 len)
+{
+	u32 head[2] = { (u32)rc, len };
+
+	c->out = malloc(LNETD_REPLY_HEAD + (size_t)len);
+	if (!c->out)
+		return -ENOMEM;
+	memcpy(c->out, head, LNETD_REPLY_HEAD);
+	if (len)
+		memcpy(c->out + LNETD_REPLY_HEAD, body, len);
+	c->out_len = LNETD_REPLY_HEAD + (size_t)len;
+	c->out_off = 0;
+	return conn_watch(ep, c, EPOLLOUT) ? -errno : 0;
+}
+
+/* The whole request is in: run it (or refuse it) and queue the reply. */
+static int conn_run(struct lnet *ln, int ep, struct conn *c)
+{
+	int rc;
+
+	if (c->allowed)
+		rc = lnet_ioctl(ln, c->cmd, c->req, c->req_len, true);
+	else
+		rc = -EPERM;
+	rc = conn_reply(ep, c, rc, c->req, c->req_len);
+	conn_reset_request(c);
+	return rc;
+}
+
+/*
+ * The fixed head (cmd + struct lnet_ioc_hdr) is in: check ioc_len before
+ * reading further. A bad one is answered and the connection dropped.
+ */
+static int conn_start_body(int ep, struct conn *c)
+{
+	struct lnet_ioc_hdr hdr;
+
+	memcpy(&c->cmd, c->head, LNETD_REQ_HEAD);
+	memcpy(&hdr, c->head + LNETD_REQ_HEAD, sizeof(hdr));
+	if (hdr.ioc_len < sizeof(hdr) || hdr.ioc_len > LNET_IOC_MAX_LEN) {
+		lnetd_log("client pid %d uid %u: ioc_len %u not in %zu-%u, closing",
+			  (int)c->pid, (unsigned int)c->uid, hdr.ioc_len,
+			  sizeof(hdr), LNET_IOC_MAX_LEN);
+		c->closing = true;
+		conn_reset_request(c);
+		return conn_reply(ep, c, -EINVAL, NULL, 0);
+	}
+	c->req = malloc(hdr.ioc_len);
+	if (!c->req)
+		return -ENOMEM;
+	memcpy(c->req, &hdr, sizeof(hdr));
+	c->req_len = hdr.ioc_len;
+	c->req_got = sizeof(hdr);
+	return 0;
+}
+
+/* Where the next bytes of the request go, and how many are still missing. */
+static u8 *conn_next(struct conn *c, size_t *want)
+{
+	if (!c->req) {
+		*want = sizeof(c->head) - c->head_got;
+		return c->head + c->head_got;
+	}
+	*want = c->req_len - c->req_got;
+	return c->req + c->req_got;
+}
+
+/* Returns 1 to keep the connection, 0 to close it quietly, -errno on error. */
+static int conn_read(struct lnet *ln, int ep, struct conn *c)
+{
+	for (;;) {
+		size_t want;
+		u8 *to = conn_next(c, &want);
+		ssize_t n = want ? recv(c->fd, to, want, 0) : 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		if (n < 0)
+			return 0;
+		if (n == 0 && want) {
+			if (c->head_got || c->req)
+				lnetd_log("client pid %d uid %u: closed in the middle of a request",
+					  (int)c->pid, (unsigned int)c->uid);
+			return 0;
+		}
+		if (!c->req) {
+			c->head_got += n;
+			if (c->head_got == sizeof(c->head)) {
+				int rc = conn_start_body(ep, c);
+
+				if (rc || c->closing)
+					return rc ? rc : 1;
+			}
+		} else {
+			c->req_got += n;
+		}
+		if (c->req && c->req_got == c->req_len) {
+			int rc = conn_run(ln, ep, c);
+
+			return rc ? rc : 1;
+		}
+	}
+}
+
+/* Returns 1 to keep the connection, 0 to close it. */
+static int conn_write(int ep, struct conn *c)
+{
+	while (c->out_off < c->out_len) {
+		ssize_t n = send(c->fd, c->out + c->out_off,
+				 c->out_len - c->out_off, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 1;
+		if (n < 0)
+			return 0;
+		c->out_off += n;
+	}
+	free(c->out);
+	c->out = NULL;
+	if (c->closing)
+		return 0;
+	return conn_watch(ep, c, EPOLLIN) ? 0 : 1;
+}
+
+static void conn_event(struct lnet *ln, int ep, struct conn *c, u32 events)
+{
+	int rc = 1;
+
+	if (c->out)
+		rc = conn_write(ep, c);
+	else if (events & EPOLLIN)
+		rc = conn_read(ln, ep, c);
+	else if (events & (EPOLLHUP | EPOLLERR))
+		rc = 0;
+	if (rc < 0)
+		lnetd_log("client pid %d uid %u: %s, closing", (int)c->pid,
+			  (unsigned int)c->uid, strerror(-rc));
+	if (rc <= 0)
+		conn_close(ep, c);
+}
+
+static struct conn *conn_new(int fd)
+{
+	struct conn *c = calloc(1, sizeof(*c));
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (!c)
+		return NULL;
+	c->fd = fd;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+		c->uid = cred.uid;
+		c->pid = cred.pid;
+		c->allowed = cred.uid == 0 || cred.uid == geteuid();
+	} else {
+		c->uid = (uid_t)-1;
+	}
+	if (!c->allowed)
+		lnetd_log("client pid %d uid %u: refused (only root and uid %u may configure LNet)",
+			  (int)c->pid, (unsigned int)c->uid, (unsigned int)geteuid());
+	return c;
+}
+
+static void accept_one(int ep, int listen_fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct conn *c;
+	int fd;
+
+	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			lnetd_log("accept: %s", strerror(errno));
+		return;
+	}
+	if (nconns >= LNETD_MAX_CONNS) {
+		lnetd_log("%u connections open already, refusing one more", nconns);
+		close(fd);
+		return;
+	}
+	c = conn_new(fd);
+	ev.data.ptr = c;
+	if (!c || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
+		lnetd_log("cannot serve a new connection: %s", strerror(errno));
+		free(c);
+		close(fd);
+		return;
+	}
+	c->next = conns;
+	if (conns)
+		conns->prev = c;
+	conns = c;
+	nconns++;
+}
+
+/* Returns true when the signal asks lnetd to stop. */
+static bool read_signal(int signal_fd)
+{
+	struct signalfd_siginfo si;
+
+	if (read(signal_fd, &si, sizeof(si)) != sizeof(si))
+		return false;
+	lnetd_log("%s received, shutting down", strsignal(si.ssi_signo));
+	return true;
+}
+
+static int epoll_add_tag(int ep, int fd, int *tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
+{
+	struct epoll_event evs[32];
+	int ep, rc = 0;
+	bool stop = false;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return -errno;
+	if (epoll_add_tag(ep, listen_fd, &listen_tag) ||
+	    epoll_add_tag(ep, signal_fd, &signal_tag)) {
+		rc = -errno;
+		close(ep);
+		return rc;
+	}
+	while (!stop) {
+		int i, n = epoll_wait(ep, evs, 32, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			void *p = evs[i].data.ptr;
+
+			if (p == &listen_tag)
+				accept_one(ep, listen_fd);
+			else if (p == &signal_tag)
+				stop |= read_signal(signal_fd);
+			else
+				conn_event(ln, ep, p, evs[i].events);
+		}
+	}
+	while (conns)
+		conn_close(ep, conns);
+	close(ep);
+	return rc;
+}
