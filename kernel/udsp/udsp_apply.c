@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Flattening: every net, NI, peer net and peer NI gets the values of the
+ * lowest-idx rule that matches it, computed from the rules as they are now
+ * (never patched by the rule that was added or deleted), so deleting a rule
+ * restores what the remaining rules say.
+ *
+ * The index: each rule belongs to one class (below) and is filed under one
+ * key: its class and, when the net list of the descriptor that selects
+ * objects (src for local rules, dst for the others) is a single net number,
+ * that net; otherwise its class and LND only. An object looks at the two
+ * groups that can hold rules for its net, both sorted by idx, in idx order,
+ * and stops at the first match.
+ */
+#include "udsp_priv.h"
+
+enum udsp_class {
+	UC_LOCAL_NET,		/* src net, PRIORITY */
+	UC_LOCAL_NI,		/* src NID, PRIORITY */
+	UC_PEER_NET,		/* dst net, PRIORITY */
+	UC_PEER_NI,		/* dst NID, PRIORITY */
+	UC_PAIR,		/* src + dst, PREFERRED_LIST */
+	UC_ROUTER,		/* dst + rte, PREFERRED_LIST */
+	UC_MAX
+};
+
+#define UDSP_KEY_MULTI	(1U << 27)	/* key of a rule spanning net numbers */
+#define UDSP_KEY_CLASS	28
+
+struct udsp_group {
+	u32 ug_key;
+	u32 ug_used;
+	u32 ug_start;		/* first rule in ui_rules */
+	u32 ug_n;
+};
+
+struct lnet_udsp_index {
+	u32 ui_nslots;			/* power of two */
+	u32 ui_nrules;
+	u32 ui_class_n[UC_MAX];
+	struct udsp_group *ui_slots;
+	struct lnet_udsp **ui_rules;	/* grouped, each group in idx order */
+};
+
+/* Local NIs and gateways that pair and router rules pick from. */
+struct udsp_pass {
+	u32 up_nnis;
+	struct lnet_nid *up_nis;	/* local NIDs, nets then NIs in order */
+	u32 up_ngws;
+	struct lnet_nid *up_gws;	/* distinct gateway primary NIDs */
+	struct lnet_nid *up_out;	/* room for max(nnis, ngws) NIDs */
+	u32 up_words;			/* bitmap words per rule */
+	u64 *up_bits;			/* per index position; NULL: no memo */
+	u32 *up_count;			/* matches per position; ~0 unknown */
+	void *up_mem;			/* the one allocation */
+};
+
+struct udsp_match {
+	u32 um_class;
+	u32 um_net;
+	const struct lnet_nid *um_nid;
+	struct udsp_pass *um_pass;
+};
+
+static u32 udsp_class(const struct lnet_udsp_desc *d)
+{
+	bool src = lnet_nidexpr_present(&d->src);
+	bool dst = lnet_nidexpr_present(&d->dst);
+
+	if (src && dst)
+		return UC_PAIR;
+	if (dst && lnet_nidexpr_present(&d->rte))
+		return UC_ROUTER;
+	if (src)
+		return lnet_nidexpr_is_net(&d->src) ? UC_LOCAL_NET : UC_LOCAL_NI;
+	return lnet_nidexpr_is_net(&d->dst) ? UC_PEER_NET : UC_PEER_NI;
+}
+
+static u32 udsp_key(const struct lnet_udsp *r)
+{
+	u32 cls = udsp_class(&r->udsp_desc);
+	const struct lnet_nidexpr *e = cls <= UC_LOCAL_NI ? &r->udsp_desc.src :
+							    &r->udsp_desc.dst;
+
+	if (e->ne_count[0] == 1 && e->ne_r[0].lo == e->ne_r[0].hi)
+		return cls << UDSP_KEY_CLASS | LNET_NET_ID(e->ne_lnd, e->ne_r[0].lo);
+	return cls << UDSP_KEY_CLASS | UDSP_KEY_MULTI | e->ne_lnd;
+}
+
+static u32 udsp_slot(const struct lnet_udsp_index *ix, u32 key)
+{
+	return (key * 0x9e3779b1U) & (ix->ui_nslots - 1);
+}
+
+static struct udsp_group *udsp_group_get(struct lnet_udsp_index *ix, u32 key,
+					 bool create)
+{
+	u32 i = udsp_slot(ix, key);
+
+	while (ix->ui_slots[i].ug_used) {
+		if (ix->ui_slots[i].ug_key == key)
+			return &ix->ui_slots[i];
+		i = (i + 1) & (ix->ui_nslots - 1);
+	}
+	if (!create)
+		return NULL;
+	ix->ui_slots[i].ug_used = 1;
+	ix->ui_slots[i].ug_key = key;
+	return &ix->ui_slots[i];
+}
+
+static struct lnet_udsp_index *udsp_index_alloc(struct lnet *ln, u32 nrules)
+{
+	struct lnet_udsp_index *ix;
+	u32 nslots = 8;
+	size_t size;
+
+	while (nslots < 2 * nrules)
+		nslots <<= 1;
+	size = sizeof(*ix) + nslots * sizeof(struct udsp_group) +
+	       nrules * sizeof(struct lnet_udsp *);
+	ix = lnet_obj_alloc(ln, size);
+	if (!ix)
+		return NULL;
+	ix->ui_nslots = nslots;
+	ix->ui_nrules = nrules;
+	ix->ui_slots = (struct udsp_group *)(ix + 1);
+	ix->ui_rules = (struct lnet_udsp **)(ix->ui_slots + nslots);
+	return ix;
+}
+
+int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
+			  struct lnet_udsp_index **out)
+{
+	struct lnet_udsp_index *ix;
+	struct udsp_group *g;
+	struct lnet_udsp *r;
+	u32 n = 0, start = 0, i;
+
+	*out = NULL;
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+		n += r != skip;
+	if (!n)
+		return 0;
+	ix = udsp_index_alloc(ln, n);
+	if (!ix)
+		return -ENOMEM;
+	/* count the rules of each group, then hand out ranges, then fill */
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+		if (r == skip)
+			continue;
+		udsp_group_get(ix, udsp_key(r), true)->ug_n++;
+		ix->ui_class_n[udsp_class(&r->udsp_desc)]++;
+	}
+	for (i = 0; i < ix->ui_nslots; i++) {
+		ix->ui_slots[i].ug_start = start;
+		start += ix->ui_slots[i].ug_n;
+		ix->ui_slots[i].ug_n = 0;
+	}
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+		if (r == skip)
+			continue;
+		g = udsp_group_get(ix, udsp_key(r), false);
+		ix->ui_rules[g->ug_start + g->ug_n++] = r;
+	}
+	*out = ix;
+	return 0;
+}
+
+void lnet_udsp_index_free(struct lnet *ln, struct lnet_udsp_index *ix)
+{
+	if (ix)
+		lnet_obj_free(ln, ix);
+}
+
+/* --- pair and router targets ------------------------------------------- */
+
+static bool udsp_nid_in(const struct lnet_nid *nids, u32 n,
+			const struct lnet_nid *nid)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (lnet_nid_equal(&nids[i], nid))
+			return true;
+	return false;
+}
+
+static void udsp_pass_count(struct lnet *ln, u32 *nnis, u32 *nroutes)
+{
+	struct lnet_route *rt;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	*nnis = 0;
+	*nroutes = 0;
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			(*nnis)++;
+	list_for_each_entry(rt, &ln->ln_routes, lr_list)
+		(*nroutes)++;
+}
+
+static void udsp_pass_fill(struct lnet *ln, struct udsp_pass *p)
+{
+	struct lnet_route *rt;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	p->up_nnis = 0;
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			p->up_nis[p->up_nnis++] = ni->ni_nid;
+	p->up_ngws = 0;
+	list_for_each_entry(rt, &ln->ln_routes, lr_list) {
+		const struct lnet_nid *gw = &rt->lr_gateway->lp_primary_nid;
+
+		if (!udsp_nid_in(p->up_gws, p->up_ngws, gw))
+			p->up_gws[p->up_ngws++] = *gw;
+	}
+}
+
+/*
+ * Snapshot the local NIDs and gateways; with @memo, also room to remember
+ * each rule's matches for the whole pass. 0 or -ENOMEM.
+ */
+static int udsp_pass_init(struct lnet *ln, struct udsp_pass *p, bool memo)
+{
+	struct lnet_udsp_index *ix;
+	u32 nnis, nroutes, most, nrules = 0, i;
+	size_t size;
+	u8 *m;
+
+	memset(p, 0, sizeof(*p));
+	ix = ln->ln_udsp_index;
+	if (!ix || !(ix->ui_class_n[UC_PAIR] + ix->ui_class_n[UC_ROUTER]))
+		return 0;	/* no list can be set: nothing to pick from */
+	udsp_pass_count(ln, &nnis, &nroutes);
+	most = nnis > nroutes ? nnis : nroutes;
+	if (memo) {
+		nrules = ix->ui_nrules;
+		p->up_words = (most + 63) / 64;
+	}
+	size = (nnis + 2 * (size_t)most + 1) * sizeof(struct lnet_nid) +
+	       (size_t)nrules * (p->up_words * sizeof(u64) + sizeof(u32));
+	m = lnet_obj_alloc(ln, size);
+	if (!m)
+		return -ENOMEM;
+	memset(m, 0, size);
+	p->up_mem = m;
+	p->up_bits = nrules ? (u64 *)m : NULL;
+	m += (size_t)nrules * p->up_words * sizeof(u64);
+	p->up_count = nrules ? (u32 *)m : NULL;
+	m += (size_t)nrules * sizeof(u32);
+	p->up_nis = (struct lnet_nid *)m;
+	p->up_gws = p->up_nis + nnis;
+	p->up_out = p->up_gws + most;
+	for (i = 0; i < nrules; i++)
+		p->up_count[i] = ~0U;
+	udsp_pass_fill(ln, p);
+	return 0;
+}
+
+static void udsp_pass_fini(struct lnet *ln, struct udsp_pass *p)
+{
+	if (p->up_mem)
+		lnet_obj_free(ln, p->up_mem);
+}
+
+/* The candidates a pair (local NIs) or router (gateways) rule picks from. */
+static const struct lnet_nid *udsp_candidates(const struct udsp_pass *p,
+					      u32 cls, u32 *n)
+{
+	*n = cls == UC_PAIR ? p->up_nnis : p->up_ngws;
+	return cls == UC_PAIR ? p->up_nis : p->up_gws;
+}
+
+static const struct lnet_nidexpr *udsp_target_expr(const struct lnet_udsp *r,
+						   u32 cls)
+{
+	return cls == UC_PAIR ? &r->udsp_desc.src : &r->udsp_desc.rte;
+}
+
+/* How many candidates rule @r (at index position @pos) picks; memoized. */
+static u32 udsp_target_count(struct udsp_pass *p, const struct lnet_udsp *r,
+			     u32 pos, u32 cls)
+{
+	const struct lnet_nidexpr *e = udsp_target_expr(r, cls);
+	const struct lnet_nid *c;
+	u64 *bits;
+	u32 n, i, cnt = 0;
+
+	if (p->up_count && p->up_count[pos] != ~0U)
+		return p->up_count[pos];
+	c = udsp_candidates(p, cls, &n);
+	bits = p->up_bits ? p->up_bits + (size_t)pos * p->up_words : NULL;
+	for (i = 0; i < n; i++) {
+		if (!lnet_nidexpr_match_nid(e, &c[i]))
+			continue;
+		cnt++;
+		if (bits)
+			bits[i / 64] |= 1ULL << (i % 64);
+	}
+	if (p->up_count)
+		p->up_count[pos] = cnt;
+	return cnt;
+}
+
+/* Write the NIDs rule @r picks into p->up_out; returns how many. */
+static u32 udsp_targets(struct udsp_pass *p, const struct lnet_udsp *r,
+			u32 pos, u32 cls)
+{
+	const struct lnet_nidexpr *e = udsp_target_expr(r, cls);
+	const struct lnet_nid *c;
+	const u64 *bits;
+	u32 n, i, out = 0;
+
+	udsp_target_count(p, r, pos, cls);
+	c = udsp_candidates(p, cls, &n);
+	bits = p->up_bits ? p->up_bits + (size_t)pos * p->up_words : NULL;
+	for (i = 0; i < n; i++) {
+		if (bits ? bits[i / 64] & (1ULL << (i % 64)) :
+			   lnet_nidexpr_match_nid(e, &c[i]))
+			p->up_out[out++] = c[i];
+	}
+	return out;
+}
+
+/* --- first matching rule ------------------------------------------------- */
+
+static bool udsp_rule_matches(const struct lnet_udsp *r, u32 pos,
+			      struct udsp_match *m)
+{
+	const struct lnet_udsp_desc *d = &r->udsp_desc;
+
+	switch (m->um_class) {
+	case UC_LOCAL_NET:
+		return lnet_nidexpr_match_net(&d->src, m->um_net);
+	case UC_LOCAL_NI:
+		return lnet_nidexpr_match_nid(&d->src, m->um_nid);
+	case UC_PEER_NET:
+		return lnet_nidexpr_match_net(&d->dst, m->um_net);
+	case UC_PEER_NI:
+		return lnet_nidexpr_match_nid(&d->dst, m->um_nid);
+	default:	/* pair, router: the peer NI, and something to pick */
+		return lnet_nidexpr_match_nid(&d->dst, m->um_nid) &&
+		       udsp_target_count(m->um_pass, r, pos, m->um_class) > 0;
+	}
+}
+
+/*
+ * The lowest-idx rule of class m->um_class that matches; *pos_out is its
+ * position in the index. Walks the net's group and the LND's group
+ * together in idx order.
+ */
+static const struct lnet_udsp *udsp_first(struct lnet *ln, struct udsp_match *m,
+					  u32 *pos_out)
+{
+	struct lnet_udsp_index *ix = ln->ln_udsp_index;
+	const struct udsp_group *a, *b;
+	u32 i = 0, j = 0, na, nb, pos, cls = m->um_class << UDSP_KEY_CLASS;
+
+	if (!ix || !ix->ui_class_n[m->um_class])
+		return NULL;
+	a = udsp_group_get(ix, cls | m->um_net, false);
+	b = udsp_group_get(ix, cls | UDSP_KEY_MULTI | LNET_NET_LND(m->um_net),
+			   false);
+	na = a ? a->ug_n : 0;
+	nb = b ? b->ug_n : 0;
+	while (i < na || j < nb) {
+		if (j >= nb || (i < na && ix->ui_rules[a->ug_start + i]->udsp_idx <
+					  ix->ui_rules[b->ug_start + j]->udsp_idx))
+			pos = a->ug_start + i++;
+		else
+			pos = b->ug_start + j++;
+		if (udsp_rule_matches(ix->ui_rules[pos], pos, m)) {
+			*pos_out = pos;
+			return ix->ui_rules[pos];
+		}
+	}
+	return NULL;
+}
+
+static u32 udsp_priority(struct lnet *ln, u32 cls, u32 net,
+			 const struct lnet_nid *nid)
+{
+	struct udsp_match m = { .um_class = cls, .um_net = net, .um_nid = nid };
+	const struct lnet_udsp *r;
+	u32 pos;
+
+	r = udsp_first(ln, &m, &pos);
+	return r ? r->udsp_desc.priority : LNET_PRIORITY_UNSET;
+}
+
+/* --- per object ---------------------------------------------------------- */
+
+void lnet_udsp_apply_net(struct lnet *ln, struct lnet_net *net)
+{
+	net->net_sel_priority = udsp_priority(ln, UC_LOCAL_NET, net->net_id, NULL);
+}
+
+void lnet_udsp_apply_ni(struct lnet *ln, struct lnet_ni *ni)
+{
+	ni->ni_sel_priority = udsp_priority(ln, UC_LOCAL_NI, lnet_nid_net(&ni->ni_nid),
+					    &ni->ni_nid);
+}
+
+void lnet_udsp_apply_peer_net(struct lnet *ln, struct lnet_peer_net *lpn)
+{
+	lpn->lpn_sel_priority = udsp_priority(ln, UC_PEER_NET, lpn->lpn_net_id, NULL);
+}
+
+static bool udsp_list_same(const struct lnet_nid *a, u32 na,
+			   const struct lnet_nid *b, u32 nb)
+{
+	return na == nb && (!na || !memcmp(a, b, na * sizeof(*a)));
+}
+
+/* Decide one list (pair: preferred local NIDs, router: gateways). */
+static void udsp_apply_list(struct lnet *ln, struct udsp_pass *p,
+			    struct lnet_peer_ni *lpni, u32 cls)
+{
+	struct udsp_match m = { .um_class = cls, .um_nid = &lpni->lpni_nid,
+				.um_net = lnet_nid_net(&lpni->lpni_nid),
+				.um_pass = p };
+	const struct lnet_udsp *r;
+	u32 pos, n = 0;
+	int rc;
+
+	r = udsp_first(ln, &m, &pos);
+	if (r)
+		n = udsp_targets(p, r, pos, cls);
+	if (cls == UC_PAIR) {
+		if (udsp_list_same(lpni->lpni_pref_nids, lpni->lpni_npref, p->up_out, n))
+			return;
+		rc = lnet_peer_ni_set_pref(ln, lpni, p->up_out, n);
+	} else {
+		if (udsp_list_same(lpni->lpni_rtr_nids, lpni->lpni_nrtr, p->up_out, n))
+			return;
+		rc = lnet_peer_ni_set_rtr(ln, lpni, p->up_out, n);
+	}
+	if (rc)
+		os_log("udsp: cannot set the %s list of a peer NI: %d\n",
+		       cls == UC_PAIR ? "preferred NID" : "preferred router", rc);
+}
+
+static void udsp_apply_lists(struct lnet *ln, struct udsp_pass *p,
+			     struct lnet_peer_ni *lpni)
+{
+	udsp_apply_list(ln, p, lpni, UC_PAIR);
+	udsp_apply_list(ln, p, lpni, UC_ROUTER);
+}
+
+static void udsp_apply_peer_ni_prio(struct lnet *ln, struct lnet_peer_ni *lpni)
+{
+	lpni->lpni_sel_priority = udsp_priority(ln, UC_PEER_NI,
+						lnet_nid_net(&lpni->lpni_nid),
+						&lpni->lpni_nid);
+}
+
+void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
+{
+	struct udsp_pass p;
+
+	udsp_apply_peer_ni_prio(ln, lpni);
+	if (udsp_pass_init(ln, &p, false)) {
+		os_log("udsp: out of memory: preferred lists of a new peer NI not set\n");
+		return;
+	}
+	udsp_apply_lists(ln, &p, lpni);
+	udsp_pass_fini(ln, &p);
+}
+
+/* --- everything ----------------------------------------------------------- */
+
+static void udsp_apply_local(struct lnet *ln)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list) {
+		lnet_udsp_apply_net(ln, net);
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			lnet_udsp_apply_ni(ln, ni);
+	}
+}
+
+/* A pass with memo, or without one when memory is short (slower, same result). */
+static int udsp_pass_init_best(struct lnet *ln, struct udsp_pass *p)
+{
+	if (!udsp_pass_init(ln, p, true) || !udsp_pass_init(ln, p, false))
+		return 0;
+	os_log("udsp: out of memory: preferred lists of peer NIs not updated\n");
+	return -ENOMEM;
+}
+
+static void udsp_apply_peers(struct lnet *ln, bool prio, bool lists)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct udsp_pass p;
+
+	if (lists && udsp_pass_init_best(ln, &p))
+		lists = false;
+	list_for_each_entry(lp, &ln->ln_peers, lp_list) {
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list) {
+			if (prio)
+				lnet_udsp_apply_peer_net(ln, lpn);
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+				if (prio)
+					udsp_apply_peer_ni_prio(ln, lpni);
+				if (lists)
+					udsp_apply_lists(ln, &p, lpni);
+			}
+		}
+	}
+	if (lists)
+		udsp_pass_fini(ln, &p);
+}
+
+void lnet_udsp_apply_all(struct lnet *ln)
+{
+	udsp_apply_local(ln);
+	udsp_apply_peers(ln, true, true);
+}
+
+void lnet_udsp_local_changed(struct lnet *ln)
+{
+	udsp_apply_peers(ln, false, true);
+}
