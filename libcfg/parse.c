@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Value parsers shared by lnetctl's argv and the YAML importer, and the
+ * model constructors. Every message has the form
+ *   invalid <what> '<value>': <allowed form or reason>
+ * so that the user sees which option or key, and which value, is wrong.
+ */
+#include <stdarg.h>
+#include <strings.h>
+
+#include "cfg.h"
+
+int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
+	     const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	if (loc)
+		err->loc = *loc;
+	else
+		memset(&err->loc, 0, sizeof(err->loc));
+	return rc;
+}
+
+void cfg_net_init(struct cfg_net *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->tun.peer_timeout = -1;
+	n->tun.peer_credits = -1;
+	n->tun.peer_buffer_credits = -1;
+	n->tun.credits = -1;
+}
+
+void cfg_peer_init(struct cfg_peer *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void cfg_policy_init(struct cfg_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->d.idx = -1;
+	p->d.action = LNET_UDSP_ACTION_NONE;
+}
+
+/* --- integers and booleans ------------------------------------------------ */
+
+/*
+ * Decimal digits only, into *@v. -EINVAL for an empty string or junk,
+ * -ERANGE when the number does not fit in 64 bits.
+ */
+static int parse_digits(const char *s, u64 *v)
+{
+	u64 n = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (n > (UINT64_MAX - (u64)(*s - '0')) / 10)
+			return -ERANGE;
+		n = n * 10 + (u64)(*s - '0');
+	}
+	*v = n;
+	return 0;
+}
+
+int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		  struct cfg_err *err)
+{
+	u64 v;
+	int rc = parse_digits(s, &v);
+
+	if (!rc && (v < min || v > max))
+		rc = -ERANGE;
+	if (rc)
+		return cfg_fail(err, rc, NULL,
+				"invalid %s '%s': expected an integer %u-%u",
+				what, s, min, max);
+	*out = (u32)v;
+	return 0;
+}
+
+int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
+		  struct cfg_err *err)
+{
+	bool neg = s[0] == '-';
+	s64 sv = 0;
+	u64 v;
+	int rc = parse_digits(s + neg, &v);
+
+	if (!rc && v > (u64)INT32_MAX + neg)
+		rc = -ERANGE;
+	if (!rc) {
+		sv = neg ? -(s64)v : (s64)v;
+		if (sv < min || sv > max)
+			rc = -ERANGE;
+	}
+	if (rc)
+		return cfg_fail(err, rc, NULL,
+				"invalid %s '%s': expected an integer %d-%d",
+				what, s, min, max);
+	*out = (s32)sv;
+	return 0;
+}
+
+int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return cfg_fail(err, -EINVAL, NULL,
+			"invalid %s '%s': expected true/false, yes/no, on/off or 1/0",
+			what, s);
+}
+
+/* --- nets, NIDs, expressions -------------------------------------------- */
+
+int cfg_parse_net(const char *what, const char *s, u32 *net_id, struct cfg_err *err)
+{
+	char why[256] = "";
+	int rc = lnet_net_parse(s, net_id, why, sizeof(why));
+
+	if (rc)
+		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+	return 0;
+}
+
+int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
+		  struct cfg_err *err)
+{
+	char why[256] = "";
+	int rc = lnet_nid_parse(s, nid, why, sizeof(why));
+
+	if (rc)
+		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+	return 0;
+}
+
+int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
+		      struct cfg_err *err)
+{
+	char why[256] = "";
+	int rc = lnet_nidexpr_parse(s, e, why, sizeof(why));
+
+	if (rc)
+		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+	return 0;
+}
+
+/* --- lists ------------------------------------------------------------------ */
+
+/*
+ * The next comma-separated item of *@pos (commas inside [...] do not
+ * separate: "10.0.0.[1,3]@tcp" is one item), copied into @item.
+ * Returns the item's length, or -E2BIG if it does not fit in @size.
+ */
+static int next_item(const char **pos, char *item, size_t size)
+{
+	const char *p = *pos;
+	int depth = 0;
+	size_t len;
+
+	for (; *p && (*p != ',' || depth > 0); p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && depth > 0)
+			depth--;
+	}
+	len = (size_t)(p - *pos);
+	if (len >= size)
+		return -E2BIG;
+	memcpy(item, *pos, len);
+	item[len] = '\0';
+	*pos = *p ? p + 1 : p;
+	return (int)len;
+}
+
+static const char *ifname_problem(const char *name)
+{
+	if (!*name)
+		return "empty interface name";
+	if (strchr(name, '/'))
+		return "'/' is not allowed in an interface name";
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return "'.' and '..' are not interface names";
+	for (; *name; name++)
+		if (*name == ' ' || *name == '\t' || *name == '\n' || *name == ':')
+			return "whitespace and ':' are not allowed in an interface name";
+	return NULL;
+}
+
+static bool net_has_if(const struct cfg_net *n, const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < n->nifs; i++)
+		if (!strcmp(n->ifnames[i], name))
+			return true;
+	return false;
+}
+
+static int add_ifname(const char *what, const char *s, const char *name,
+		      struct cfg_net *n, struct cfg_err *err)
+{
+	const char *why = ifname_problem(name);
+
+	if (why)
+		return cfg_fail(err, -EINVAL, NULL, "invalid %s '%s': %s",
+				what, s, why);
+	if (net_has_if(n, name))
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': interface '%s' is listed twice",
+				what, s, name);
+	if (n->nifs >= CFG_MAX_IFS)
+		return cfg_fail(err, -E2BIG, NULL,
+				"invalid %s '%s': at most %d interfaces per net",
+				what, s, CFG_MAX_IFS);
+	strcpy(n->ifnames[n->nifs++], name);
+	return 0;
+}
+
+int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
+		      struct cfg_err *err)
+{
+	u32 before = n->nifs;
+	const char *pos = s;
+	char name[LNET_IFNAME_LEN];
+	int rc = 0;
+
+	do {
+		int len = next_item(&pos, name, sizeof(name));
+
+		if (len < 0)
+			rc = cfg_fail(err, -EINVAL, NULL,
+				      "invalid %s '%s': an interface name has 1-%d characters",
+				      what, s, LNET_IFNAME_LEN - 1);
+		else
+			rc = add_ifname(what, s, name, n, err);
+	} while (!rc && *pos);
+	if (!rc && pos > s && pos[-1] == ',')
+		rc = cfg_fail(err, -EINVAL, NULL, "invalid %s '%s': empty interface name",
+			      what, s);
+	if (rc)
+		n->nifs = before;
+	return rc;
+}
+
+struct nidlist_ctx {
+	struct cfg_peer *p;
+	const struct lnet_nid *dup;	/* set when a NID is listed twice */
+};
+
+static bool peer_has_nid(const struct cfg_peer *p, const struct lnet_nid *nid)
+{
+	u32 i;
+
+	for (i = 0; i < p->nnids; i++)
+		if (lnet_nid_equal(&p->nids[i], nid))
+			return true;
+	return false;
+}
+
+static int nidlist_add(const struct lnet_nid *nid, void *arg)
+{
+	struct nidlist_ctx *ctx = arg;
+
+	if (peer_has_nid(ctx->p, nid)) {
+		ctx->dup = nid;
+		return -EEXIST;
+	}
+	if (ctx->p->nnids >= LNET_PEER_MAX_NIS)
+		return -E2BIG;
+	ctx->p->nids[ctx->p->nnids++] = *nid;
+	return 0;
+}
+
+static int nidlist_fail(const char *what, const char *s, int rc,
+			const struct nidlist_ctx *ctx, struct cfg_err *err)
+{
+	char nid[LNET_NID_STR_MAX];
+
+	if (rc == -EEXIST) {
+		lnet_nid_print(ctx->dup, nid, sizeof(nid));
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': NID %s is listed twice", what, s, nid);
+	}
+	if (rc == -E2BIG)
+		return cfg_fail(err, -E2BIG, NULL,
+				"invalid %s '%s': a peer has at most %d NIDs",
+				what, s, LNET_PEER_MAX_NIS);
+	return cfg_fail(err, rc, NULL,
+			"invalid %s '%s': only IPv4 and numeric NID ranges on one net can be listed",
+			what, s);
+}
+
+/* One item: a NID, or a NID range expanded into NIDs. */
+static int nidlist_item(const char *what, const char *s, const char *item,
+			struct nidlist_ctx *ctx, struct cfg_err *err)
+{
+	char why[256] = "";
+	struct lnet_nid nid;
+	struct lnet_nidexpr e;
+	int rc;
+
+	if (!strpbrk(item, "[*")) {
+		rc = lnet_nid_parse(item, &nid, why, sizeof(why));
+		if (rc)
+			return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+		rc = nidlist_add(&nid, ctx);
+		return rc ? nidlist_fail(what, s, rc, ctx, err) : 0;
+	}
+	rc = lnet_nidexpr_parse(item, &e, why, sizeof(why));
+	if (rc)
+		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+	if (lnet_nidexpr_is_net(&e))
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': '%s' is a net, expected NIDs",
+				what, s, item);
+	rc = lnet_nidexpr_expand(&e, LNET_PEER_MAX_NIS - ctx->p->nnids,
+				 nidlist_add, ctx);
+	return rc ? nidlist_fail(what, s, rc, ctx, err) : 0;
+}
+
+int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
+		      struct cfg_err *err)
+{
+	struct nidlist_ctx ctx = { .p = p };
+	u32 before = p->nnids;
+	const char *pos = s;
+	char item[LNET_EXPR_STR_MAX];
+	int rc = 0;
+
+	do {
+		int len = next_item(&pos, item, sizeof(item));
+
+		if (len == 0)
+			rc = cfg_fail(err, -EINVAL, NULL,
+				      "invalid %s '%s': empty NID in the list", what, s);
+		else if (len < 0)
+			rc = cfg_fail(err, -EINVAL, NULL,
+				      "invalid %s '%s': an item is longer than %d characters",
+				      what, s, LNET_EXPR_STR_MAX - 1);
+		else
+			rc = nidlist_item(what, s, item, &ctx, err);
+	} while (!rc && *pos);
+	if (!rc && pos > s && pos[-1] == ',')
+		rc = cfg_fail(err, -EINVAL, NULL,
+			      "invalid %s '%s': empty NID in the list", what, s);
+	if (rc)
+		p->nnids = before;
+	return rc;
+}
+
+/* --- policies ------------------------------------------------------------------ */
+
+/* "src + dst + priority 3": what the user gave, for messages. */
+static const char *policy_parts(const struct cfg_policy *p, bool has_priority,
+				u32 priority, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s%s%s",
+			 lnet_nidexpr_present(&p->d.src) ? " + src" : "",
+			 lnet_nidexpr_present(&p->d.dst) ? " + dst" : "",
+			 lnet_nidexpr_present(&p->d.rte) ? " + rte" : "");
+
+	if (has_priority && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " + priority %u", priority);
+	return buf + 3;		/* skip the first " + " */
+}
+
+int cfg_policy_finish(struct cfg_policy *p, bool has_priority, u32 priority,
+		      struct cfg_err *err)
+{
+	struct lnet_udsp_desc *d = &p->d;
+	bool src = lnet_nidexpr_present(&d->src);
+	bool dst = lnet_nidexpr_present(&d->dst);
+	bool rte = lnet_nidexpr_present(&d->rte);
+	char parts[64], why[256] = "";
+	int rc;
+
+	if (!src && !dst && !rte)
+		return cfg_fail(err, -EINVAL, &p->loc,
+				"a rule needs at least one of src, dst and rte");
+	if (has_priority && priority >= LNET_PRIORITY_UNSET)
+		return cfg_fail(err, -ERANGE, &p->loc,
+				"invalid priority '%u': expected an integer 0-%u",
+				priority, LNET_PRIORITY_UNSET - 1);
+	if (has_priority) {
+		d->action = LNET_UDSP_ACTION_PRIORITY;
+		d->priority = priority;
+	} else if ((src && dst) || (dst && rte)) {
+		d->action = LNET_UDSP_ACTION_PREFERRED_LIST;
+		d->priority = 0;
+	} else {
+		d->action = LNET_UDSP_ACTION_PRIORITY;
+		d->priority = 0;
+	}
+	rc = lnet_udsp_check_shape(d, why, sizeof(why));
+	if (rc) {
+		return cfg_fail(err, rc, &p->loc, "invalid rule (%s): %s",
+				policy_parts(p, has_priority, priority, parts, sizeof(parts)),
+				why);
+	}
+	return 0;
+}
