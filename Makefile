@@ -71,9 +71,14 @@ $(eval $(call libs,$(B)))
 $(eval $(call libs,$(S)))
 
 # --- programs -----------------------------------------------------------------------
-$(B)/lnetctl: $(call objs,$(B),$(LNETCTL_SRCS)) $(B)/libcfg.a $(B)/libnid.a
+# Their objects go under build/prog/: build/lnetctl and build/lnetd are the binaries.
+$(B)/prog/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(BASE_CFLAGS) $(NL_CFLAGS) -c -o $@ $<
+
+$(B)/lnetctl: $(call objs,$(B)/prog,$(LNETCTL_SRCS)) $(B)/libcfg.a $(B)/libnid.a
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ -lyaml -lreadline
-$(B)/lnetd: $(call objs,$(B),$(LNETD_SRCS)) $(B)/libcore.a $(B)/libnid.a
+$(B)/lnetd: $(call objs,$(B)/prog,$(LNETD_SRCS)) $(B)/libcore.a $(B)/libnid.a
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
 
 # --- unit tests (cmocka), plain and sanitized ------------------------------------
