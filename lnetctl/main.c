@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lnetctl: global options, table dispatch and messages. Every command word
+ * is matched exactly against a table (one matcher for argv, the shell and
+ * `help`); only long options may be abbreviated (see opts.c).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include "lnetctl.h"
+
+#define LNETCTL_VERSION	"0.1.0"
+
+const struct lnetctl_cmd lnetctl_root[] = {
+	{ "lnet", NULL, lnetctl_lnet_cmds, NULL, "bring LNet up or down" },
+	{ "net", NULL, lnetctl_net_cmds, NULL, "add, delete and show local NIs" },
+	{ "peer", NULL, lnetctl_peer_cmds, NULL, "add, delete and show peers" },
+	{ "policy", NULL, lnetctl_policy_cmds, NULL,
+	  "add, delete and show UDSP rules (alias: udsp)" },
+	{ "udsp", NULL, lnetctl_policy_cmds, NULL, "the same as policy" },
+	{ "debug", NULL, lnetctl_debug_cmds, NULL, "checks that need no LNet" },
+	{ "import", lnetctl_import, NULL, lnetctl_import_opts,
+	  "apply a YAML configuration (net, peer and udsp sections) from FILE or stdin",
+	  "[FILE|-]" },
+	{ "export", lnetctl_export, NULL, lnetctl_export_opts,
+	  "write the running configuration as YAML to FILE or stdout", "[FILE|-]" },
+	{ "help", lnetctl_help_cmd, NULL, NULL,
+	  "print the help of a command group or command", "[COMMAND [SUBCOMMAND]]" },
+	{ NULL }
+};
+
+enum { G_SOCKET, G_VERSION };
+
+static const struct lnetctl_opt global_opts[] = {
+	[G_SOCKET] = { "socket", 0, LNETCTL_VALUE,
+		       "PATH of lnetd's socket (default: /dev/lnet when it exists, else "
+		       "$LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")" },
+	[G_VERSION] = { "version", 0, LNETCTL_FLAG, "print the version and exit 0" },
+	{ NULL }
+};
+
+static void vmsg(const struct lnetctl_ctx *ctx, const char *fmt, va_list ap)
+{
+	if (ctx->where)
+		fprintf(stderr, "%s: ", ctx->where);
+	fprintf(stderr, "lnetctl%s%s: ", ctx->path[0] ? " " : "", ctx->path);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void lnetctl_msg(const struct lnetctl_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(ctx, fmt, ap);
+	va_end(ap);
+}
+
+int lnetctl_usage(const struct lnetctl_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(ctx, fmt, ap);
+	va_end(ap);
+	return LNETCTL_USAGE;
+}
+
+int lnetctl_fail(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err)
+{
+	if (err && err->msg[0])
+		lnetctl_msg(ctx, "%s", err->msg);
+	else if (rc == -ENETDOWN)
+		lnetctl_msg(ctx, "LNet is not configured (run 'lnetctl lnet configure')");
+	else if (rc == -ECONNREFUSED || rc == -ENOENT)
+		lnetctl_msg(ctx, "cannot reach %s: %s", cfg_target(ctx->h), strerror(-rc));
+	else
+		lnetctl_msg(ctx, "%s", strerror(-rc));
+	return LNETCTL_ERR;
+}
+
+/* "add, del, show" for messages; aliases (same sub-table) are listed too. */
+static void table_names(const struct lnetctl_cmd *table, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (; table->name && n < len; table++)
+		n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", table->name);
+}
+
+static bool is_help(const char *w)
+{
+	return !strcmp(w, "--help") || !strcmp(w, "-h");
+}
+
+static void path_append(struct lnetctl_ctx *ctx, const char *name)
+{
+	size_t n = strlen(ctx->path);
+
+	snprintf(ctx->path + n, sizeof(ctx->path) - n, "%s%s", n ? " " : "", name);
+}
+
+static int group_help(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
+		      int argc, char **argv)
+{
+	if (argc > 1)
+		return lnetctl_usage(ctx, "unexpected argument '%s'", argv[1]);
+	if (table == lnetctl_root)
+		lnetctl_print_usage(ctx->out);
+	else
+		lnetctl_print_group(ctx->out, ctx->path, table);
+	return LNETCTL_OK;
+}
+
+int lnetctl_dispatch(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
+		     int argc, char **argv)
+{
+	const struct lnetctl_cmd *c;
+	char names[256];
+
+	table_names(table, names, sizeof(names));
+	if (argc == 0)
+		return lnetctl_usage(ctx, "missing command: one of %s", names);
+	if (is_help(argv[0]))
+		return group_help(ctx, table, argc, argv);
+	for (c = table; c->name; c++)
+		if (!strcmp(c->name, argv[0]))
+			break;
+	if (!c->name)
+		return lnetctl_usage(ctx, "unknown command '%s': expected one of %s",
+				     argv[0], names);
+	path_append(ctx, c->name);
+	if (c->sub)
+		return lnetctl_dispatch(ctx, c->sub, argc - 1, argv + 1);
+	ctx->cmd = c;
+	return c->fn(ctx, argc - 1, argv + 1);
+}
+
+static int print_version(void)
+{
+	printf("lnetctl %s (ioctl ABI %u.%u)\n", LNETCTL_VERSION,
+	       LNET_IOC_VERSION >> 16, LNET_IOC_VERSION & 0xffff);
+	return LNETCTL_OK;
+}
+
+/* Flush stdout: a full disk or a closed pipe is an error, not a success. */
+static int finish_output(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "lnetctl: error writing output: %s\n", strerror(errno));
+		return rc ? rc : LNETCTL_ERR;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct lnetctl_ctx ctx = { .out = stdout };
+	struct lnetctl_args a;
+	char msg[512];
+	int first, rc;
+
+	first = lnetctl_opts_scan(global_opts, argc - 1, argv + 1, true, &a,
+				  msg, sizeof(msg));
+	if (first == -2) {
+		lnetctl_print_usage(stdout);
+		return finish_output(LNETCTL_OK);
+	}
+	if (first < 0)
+		return lnetctl_usage(&ctx, "%s (see 'lnetctl --help')", msg);
+	if (a.val[G_VERSION])
+		return finish_output(print_version());
+	if (a.val[G_SOCKET] && !a.val[G_SOCKET][0])
+		return lnetctl_usage(&ctx, "invalid --socket '': expected a path");
+	rc = cfg_open(a.val[G_SOCKET], &ctx.h);
+	if (rc)
+		return lnetctl_fail(&ctx, rc, NULL);
+	if (first == argc - 1)
+		rc = lnetctl_shell(&ctx);
+	else
+		rc = lnetctl_dispatch(&ctx, lnetctl_root, argc - 1 - first, argv + 1 + first);
+	cfg_close(ctx.h);
+	return finish_output(rc);
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* lnetctl net add | del | show: local NIs, one per interface. */
+#include "lnetctl.h"
+
+enum { NA_NET, NA_IF, NA_PEER_TIMEOUT, NA_PEER_CREDITS, NA_PEER_BUF_CREDITS,
+       NA_CREDITS };
+
+static const struct lnetctl_opt net_add_opts[] = {
+	[NA_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },
+	[NA_IF] = { "if", 'i', LNETCTL_VALUE,
+		    "IF[,IF...]: interfaces, one NI each (its IPv4 address, else its IPv6 one)" },
+	[NA_PEER_TIMEOUT] = { "peer-timeout", 't', LNETCTL_VALUE,
+			      "seconds before a silent peer is dead, 0-86400" },
+	[NA_PEER_CREDITS] = { "peer-credits", 'c', LNETCTL_VALUE,
+			      "concurrent sends to one peer, 1-1024" },
+	[NA_PEER_BUF_CREDITS] = { "peer-buffer-credits", 'b', LNETCTL_VALUE,
+				  "router buffer credits per peer, 0-16384" },
+	[NA_CREDITS] = { "credits", 'r', LNETCTL_VALUE, "concurrent sends on the NI, 1-65536" },
+	{ NULL }
+};
+
+enum { ND_NET, ND_IF };
+
+static const struct lnetctl_opt net_del_opts[] = {
+	[ND_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)" },
+	[ND_IF] = { "if", 'i', LNETCTL_VALUE, "IF[,IF...]: delete only the NIs on these interfaces" },
+	{ NULL }
+};
+
+enum { NS_NET, NS_VERBOSE };
+
+static const struct lnetctl_opt net_show_opts[] = {
+	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "NET: show only this net" },
+	[NS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
+			 "[LEVEL]: 0-5 (alone: 1): 1 statistics and tunables, 4 UDSP values" },
+	{ NULL }
+};
+
+/* Tunables of net add: the option, its range (-1 = default when absent). */
+static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
+			  struct cfg_err *err)
+{
+	static const struct { int opt; s32 min, max; } t[] = {
+		{ NA_PEER_TIMEOUT, 0, 86400 },
+		{ NA_PEER_CREDITS, 1, 1024 },
+		{ NA_PEER_BUF_CREDITS, 0, 16384 },
+		{ NA_CREDITS, 1, 65536 },
+	};
+	s32 *field[] = { &n->tun.peer_timeout, &n->tun.peer_credits,
+			 &n->tun.peer_buffer_credits, &n->tun.credits };
+	char what[32];
+	int rc;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (!a->val[t[i].opt])
+			continue;
+		snprintf(what, sizeof(what), "--%s", net_add_opts[t[i].opt].name);
+		rc = cfg_parse_s32(what, a->val[t[i].opt], t[i].min, t[i].max, field[i], err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int net_add(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+	struct cfg_net n;
+	int rc;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	if (!a.val[NA_NET])
+		return lnetctl_missing(ctx, NA_NET);
+	if (!a.val[NA_IF])
+		return lnetctl_missing(ctx, NA_IF);
+	cfg_net_init(&n);
+	if (cfg_parse_net("--net", a.val[NA_NET], &n.net_id, &err) ||
+	    cfg_parse_ifnames("--if", a.val[NA_IF], &n, &err) ||
+	    parse_tunables(&a, &n, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	rc = cfg_net_add(ctx->h, &n, &err);
+	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+}
+
+static int net_del(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+	struct cfg_net n;
+	int rc;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	if (!a.val[ND_NET])
+		return lnetctl_missing(ctx, ND_NET);
+	cfg_net_init(&n);
+	if (cfg_parse_net("--net", a.val[ND_NET], &n.net_id, &err) ||
+	    (a.val[ND_IF] && cfg_parse_ifnames("--if", a.val[ND_IF], &n, &err)))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	rc = cfg_net_del(ctx->h, &n, &err);
+	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+}
+
+static int net_show(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+	u32 net_id = 0;
+	int rc, level;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	if (lnetctl_verbose(ctx, a.val[NS_VERBOSE], &level))
+		return LNETCTL_USAGE;
+	if (a.val[NS_NET] && cfg_parse_net("--net", a.val[NS_NET], &net_id, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	rc = cfg_show_nets(ctx->h, net_id, level, ctx->out, &err);
+	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+}
+
+const struct lnetctl_cmd lnetctl_net_cmds[] = {
+	{ "add", net_add, NULL, net_add_opts,
+	  "add NIs to a net (created if new): --net NET --if IF[,IF...]" },
+	{ "del", net_del, NULL, net_del_opts,
+	  "delete a net, or with --if only the NIs on those interfaces" },
+	{ "show", net_show, NULL, net_show_opts, "show the local NIs as YAML" },
+	{ NULL }
+};

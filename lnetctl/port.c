@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* lnetctl import [FILE|-] [--del] and export [FILE|-] [--backup]. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lnetctl.h"
+
+#define IMPORT_MAX_BYTES	(64U << 20)
+
+enum { IM_DEL };
+
+const struct lnetctl_opt lnetctl_import_opts[] = {
+	[IM_DEL] = { "del", 'd', LNETCTL_FLAG,
+		     "delete what the file describes instead of adding it" },
+	{ NULL }
+};
+
+enum { EX_BACKUP };
+
+const struct lnetctl_opt lnetctl_export_opts[] = {
+	[EX_BACKUP] = { "backup", 'b', LNETCTL_FLAG,
+			"only what 'import' needs to rebuild this state" },
+	{ NULL }
+};
+
+/* The whole of @f into a NUL-terminated malloc'ed buffer. 0 or -errno. */
+static int read_all(FILE *f, char **text, size_t *len)
+{
+	size_t cap = 65536, n = 0, got;
+	char *buf = malloc(cap + 1), *bigger;
+
+	if (!buf)
+		return -ENOMEM;
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n < cap)
+			continue;
+		if (cap >= IMPORT_MAX_BYTES || !(bigger = realloc(buf, 2 * cap + 1))) {
+			free(buf);
+			return cap >= IMPORT_MAX_BYTES ? -EFBIG : -ENOMEM;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return -EIO;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* "FILE:LINE:COL: message" when the error is tied to a YAML node. */
+static int import_fail(const struct lnetctl_ctx *ctx, const char *name, int rc,
+		       const struct cfg_err *err)
+{
+	if (!err->loc.line)
+		return lnetctl_fail(ctx, rc, err);
+	if (ctx->where)
+		fprintf(stderr, "%s: ", ctx->where);
+	fprintf(stderr, "%s:%u:%u: %s\n", name, err->loc.line, err->loc.col,
+		err->msg[0] ? err->msg : strerror(-rc));
+	return LNETCTL_ERR;
+}
+
+static int import_text(struct lnetctl_ctx *ctx, const char *name,
+		       const char *text, size_t len, bool del)
+{
+	struct cfg_err err = { 0 };
+	struct cfg_doc doc = { 0 };
+	int rc;
+
+	rc = cfg_doc_parse(text, len, &doc, &err);
+	if (!rc)
+		rc = cfg_doc_apply(ctx->h, &doc, del, &err);
+	cfg_doc_free(&doc);
+	return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
+}
+
+int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	const char *path, *name;
+	struct lnetctl_args a;
+	size_t len;
+	char *text;
+	FILE *f;
+	int rc;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 1, &a))
+		return a.status;
+	path = a.npos ? a.pos[0] : "-";
+	name = strcmp(path, "-") ? path : "<stdin>";
+	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f) {
+		lnetctl_msg(ctx, "cannot open '%s': %s", path, strerror(errno));
+		return LNETCTL_ERR;
+	}
+	rc = read_all(f, &text, &len);
+	if (f != stdin)
+		fclose(f);
+	if (rc) {
+		lnetctl_msg(ctx, "cannot read '%s': %s", name, strerror(-rc));
+		return LNETCTL_ERR;
+	}
+	rc = import_text(ctx, name, text, len, a.val[IM_DEL] != NULL);
+	free(text);
+	return rc;
+}
+
+/* Write @len bytes to @path (created or truncated) only once they all exist. */
+static int write_file(const struct lnetctl_ctx *ctx, const char *path,
+		      const char *buf, size_t len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	bool ok;
+
+	if (!f) {
+		lnetctl_msg(ctx, "cannot create '%s': %s", path, strerror(errno));
+		return LNETCTL_ERR;
+	}
+	ok = fwrite(buf, 1, len, f) == len;
+	if (f != stdout)
+		ok = !fclose(f) && ok;
+	if (!ok) {
+		lnetctl_msg(ctx, "cannot write '%s': %s", path, strerror(errno));
+		return LNETCTL_ERR;
+	}
+	return LNETCTL_OK;
+}
+
+int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 1, &a))
+		return a.status;
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return lnetctl_fail(ctx, -ENOMEM, NULL);
+	rc = cfg_export(ctx->h, a.val[EX_BACKUP] != NULL, mem, &err);
+	if (fclose(mem) && !rc)
+		rc = -ENOMEM;
+	if (rc)
+		rc = lnetctl_fail(ctx, rc, &err);
+	else
+		rc = write_file(ctx, a.npos ? a.pos[0] : "-", buf, len);
+	free(buf);
+	return rc;
+}
