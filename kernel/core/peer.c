@@ -117,12 +117,16 @@ static void lnet_peer_ni_free(struct lnet *ln, struct lnet_peer_ni *lpni)
 
 static void lnet_peer_free(struct lnet *ln, struct lnet_peer *lp)
 {
-	struct lnet_peer_net *lpn, *ntmp;
-	struct lnet_peer_ni *lpni, *tmp;
+	/* Freeing a peer net's last NI frees the peer net: restart each time. */
+	while (!list_empty(&lp->lp_peer_nets)) {
+		struct lnet_peer_net *lpn;
 
-	list_for_each_entry_safe(lpn, ntmp, &lp->lp_peer_nets, lpn_list)
-		list_for_each_entry_safe(lpni, tmp, &lpn->lpn_peer_nis, lpni_list)
-			lnet_peer_ni_free(ln, lpni);
+		lpn = list_first_entry(&lp->lp_peer_nets, struct lnet_peer_net,
+				       lpn_list);
+		lnet_peer_ni_free(ln, list_first_entry(&lpn->lpn_peer_nis,
+						       struct lnet_peer_ni,
+						       lpni_list));
+	}
 	list_del(&lp->lp_list);
 	lnet_obj_free(ln, lp);
 }

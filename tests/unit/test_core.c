@@ -1,0 +1,942 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the LNet core: configure/unconfigure, nets and NIs, peers,
+ * the NID hash at 100k peer NIs, routes, preferred lists and the ioctl
+ * entry point. Interfaces come from a fake lookup table, not the host.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "../../kernel/core/lnet.h"
+#include "../../kernel/udsp/udsp.h"
+
+/* --- fake interfaces -------------------------------------------------------- */
+
+struct fake_if {
+	const char *name;
+	int rc;
+	u8 len;
+	u8 addr[16];
+	bool up;
+};
+
+static const struct fake_if fake_ifs[] = {
+	{ "eth0", 0, 4, { 10, 0, 0, 1 }, true },
+	{ "eth1", 0, 4, { 10, 0, 0, 2 }, true },
+	{ "eth2", 0, 4, { 10, 0, 0, 3 }, false },
+	{ "eth0alias", 0, 4, { 10, 0, 0, 1 }, true },	/* same address as eth0 */
+	{ "v6", 0, 16, { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 }, true },
+	{ "noaddr", -EADDRNOTAVAIL, 0, { 0 }, true },
+};
+
+static int fake_lookup(const char *ifname, struct os_ifaddr *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fake_ifs) / sizeof(fake_ifs[0]); i++) {
+		const struct fake_if *f = &fake_ifs[i];
+
+		if (strcmp(f->name, ifname))
+			continue;
+		if (f->rc)
+			return f->rc;
+		memset(out, 0, sizeof(*out));
+		out->addr_len = f->len;
+		memcpy(out->addr, f->addr, f->len);
+		out->up = f->up;
+		return 0;
+	}
+	return -ENODEV;
+}
+
+#define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
+#define TCP1	LNET_NET_ID(LNET_LND_TCP, 1)
+#define O2IB	LNET_NET_ID(LNET_LND_O2IB, 0)
+#define LO	LNET_NET_ID(LNET_LND_LO, 0)
+
+static struct lnet_nid nid4(u32 net_id, u8 a, u8 b, u8 c, u8 d)
+{
+	u8 addr[4] = { a, b, c, d };
+	struct lnet_nid n;
+
+	memset(&n, 0, sizeof(n));
+	lnet_nid_make(&n, net_id, addr, 4);
+	return n;
+}
+
+static const struct lnet_nid zero_nid;
+
+static const struct lnet_ni_tunables def_tun = { -1, -1, -1, -1 };
+
+static int setup(void **state)
+{
+	struct lnet *ln = calloc(1, sizeof(*ln));
+
+	assert_non_null(ln);
+	lnet_init(ln);
+	ln->ln_if_lookup = fake_lookup;
+	assert_int_equal(lnet_configure(ln), 0);
+	*state = ln;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct lnet *ln = *state;
+
+	assert_int_equal(lnet_unconfigure(ln), 0);
+	assert_int_equal(ln->ln_nobjects, 0);
+	lnet_fini(ln);
+	free(ln);
+	return 0;
+}
+
+static unsigned int count_nis(struct lnet_net *net)
+{
+	struct lnet_ni *ni;
+	unsigned int n = 0;
+
+	list_for_each_entry(ni, &net->net_nis, ni_list)
+		n++;
+	return n;
+}
+
+static unsigned int count_list(struct list_head *h)
+{
+	struct list_head *p;
+	unsigned int n = 0;
+
+	for (p = h->next; p != h; p = p->next)
+		n++;
+	return n;
+}
+
+/* --- configure / unconfigure ------------------------------------------------------ */
+
+static void test_configure_creates_lo(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid lo = nid4(LO, 0, 0, 0, 0);
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	assert_true(ln->ln_configured);
+	net = list_first_entry(&ln->ln_nets, struct lnet_net, net_list);
+	assert_int_equal(net->net_id, LO);
+	assert_int_equal(count_nis(net), 1);
+	ni = lnet_ni_find(ln, &lo);
+	assert_non_null(ni);
+	assert_ptr_equal(ni->ni_net, net);
+	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
+	assert_int_equal(ni->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(net->net_sel_priority, LNET_PRIORITY_UNSET);
+	assert_true(ln->ln_nobjects > 0);
+	/* configure again: nothing more is created */
+	{
+		s64 before = ln->ln_nobjects;
+
+		assert_int_equal(lnet_configure(ln), 0);
+		assert_int_equal(ln->ln_nobjects, before);
+		assert_int_equal(count_list(&ln->ln_nets), 1);
+	}
+}
+
+static void test_unconfigure_frees_everything(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid gw = nid4(TCP, 10, 0, 0, 200);
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", &def_tun), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
+	assert_int_equal(lnet_route_add(ln, O2IB, &gw, 1, 0), 0);
+	assert_int_equal(lnet_unconfigure(ln), 0);
+	assert_false(ln->ln_configured);
+	assert_int_equal(ln->ln_nobjects, 0);
+	assert_true(list_empty(&ln->ln_nets));
+	assert_true(list_empty(&ln->ln_peers));
+	assert_true(list_empty(&ln->ln_routes));
+	assert_null(lnet_peer_find(ln, &p));
+	/* unconfigure when down: 0; configure again gives a fresh lo */
+	assert_int_equal(lnet_unconfigure(ln), 0);
+	assert_int_equal(lnet_configure(ln), 0);
+	assert_int_equal(count_list(&ln->ln_nets), 1);
+	assert_null(lnet_net_find(ln, TCP));
+}
+
+/* --- nets and NIs ------------------------------------------------------------------- */
+
+static void test_ni_add_defaults(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid nid = nid4(TCP, 10, 0, 0, 1);
+	struct lnet_ni *ni;
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", &def_tun), 0);
+	ni = lnet_ni_find(ln, &nid);
+	assert_non_null(ni);
+	assert_string_equal(ni->ni_ifname, "eth0");
+	assert_int_equal(ni->ni_net->net_id, TCP);
+	assert_int_equal(ni->ni_tun.peer_timeout, LNET_DEF_PEER_TIMEOUT);
+	assert_int_equal(ni->ni_tun.peer_credits, LNET_DEF_PEER_CREDITS);
+	assert_int_equal(ni->ni_tun.peer_buffer_credits, LNET_DEF_PEER_BUF_CREDITS);
+	assert_int_equal(ni->ni_tun.credits, LNET_DEF_CREDITS);
+	assert_int_equal(ni->ni_tx_credits, LNET_DEF_CREDITS);
+	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
+	assert_int_equal(ni->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(ni->ni_net->net_sel_priority, LNET_PRIORITY_UNSET);
+	/* the net after lo, in creation order */
+	assert_ptr_equal(list_last_entry(&ln->ln_nets, struct lnet_net, net_list),
+			 ni->ni_net);
+	/* NULL tunables = all defaults */
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth1", NULL), 0);
+	assert_int_equal(count_nis(lnet_net_find(ln, TCP)), 2);
+}
+
+static void test_ni_add_values(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ni_tunables t = { 0, 1024, 16384, 65536 };
+	struct lnet_nid n2 = nid4(TCP1, 10, 0, 0, 3);
+	struct lnet_nid n6;
+	u8 a6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 };
+	struct lnet_ni *ni;
+
+	assert_int_equal(lnet_ni_add(ln, TCP1, "eth2", &t), 0);
+	ni = lnet_ni_find(ln, &n2);
+	assert_non_null(ni);
+	assert_int_equal(ni->ni_status, LNET_NI_STATUS_DOWN);	/* link down */
+	assert_int_equal(ni->ni_tun.peer_timeout, 0);
+	assert_int_equal(ni->ni_tun.peer_credits, 1024);
+	assert_int_equal(ni->ni_tun.peer_buffer_credits, 16384);
+	assert_int_equal(ni->ni_tun.credits, 65536);
+	assert_int_equal(ni->ni_tx_credits, 65536);
+
+	memset(&n6, 0, sizeof(n6));
+	lnet_nid_make(&n6, O2IB, a6, 16);
+	assert_int_equal(lnet_ni_add(ln, O2IB, "v6", NULL), 0);
+	ni = lnet_ni_find(ln, &n6);
+	assert_non_null(ni);
+	assert_int_equal(ni->ni_nid.nid_addr_len, 16);
+}
+
+static void test_ni_add_errors(void **state)
+{
+	struct lnet *ln = *state;
+	s64 objs;
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
+	objs = ln->ln_nobjects;
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), -EEXIST);
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0alias", NULL), -EEXIST);
+	assert_int_equal(lnet_ni_add(ln, TCP, "nosuch", NULL), -ENODEV);
+	assert_int_equal(lnet_ni_add(ln, TCP1, "nosuch", NULL), -ENODEV);
+	assert_int_equal(lnet_ni_add(ln, TCP, "noaddr", NULL), -EADDRNOTAVAIL);
+	assert_int_equal(lnet_ni_add(ln, LO, "eth1", NULL), -EINVAL);
+	assert_int_equal(lnet_ni_add(ln, LNET_NET_ID(LNET_LND_GNI, 0), "eth1", NULL),
+			 -EINVAL);
+	assert_int_equal(lnet_ni_add(ln, LNET_NET_ID(77, 0), "eth1", NULL), -EINVAL);
+	assert_int_equal(lnet_ni_add(ln, TCP, "", NULL), -EINVAL);
+	assert_int_equal(lnet_ni_add(ln, TCP, "a23456789012345x", NULL), -EINVAL);
+	assert_int_equal(ln->ln_nobjects, objs);
+	assert_null(lnet_net_find(ln, TCP1));
+}
+
+static void test_ni_add_tunable_ranges(void **state)
+{
+	struct lnet *ln = *state;
+	static const struct lnet_ni_tunables bad[] = {
+		{ -2, -1, -1, -1 }, { 86401, -1, -1, -1 },
+		{ -1, 0, -1, -1 }, { -1, 1025, -1, -1 },
+		{ -1, -1, -2, -1 }, { -1, -1, 16385, -1 },
+		{ -1, -1, -1, 0 }, { -1, -1, -1, 65537 },
+	};
+	struct lnet_ni_tunables ok = { 86400, 1, 0, 1 };
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(lnet_ni_add(ln, TCP, "eth0", &bad[i]), -EINVAL);
+	assert_null(lnet_net_find(ln, TCP));
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", &ok), 0);
+}
+
+static void test_net_del(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid n0 = nid4(TCP, 10, 0, 0, 1);
+	s64 objs = ln->ln_nobjects;
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth1", NULL), 0);
+	assert_int_equal(lnet_ni_add(ln, TCP1, "eth2", NULL), 0);
+	assert_int_equal(lnet_net_del(ln, O2IB, NULL), -ENOENT);
+	assert_int_equal(lnet_net_del(ln, TCP, "eth2"), -ENOENT);
+	assert_int_equal(lnet_net_del(ln, LO, NULL), -EINVAL);
+	assert_int_equal(lnet_net_del(ln, LO, ""), -EINVAL);
+	/* one NI */
+	assert_int_equal(lnet_net_del(ln, TCP, "eth0"), 0);
+	assert_null(lnet_ni_find(ln, &n0));
+	assert_int_equal(count_nis(lnet_net_find(ln, TCP)), 1);
+	/* the last NI takes the net with it */
+	assert_int_equal(lnet_net_del(ln, TCP, "eth1"), 0);
+	assert_null(lnet_net_find(ln, TCP));
+	/* the whole net */
+	assert_int_equal(lnet_net_del(ln, TCP1, ""), 0);
+	assert_null(lnet_net_find(ln, TCP1));
+	assert_int_equal(count_list(&ln->ln_nets), 1);
+	assert_int_equal(ln->ln_nobjects, objs);
+}
+
+/* --- peers ------------------------------------------------------------------------------- */
+
+static void test_peer_mr(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid n1 = nid4(TCP, 10, 0, 0, 101);
+	struct lnet_nid n2 = nid4(O2IB, 10, 1, 0, 100);
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n2, 0), 0);
+	lp = lnet_peer_find(ln, &n2);
+	assert_non_null(lp);
+	assert_ptr_equal(lnet_peer_find(ln, &p), lp);
+	assert_true(lnet_nid_equal(&lp->lp_primary_nid, &p));
+	assert_int_equal(lp->lp_nnis, 3);
+	assert_int_equal(lp->lp_flags, 0);
+	assert_int_equal(count_list(&lp->lp_peer_nets), 2);
+	assert_int_equal(ln->ln_npeer_nis, 3);
+	lpni = lnet_peer_ni_find(ln, &n1);
+	assert_non_null(lpni);
+	assert_int_equal(lpni->lpni_peer_net->lpn_net_id, TCP);
+	assert_int_equal(count_list(&lpni->lpni_peer_net->lpn_peer_nis), 2);
+	assert_int_equal(lpni->lpni_health, LNET_MAX_HEALTH);
+	assert_int_equal(lpni->lpni_sel_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(lpni->lpni_peer_net->lpn_sel_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(lpni->lpni_npref, 0);
+	assert_int_equal(lpni->lpni_nrtr, 0);
+	assert_int_equal(lpni->lpni_max_tx_credits, LNET_DEF_PEER_CREDITS);
+	/* peer alone again: same flags is fine, other flags are not */
+	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &zero_nid, LNET_PEER_F_LOCK_PRIM),
+			 -EEXIST);
+	/* the same NI twice; a secondary NID as another peer's primary */
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), -EEXIST);
+	assert_int_equal(lnet_peer_ni_add(ln, &n1, NULL, 0), -EEXIST);
+	/* delete a secondary NI: its peer net goes when empty */
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &n2, 0), 0);
+	assert_null(lnet_peer_ni_find(ln, &n2));
+	assert_int_equal(lp->lp_nnis, 2);
+	assert_int_equal(count_list(&lp->lp_peer_nets), 1);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &n2, 0), -ENOENT);
+}
+
+static void test_peer_non_mr(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid q = nid4(TCP, 10, 0, 0, 50);
+	struct lnet_nid n1 = nid4(TCP, 10, 0, 0, 101);
+	s64 objs = ln->ln_nobjects;
+
+	/* created with a second NID: refused, nothing created */
+	assert_int_equal(lnet_peer_ni_add(ln, &q, &n1, LNET_PEER_F_NON_MR), -EINVAL);
+	assert_null(lnet_peer_find(ln, &q));
+	assert_int_equal(ln->ln_nobjects, objs);
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, LNET_PEER_F_NON_MR), 0);
+	assert_int_equal(lnet_peer_find(ln, &p)->lp_flags, LNET_PEER_F_NON_MR);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), -EINVAL);
+	assert_null(lnet_peer_ni_find(ln, &n1));
+	assert_int_equal(lnet_peer_find(ln, &p)->lp_nnis, 1);
+}
+
+static void test_peer_lock_prim(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid n1 = nid4(TCP, 10, 0, 0, 101);
+	s64 objs = ln->ln_nobjects;
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, LNET_PEER_F_LOCK_PRIM), 0);
+	assert_int_equal(lnet_peer_find(ln, &p)->lp_flags, LNET_PEER_F_LOCK_PRIM);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, 0), -EPERM);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &p, 0), -EPERM);
+	/* through a secondary NID, the primary is still locked */
+	assert_int_equal(lnet_peer_ni_del(ln, &n1, NULL, 0), -EPERM);
+	assert_non_null(lnet_peer_find(ln, &p));
+	/* a non-primary NI may go */
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &n1, 0), 0);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, LNET_PEER_F_NON_MR), -EINVAL);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, LNET_PEER_F_FORCE), 0);
+	assert_null(lnet_peer_find(ln, &p));
+	assert_int_equal(ln->ln_nobjects, objs);
+}
+
+static void test_peer_delete_primary(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid n1 = nid4(TCP, 10, 0, 0, 101);
+	struct lnet_nid n2 = nid4(TCP1, 10, 0, 0, 102);
+	s64 objs = ln->ln_nobjects;
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n2, 0), 0);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &p, 0), 0);
+	assert_null(lnet_peer_find(ln, &p));
+	assert_null(lnet_peer_ni_find(ln, &n1));
+	assert_null(lnet_peer_ni_find(ln, &n2));
+	assert_int_equal(ln->ln_npeer_nis, 0);
+	assert_true(list_empty(&ln->ln_peers));
+	assert_int_equal(ln->ln_nobjects, objs);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, 0), -ENOENT);
+}
+
+static void test_peer_nid_rules(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid a = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid b = nid4(TCP, 10, 0, 0, 200);
+	struct lnet_nid x = nid4(TCP, 10, 0, 0, 101);
+	struct lnet_nid local = nid4(TCP, 10, 0, 0, 1);
+	struct lnet_nid lo = nid4(LO, 0, 0, 0, 0);
+	struct lnet_ni_tunables t = { -1, 16, -1, -1 };
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", &t), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &a, &x, 0), 0);
+	/* x belongs to a: not to b too */
+	assert_int_equal(lnet_peer_ni_add(ln, &b, &x, 0), -EEXIST);
+	assert_null(lnet_peer_find(ln, &b));
+	/* our own NID and lo are never peer NIDs */
+	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &a, &local, 0), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &lo, NULL, 0), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &a, &lo, 0), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &zero_nid, &a, 0), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &b, NULL, LNET_PEER_F_FORCE), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &b, NULL, 1U << 3), -EINVAL);
+	/* a NID of another peer is not that peer's NI to delete */
+	assert_int_equal(lnet_peer_ni_add(ln, &b, NULL, 0), 0);
+	assert_int_equal(lnet_peer_ni_del(ln, &b, &x, 0), -ENOENT);
+	assert_non_null(lnet_peer_ni_find(ln, &x));
+	/* the local net's peer_credits gives the peer NI's credits */
+	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_max_tx_credits, 16);
+	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_tx_credits, 16);
+}
+
+static void test_peer_max_nis(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 1, 0);
+	struct lnet_nid n;
+	unsigned int i;
+
+	for (i = 1; i < LNET_PEER_MAX_NIS; i++) {
+		n = nid4(TCP, 10, 0, 1, (u8)i);
+		assert_int_equal(lnet_peer_ni_add(ln, &p, &n, 0), 0);
+	}
+	assert_int_equal(lnet_peer_find(ln, &p)->lp_nnis, LNET_PEER_MAX_NIS);
+	n = nid4(TCP, 10, 0, 1, 200);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n, 0), -ENOSPC);
+	assert_null(lnet_peer_ni_find(ln, &n));
+}
+
+/* --- hash ---------------------------------------------------------------------------------- */
+
+#define MANY_PEER_NIS 100000U
+
+static struct lnet_nid many_nid(u32 i)
+{
+	return nid4(TCP, 10, (u8)(i >> 16), (u8)(i >> 8), (u8)i);
+}
+
+static void test_hash_100k(void **state)
+{
+	struct lnet *ln = *state;
+	u32 i, max_chain = 0;
+	struct lnet_nid nid, prim;
+
+	/* 1,000 peers with 100 NIs each */
+	for (i = 0; i < MANY_PEER_NIS; i++) {
+		prim = many_nid(i - i % 100);
+		nid = many_nid(i);
+		assert_int_equal(lnet_peer_ni_add(ln, &prim, &nid, 0), 0);
+	}
+	assert_int_equal(ln->ln_npeer_nis, MANY_PEER_NIS);
+	assert_int_equal(count_list(&ln->ln_peers), MANY_PEER_NIS / 100);
+	/* grown x2 each time n > size: the first power of two >= n */
+	assert_int_equal(ln->ln_lpni_hash_size, 131072);
+	for (i = 0; i < MANY_PEER_NIS; i++) {
+		struct lnet_peer_ni *lpni;
+
+		nid = many_nid(i);
+		lpni = lnet_peer_ni_find(ln, &nid);
+		assert_non_null(lpni);
+		assert_true(lnet_nid_equal(&lpni->lpni_nid, &nid));
+		prim = many_nid(i - i % 100);
+		assert_true(lnet_nid_equal(&lpni->lpni_peer_net->lpn_peer->lp_primary_nid,
+					   &prim));
+	}
+	for (i = 0; i < ln->ln_lpni_hash_size; i++) {
+		struct lnet_peer_ni *p;
+		u32 n = 0;
+
+		for (p = ln->ln_lpni_hash[i]; p; p = p->lpni_hnext)
+			n++;
+		if (n > max_chain)
+			max_chain = n;
+	}
+	/* load <= 1 with a well mixed hash: chains stay short */
+	assert_true(max_chain <= 16);
+	nid = many_nid(MANY_PEER_NIS);
+	assert_null(lnet_peer_ni_find(ln, &nid));
+	/* removal keeps the rest findable */
+	nid = many_nid(150);
+	assert_int_equal(lnet_peer_ni_del(ln, &nid, NULL, 0), 0);
+	for (i = 100; i < 200; i++) {
+		nid = many_nid(i);
+		assert_null(lnet_peer_ni_find(ln, &nid));
+	}
+	nid = many_nid(200);
+	assert_non_null(lnet_peer_ni_find(ln, &nid));
+	assert_int_equal(ln->ln_npeer_nis, MANY_PEER_NIS - 100);
+}
+
+/* --- routes ----------------------------------------------------------------------------------- */
+
+static void test_routes(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid gw = nid4(TCP, 10, 0, 0, 254);
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid n1 = nid4(TCP, 10, 0, 0, 101);
+	struct lnet_route *r;
+	struct lnet_peer *lp;
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
+	assert_int_equal(lnet_route_add(ln, O2IB, &gw, 2, 7), 0);
+	lp = lnet_peer_find(ln, &gw);
+	assert_non_null(lp);
+	assert_int_equal(lp->lp_flags, LNET_PEER_F_NON_MR);
+	r = list_first_entry(&ln->ln_routes, struct lnet_route, lr_list);
+	assert_int_equal(r->lr_net, O2IB);
+	assert_ptr_equal(r->lr_gateway, lp);
+	assert_int_equal(r->lr_hops, 2);
+	assert_int_equal(r->lr_priority, 7);
+	assert_int_equal(lnet_route_add(ln, O2IB, &gw, 1, 0), -EEXIST);
+	/* a local net needs no route */
+	assert_int_equal(lnet_route_add(ln, TCP, &gw, 1, 0), -EINVAL);
+	/* an existing MR peer may be a gateway as it is */
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), 0);
+	assert_int_equal(lnet_route_add(ln, TCP1, &n1, 1, 0), 0);
+	assert_int_equal(lnet_peer_find(ln, &p)->lp_flags, 0);
+	assert_int_equal(count_list(&ln->ln_routes), 2);
+	/* del */
+	assert_int_equal(lnet_route_del(ln, O2IB, &p), -ENOENT);
+	assert_int_equal(lnet_route_del(ln, O2IB, &gw), 0);
+	assert_int_equal(lnet_route_del(ln, O2IB, &gw), -ENOENT);
+	assert_non_null(lnet_peer_find(ln, &gw));	/* the peer stays */
+	/* deleting a gateway peer drops its routes */
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, 0), 0);
+	assert_true(list_empty(&ln->ln_routes));
+}
+
+/* --- preferred lists ------------------------------------------------------------------------- */
+
+static void test_pref_lists(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid l[3] = { nid4(TCP, 10, 0, 0, 1), nid4(TCP, 10, 0, 0, 2),
+				 nid4(TCP, 10, 0, 0, 3) };
+	struct lnet_peer_ni *lpni;
+	s64 objs;
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
+	lpni = lnet_peer_ni_find(ln, &p);
+	objs = ln->ln_nobjects;
+	assert_int_equal(lnet_peer_ni_set_pref(ln, lpni, l, 2), 0);
+	assert_int_equal(lpni->lpni_npref, 2);
+	assert_true(lnet_nid_equal(&lpni->lpni_pref_nids[1], &l[1]));
+	assert_int_equal(lnet_peer_ni_set_pref(ln, lpni, &l[2], 1), 0);
+	assert_int_equal(lpni->lpni_npref, 1);
+	assert_true(lnet_nid_equal(&lpni->lpni_pref_nids[0], &l[2]));
+	assert_int_equal(lnet_peer_ni_set_pref(ln, lpni, NULL, 0), 0);
+	assert_int_equal(lpni->lpni_npref, 0);
+	assert_int_equal(lnet_peer_ni_set_rtr(ln, lpni, l, 3), 0);
+	assert_int_equal(lpni->lpni_nrtr, 3);
+	assert_true(lnet_nid_equal(&lpni->lpni_rtr_nids[2], &l[2]));
+	assert_true(ln->ln_nobjects > objs);
+	/* freed with the peer NI */
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, 0), 0);
+	assert_int_equal(ln->ln_nobjects, objs - 3);
+}
+
+/* --- ioctl --------------------------------------------------------------------------------------- */
+
+static void ioc_hdr(struct lnet_ioc_hdr *h, u32 len)
+{
+	h->ioc_len = len;
+	h->ioc_version = LNET_IOC_VERSION;
+}
+
+static struct lnet_ioc_ni ioc_ni(u32 net, const char *ifname, u32 index)
+{
+	struct lnet_ioc_ni n;
+
+	memset(&n, 0, sizeof(n));
+	ioc_hdr(&n.ni_hdr, sizeof(n));
+	n.ni_net = net;
+	n.ni_index = index;
+	if (ifname)
+		strcpy(n.ni_ifname, ifname);
+	n.ni_peer_timeout = -1;
+	n.ni_peer_credits = -1;
+	n.ni_peer_buffer_credits = -1;
+	n.ni_credits = -1;
+	return n;
+}
+
+static struct lnet_ioc_peer ioc_peer(const struct lnet_nid *prim,
+				     const struct lnet_nid *nid, u32 flags,
+				     u32 index)
+{
+	struct lnet_ioc_peer p;
+
+	memset(&p, 0, sizeof(p));
+	ioc_hdr(&p.pr_hdr, sizeof(p));
+	if (prim)
+		p.pr_prim_nid = *prim;
+	if (nid)
+		p.pr_nid = *nid;
+	p.pr_flags = flags;
+	p.pr_index = index;
+	return p;
+}
+
+static int ioc_config(struct lnet *ln, unsigned int cmd, bool may_modify)
+{
+	struct lnet_ioc_config c;
+
+	memset(&c, 0, sizeof(c));
+	ioc_hdr(&c.cfg_hdr, sizeof(c));
+	return lnet_ioctl(ln, cmd, &c, sizeof(c), may_modify);
+}
+
+static void test_ioctl_framing(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_ni n = ioc_ni(TCP, "eth0", 0);
+	struct {
+		struct lnet_ioc_ni n;
+		u8 extra[8];
+	} big;
+
+	/* shorter than the header, length disagreeing with ioc_len */
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, 4, true), -EINVAL);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n) - 4, true),
+			 -EINVAL);
+	n.ni_hdr.ioc_len = 4;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, 4, true), -EINVAL);
+	n.ni_hdr.ioc_len = LNET_IOC_MAX_LEN + 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, LNET_IOC_MAX_LEN + 1,
+				    true), -EINVAL);
+	/* header only: shorter than the command's structure */
+	n.ni_hdr.ioc_len = sizeof(struct lnet_ioc_hdr);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n,
+				    sizeof(struct lnet_ioc_hdr), true), -EINVAL);
+	/* version */
+	n = ioc_ni(TCP, "eth0", 0);
+	n.ni_hdr.ioc_version = LNET_IOC_VERSION + 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), true),
+			 -EPROTO);
+	/* unknown command; known number with the wrong size */
+	n = ioc_ni(TCP, "eth0", 0);
+	assert_int_equal(lnet_ioctl(ln, _IOWR(LNET_IOC_TYPE, 87, struct lnet_ioc_ni),
+				    &n, sizeof(n), true), -ENOTTY);
+	assert_int_equal(lnet_ioctl(ln, _IOWR(LNET_IOC_TYPE, 86, struct lnet_ioc_peer),
+				    &n, sizeof(n), true), -ENOTTY);
+	/* a longer buffer is fine */
+	memset(&big, 0, sizeof(big));
+	big.n = ioc_ni(0, NULL, 0);
+	big.n.ni_hdr.ioc_len = sizeof(big);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &big, sizeof(big), false), 0);
+}
+
+static void test_ioctl_reserved(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_ni n = ioc_ni(TCP, "eth0", 0);
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_ioc_peer pr = ioc_peer(&p, NULL, 0, 0);
+	struct lnet_ioc_config c;
+
+	n.ni_reserved[4] = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+	assert_null(lnet_net_find(ln, TCP));
+	pr.pr_pad = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &pr, sizeof(pr), true),
+			 -EINVAL);
+	pr = ioc_peer(&p, NULL, 0, 0);
+	pr.pr_reserved[0] = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &pr, sizeof(pr), true),
+			 -EINVAL);
+	assert_null(lnet_peer_find(ln, &p));
+	memset(&c, 0, sizeof(c));
+	ioc_hdr(&c.cfg_hdr, sizeof(c));
+	c.cfg_flags = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_UNCONFIGURE, &c, sizeof(c), true),
+			 -EINVAL);
+	c.cfg_flags = 0;
+	c.cfg_reserved = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_UNCONFIGURE, &c, sizeof(c), true),
+			 -EINVAL);
+	assert_true(ln->ln_configured);
+	/* an unterminated interface name */
+	n = ioc_ni(TCP, NULL, 0);
+	memset(n.ni_ifname, 'a', sizeof(n.ni_ifname));
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+}
+
+static void test_ioctl_perm_and_state(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_ni n = ioc_ni(TCP, "eth0", 0);
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_ioc_peer pr = ioc_peer(&p, NULL, 0, 0);
+
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), false), -EPERM);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_NET, &n, sizeof(n), false), -EPERM);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &pr, sizeof(pr), false),
+			 -EPERM);
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_UNCONFIGURE, false), -EPERM);
+	assert_null(lnet_net_find(ln, TCP));
+	assert_true(ln->ln_configured);
+	/* show commands are for everyone */
+	n = ioc_ni(0, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	/* down: everything but CONFIGURE and UNCONFIGURE is ENETDOWN */
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_UNCONFIGURE, true), 0);
+	assert_false(ln->ln_configured);
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_UNCONFIGURE, true), 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false),
+			 -ENETDOWN);
+	n = ioc_ni(TCP, "eth0", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true),
+			 -ENETDOWN);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &pr, sizeof(pr), false),
+			 -ENETDOWN);
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_CONFIGURE, true), 0);
+	assert_true(ln->ln_configured);
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_CONFIGURE, true), 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+}
+
+static void test_ioctl_nets(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_ni n = ioc_ni(TCP, "eth0", 0);
+	struct lnet_nid lo = nid4(LO, 0, 0, 0, 0);
+	struct lnet_nid e0 = nid4(TCP, 10, 0, 0, 1);
+	struct lnet_nid e2 = nid4(TCP1, 10, 0, 0, 3);
+
+	n.ni_peer_credits = 16;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	n = ioc_ni(TCP1, "eth2", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EEXIST);
+	n = ioc_ni(TCP, "eth1", 0);
+	n.ni_credits = 0;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+	n = ioc_ni(LO, "eth1", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+
+	/* every NI, lo first */
+	n = ioc_ni(0, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	assert_true(lnet_nid_equal(&n.ni_nid, &lo));
+	assert_string_equal(n.ni_ifname, "");
+	n = ioc_ni(0, NULL, 1);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	assert_true(lnet_nid_equal(&n.ni_nid, &e0));
+	assert_string_equal(n.ni_ifname, "eth0");
+	assert_int_equal(n.ni_peer_timeout, LNET_DEF_PEER_TIMEOUT);
+	assert_int_equal(n.ni_peer_credits, 16);
+	assert_int_equal(n.ni_peer_buffer_credits, 0);
+	assert_int_equal(n.ni_credits, LNET_DEF_CREDITS);
+	assert_int_equal(n.ni_status, LNET_NI_STATUS_UP);
+	assert_int_equal(n.ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(n.ni_net_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(n.ni_nid_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(n.ni_tx_credits, LNET_DEF_CREDITS);
+	assert_int_equal(n.ni_send_count, 0);
+	n = ioc_ni(0, NULL, 2);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	assert_true(lnet_nid_equal(&n.ni_nid, &e2));
+	assert_int_equal(n.ni_status, LNET_NI_STATUS_DOWN);
+	n = ioc_ni(0, NULL, 3);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), -ENOENT);
+	/* only tcp1 */
+	n = ioc_ni(TCP1, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	assert_true(lnet_nid_equal(&n.ni_nid, &e2));
+	n = ioc_ni(TCP1, NULL, 1);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), -ENOENT);
+	n = ioc_ni(O2IB, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), -ENOENT);
+
+	/* delete */
+	n = ioc_ni(TCP, "eth1", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_NET, &n, sizeof(n), true), -ENOENT);
+	n = ioc_ni(LO, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_NET, &n, sizeof(n), true), -EINVAL);
+	n = ioc_ni(TCP, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_NET, &n, sizeof(n), true), 0);
+	assert_null(lnet_net_find(ln, TCP));
+}
+
+static void test_ioctl_peers(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid a = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid a1 = nid4(TCP, 10, 0, 0, 101);
+	struct lnet_nid b = nid4(TCP, 10, 0, 0, 200);
+	struct lnet_nid none = nid4(TCP, 10, 0, 0, 99);
+	struct lnet_nid bad;
+	struct lnet_nid pref[LNET_PREF_MAX + 4];
+	struct lnet_ioc_peer p;
+	unsigned int i;
+
+	p = ioc_peer(&a, &a1, LNET_PEER_F_LOCK_PRIM, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true), 0);
+	p = ioc_peer(&b, NULL, LNET_PEER_F_NON_MR, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true), 0);
+	p = ioc_peer(&b, &none, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true),
+			 -EINVAL);
+	/* malformed NIDs */
+	bad = a;
+	bad.nid_addr_len = 5;
+	p = ioc_peer(&bad, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true),
+			 -EINVAL);
+	bad = a;
+	bad.nid_addr[7] = 1;		/* past the 4 address bytes */
+	p = ioc_peer(&a, &bad, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true),
+			 -EINVAL);
+	bad = nid4(TCP, 127, 0, 0, 1);
+	p = ioc_peer(&bad, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true),
+			 -EINVAL);
+	p = ioc_peer(NULL, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true),
+			 -EINVAL);
+
+	for (i = 0; i < LNET_PREF_MAX + 4; i++)
+		pref[i] = nid4(TCP, 10, 0, 1, (u8)i);
+	assert_int_equal(lnet_peer_ni_set_pref(ln, lnet_peer_ni_find(ln, &a1), pref,
+					       LNET_PREF_MAX + 4), 0);
+	assert_int_equal(lnet_peer_ni_set_rtr(ln, lnet_peer_ni_find(ln, &a1), pref, 2), 0);
+
+	/* every peer NI: a, a1, b */
+	p = ioc_peer(NULL, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	assert_true(lnet_nid_equal(&p.pr_prim_nid, &a));
+	assert_true(lnet_nid_equal(&p.pr_nid, &a));
+	assert_int_equal(p.pr_flags, LNET_PEER_F_LOCK_PRIM);
+	assert_int_equal(p.pr_peer_nis, 2);
+	assert_int_equal(p.pr_state, LNET_NI_STATUS_UP);
+	assert_int_equal(p.pr_health, LNET_MAX_HEALTH);
+	assert_int_equal(p.pr_net_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(p.pr_nid_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(p.pr_max_tx_credits, LNET_DEF_PEER_CREDITS);
+	assert_int_equal(p.pr_tx_credits, LNET_DEF_PEER_CREDITS);
+	assert_int_equal(p.pr_npref, 0);
+	p = ioc_peer(NULL, NULL, 0, 1);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	assert_true(lnet_nid_equal(&p.pr_prim_nid, &a));
+	assert_true(lnet_nid_equal(&p.pr_nid, &a1));
+	assert_int_equal(p.pr_npref, LNET_PREF_MAX + 4);
+	for (i = 0; i < LNET_PREF_MAX; i++)
+		assert_true(lnet_nid_equal(&p.pr_pref[i], &pref[i]));
+	assert_int_equal(p.pr_nrtr, 2);
+	assert_true(lnet_nid_equal(&p.pr_rtr[1], &pref[1]));
+	assert_true(lnet_nid_is_zero(&p.pr_rtr[2]));
+	p = ioc_peer(NULL, NULL, 0, 2);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	assert_true(lnet_nid_equal(&p.pr_prim_nid, &b));
+	assert_int_equal(p.pr_flags, LNET_PEER_F_NON_MR);
+	assert_int_equal(p.pr_peer_nis, 1);
+	assert_true(lnet_nid_is_zero(&p.pr_rtr[0]));
+	p = ioc_peer(NULL, NULL, 0, 3);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false),
+			 -ENOENT);
+
+	/* filtered by a non-primary NID: that peer's NIs only */
+	p = ioc_peer(&a1, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	assert_true(lnet_nid_equal(&p.pr_prim_nid, &a));
+	assert_true(lnet_nid_equal(&p.pr_nid, &a));
+	p = ioc_peer(&a1, NULL, 0, 1);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	assert_true(lnet_nid_equal(&p.pr_nid, &a1));
+	p = ioc_peer(&a1, NULL, 0, 2);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false),
+			 -ENOENT);
+	p = ioc_peer(&none, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false),
+			 -ENOENT);
+
+	/* delete: locked needs FORCE; a non-NI is ENOENT */
+	p = ioc_peer(&a, NULL, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true), -EPERM);
+	p = ioc_peer(&a, &none, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true),
+			 -ENOENT);
+	p = ioc_peer(&a, NULL, LNET_PEER_F_FORCE, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true), 0);
+	assert_null(lnet_peer_find(ln, &a1));
+	p = ioc_peer(NULL, NULL, 0, 1);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false),
+			 -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_configure_creates_lo),
+		T(test_unconfigure_frees_everything),
+		T(test_ni_add_defaults),
+		T(test_ni_add_values),
+		T(test_ni_add_errors),
+		T(test_ni_add_tunable_ranges),
+		T(test_net_del),
+		T(test_peer_mr),
+		T(test_peer_non_mr),
+		T(test_peer_lock_prim),
+		T(test_peer_delete_primary),
+		T(test_peer_nid_rules),
+		T(test_peer_max_nis),
+		T(test_hash_100k),
+		T(test_routes),
+		T(test_pref_lists),
+		T(test_ioctl_framing),
+		T(test_ioctl_reserved),
+		T(test_ioctl_perm_and_state),
+		T(test_ioctl_nets),
+		T(test_ioctl_peers),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
