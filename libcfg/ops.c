@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Operations, part one: the messages every command shares, LNet
+ * configure/unconfigure, and nets (one NI per interface).
+ */
+#include <string.h>
+
+#include "ops_priv.h"
+
+const char *cfg_nid_str(const struct lnet_nid *nid, char *buf, size_t len)
+{
+	if (lnet_nid_print(nid, buf, len) < 0)
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+const char *cfg_net_str(u32 net_id, char *buf, size_t len)
+{
+	if (lnet_net_print(net_id, buf, len) < 0)
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static bool is_dev(const struct cfg_handle *h)
+{
+	return !strcmp(cfg_target(h), CFG_DEV_PATH);
+}
+
+int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
+		 const struct cfg_loc *loc, const char *doing)
+{
+	const char *to = cfg_target(h);
+
+	if (cfg_unreachable(h) && is_dev(h))
+		return cfg_fail(err, rc, loc, "cannot open %s: %s", to, strerror(-rc));
+	if (cfg_unreachable(h))
+		return cfg_fail(err, rc, loc, "cannot reach lnetd at %s: %s",
+				to, strerror(-rc));
+	switch (rc) {
+	case -ENETDOWN:
+		return cfg_fail(err, rc, loc,
+				"LNet is not configured: run 'lnetctl lnet configure'");
+	case -EPERM:
+		if (is_dev(h))
+			return cfg_fail(err, rc, loc,
+					"%s: permission denied: configuring LNet needs CAP_NET_ADMIN",
+					doing);
+		return cfg_fail(err, rc, loc,
+				"%s: lnetd at %s accepts requests from root and its own user only",
+				doing, to);
+	case -EPROTO:
+		return cfg_fail(err, rc, loc,
+				"%s: %s speaks another version of the LNet ABI (want %#x)",
+				doing, to, LNET_IOC_VERSION);
+	case -ENOMEM:
+		return cfg_fail(err, rc, loc, "%s: LNet is out of memory", doing);
+	default:
+		return cfg_fail(err, rc, loc, "%s: %s", doing, strerror(-rc));
+	}
+}
+
+/* --- LNet ------------------------------------------------------------------ */
+
+static int lnet_config_cmd(struct cfg_handle *h, unsigned int cmd,
+			   const char *doing, struct cfg_err *err)
+{
+	struct lnet_ioc_config c = { .cfg_hdr.ioc_len = sizeof(c) };
+	int rc = cfg_ioctl(h, cmd, &c);
+
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
+}
+
+int cfg_lnet_configure(struct cfg_handle *h, struct cfg_err *err)
+{
+	return lnet_config_cmd(h, IOC_LIBCFS_CONFIGURE, "cannot configure LNet", err);
+}
+
+int cfg_lnet_unconfigure(struct cfg_handle *h, struct cfg_err *err)
+{
+	return lnet_config_cmd(h, IOC_LIBCFS_UNCONFIGURE, "cannot unconfigure LNet", err);
+}
+
+/* --- nets ---------------------------------------------------------------------- */
+
+static void ni_request(struct lnet_ioc_ni *ni, u32 net_id, const char *ifname)
+{
+	memset(ni, 0, sizeof(*ni));
+	ni->ni_hdr.ioc_len = sizeof(*ni);
+	ni->ni_net = net_id;
+	if (ifname)
+		snprintf(ni->ni_ifname, sizeof(ni->ni_ifname), "%s", ifname);
+	ni->ni_peer_timeout = -1;
+	ni->ni_peer_credits = -1;
+	ni->ni_peer_buffer_credits = -1;
+	ni->ni_credits = -1;
+}
+
+int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out)
+{
+	ni_request(out, net_id, NULL);
+	out->ni_index = index;
+	return cfg_ioctl(h, IOC_LIBCFS_GET_NET, out);
+}
+
+/* The ranges of lnet_ioctl.h (ADD_NET); -1 always means the default. */
+static const struct {
+	const char *name;
+	s32 min, max;
+} tun_ranges[] = {
+	{ "peer_timeout", 0, 86400 },
+	{ "peer_credits", 1, 1024 },
+	{ "peer_buffer_credits", 0, 16384 },
+	{ "credits", 1, 65536 },
+};
+
+static int net_add_check(const struct cfg_net *n, const char *net,
+			 struct cfg_err *err)
+{
+	const s32 tun[] = { n->tun.peer_timeout, n->tun.peer_credits,
+			    n->tun.peer_buffer_credits, n->tun.credits };
+	u32 lnd = LNET_NET_LND(n->net_id);
+	size_t i;
+
+	if (lnd == LNET_LND_LO)
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"net lo cannot be added: 'lnetctl lnet configure' creates 0@lo");
+	if (!lnet_lnd_is_ip(lnd))
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"net %s cannot be added: only tcp, o2ib and efa nets run on an interface",
+				net);
+	if (!n->nifs)
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"net %s needs at least one interface", net);
+	for (i = 0; i < sizeof(tun) / sizeof(tun[0]); i++)
+		if (tun[i] != -1 && (tun[i] < tun_ranges[i].min || tun[i] > tun_ranges[i].max))
+			return cfg_fail(err, -EINVAL, &n->loc,
+					"invalid %s '%d': expected an integer %d-%d",
+					tun_ranges[i].name, tun[i],
+					tun_ranges[i].min, tun_ranges[i].max);
+	return 0;
+}
+
+/* Does net @net_id already have an NI on @ifname? */
+static bool net_has_ifname(struct cfg_handle *h, u32 net_id, const char *ifname)
+{
+	struct lnet_ioc_ni ni;
+	u32 i;
+
+	for (i = 0; cfg_ni_get(h, i, net_id, &ni) == 0; i++)
+		if (!strncmp(ni.ni_ifname, ifname, sizeof(ni.ni_ifname)))
+			return true;
+	return false;
+}
+
+static int ni_add_fail(struct cfg_handle *h, const struct cfg_net *n,
+		       const char *ifname, const char *net, int rc,
+		       struct cfg_err *err)
+{
+	char doing[96];
+
+	snprintf(doing, sizeof(doing), "cannot add net %s on interface '%s'", net, ifname);
+	if (cfg_unreachable(h))
+		return cfg_ioc_fail(h, rc, err, &n->loc, doing);
+	switch (rc) {
+	case -ENODEV:
+		return cfg_fail(err, rc, &n->loc, "interface '%s' does not exist", ifname);
+	case -EADDRNOTAVAIL:
+		return cfg_fail(err, rc, &n->loc,
+				"interface '%s' has no address usable as a NID (loopback and link-local addresses are not NIDs)",
+				ifname);
+	case -EEXIST:
+		if (net_has_ifname(h, n->net_id, ifname))
+			return cfg_fail(err, rc, &n->loc,
+					"net %s already has an NI on interface '%s'", net, ifname);
+		return cfg_fail(err, rc, &n->loc,
+				"the address of interface '%s' is already the NID of another NI",
+				ifname);
+	}
+	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
+}
+
+static int ni_add(struct cfg_handle *h, const struct cfg_net *n, u32 i)
+{
+	struct lnet_ioc_ni ni;
+
+	ni_request(&ni, n->net_id, n->ifnames[i]);
+	ni.ni_peer_timeout = n->tun.peer_timeout;
+	ni.ni_peer_credits = n->tun.peer_credits;
+	ni.ni_peer_buffer_credits = n->tun.peer_buffer_credits;
+	ni.ni_credits = n->tun.credits;
+	return cfg_ioctl(h, IOC_LIBCFS_ADD_NET, &ni);
+}
+
+static int ni_del(struct cfg_handle *h, u32 net_id, const char *ifname)
+{
+	struct lnet_ioc_ni ni;
+
+	ni_request(&ni, net_id, ifname);
+	return cfg_ioctl(h, IOC_LIBCFS_DEL_NET, &ni);
+}
+
+int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err)
+{
+	char net[LNET_NET_STR_MAX];
+	int rc;
+	u32 i;
+
+	cfg_net_str(n->net_id, net, sizeof(net));
+	rc = net_add_check(n, net, err);
+	for (i = 0; !rc && i < n->nifs; i++) {
+		rc = ni_add(h, n, i);
+		if (rc) {
+			ni_add_fail(h, n, n->ifnames[i], net, rc, err);
+			while (i--)	/* undo this call's NIs, newest first */
+				ni_del(h, n->net_id, n->ifnames[i]);
+			break;
+		}
+	}
+	return rc;
+}
+
+static int net_del_fail(struct cfg_handle *h, const struct cfg_net *n,
+			const char *ifname, const char *net, int rc,
+			struct cfg_err *err)
+{
+	char doing[96];
+
+	snprintf(doing, sizeof(doing), "cannot delete net %s", net);
+	if (cfg_unreachable(h))
+		return cfg_ioc_fail(h, rc, err, &n->loc, doing);
+	if (rc == -ENOENT && !ifname)
+		return cfg_fail(err, rc, &n->loc, "net %s is not configured", net);
+	if (rc == -ENOENT)
+		return cfg_fail(err, rc, &n->loc,
+				"net %s has no NI on interface '%s'", net, ifname);
+	if (rc == -EINVAL && LNET_NET_LND(n->net_id) == LNET_LND_LO)
+		return cfg_fail(err, rc, &n->loc,
+				"net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo");
+	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
+}
+
+int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err)
+{
+	char net[LNET_NET_STR_MAX];
+	int rc = 0;
+	u32 i;
+
+	cfg_net_str(n->net_id, net, sizeof(net));
+	if (!n->nifs) {
+		rc = ni_del(h, n->net_id, NULL);
+		return rc ? net_del_fail(h, n, NULL, net, rc, err) : 0;
+	}
+	for (i = 0; !rc && i < n->nifs; i++) {
+		rc = ni_del(h, n->net_id, n->ifnames[i]);
+		if (rc)
+			net_del_fail(h, n, n->ifnames[i], net, rc, err);
+	}
+	return rc;
+}
