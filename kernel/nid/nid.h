@@ -82,11 +82,16 @@ struct lnet_nidexpr {
  *   list    := range { "," range }
  *   range   := num | "*" | num "-" num [ "/" stride ]  (lo <= hi, stride >= 1)
  * "tcp" and "tcp0" both mean net number 0; "tcp*" every net number.
- * Numbers are decimal (hex in IPv6 groups).
+ * Numbers are decimal (hex in IPv6 groups, strides included; numeric
+ * addresses may also be 0x hex). "*@tcp" is every IPv4 address. A CIDR
+ * address's host bits are ignored ("2001:db8::1/64" = "2001:db8::/64").
  */
 int lnet_nidexpr_parse(const char *s, struct lnet_nidexpr *e,
 		       char *err, size_t errlen);
-/* Canonical text that lnet_nidexpr_parse() turns back into an equal expr. */
+/*
+ * Canonical text that lnet_nidexpr_parse() turns back into an equal expr;
+ * -EINVAL if @e is absent or fails lnet_nidexpr_validate().
+ */
 int lnet_nidexpr_print(const struct lnet_nidexpr *e, char *buf, size_t len);
 bool lnet_nidexpr_equal(const struct lnet_nidexpr *a, const struct lnet_nidexpr *b);
 static inline bool lnet_nidexpr_present(const struct lnet_nidexpr *e)

@@ -88,4 +88,19 @@ int nid_ip6_parse(const char *p, const char *end, u8 addr[16],
 /* Index and length of the longest run (>= 2) of @zero groups, or len 0. */
 void nid_zero_run(const bool zero[8], int *start, int *len);
 
+/* --- expressions ----------------------------------------------------------- */
+
+/* Address lists of @kind (NET 0, IPV4 4, NUM 1, IPV6 8); -1 if unknown. */
+int nidexpr_kind_lists(u32 kind);
+/* Largest value list @list of a (@lnd, @kind) expression may hold. */
+u32 nidexpr_list_max(u32 lnd, u32 kind, unsigned int list);
+/* First range of list @list of @e (lists are stored one after the other). */
+const struct lnet_ioc_range *nidexpr_list(const struct lnet_nidexpr *e,
+					  unsigned int list);
+/* Does range @r hold @v? */
+static inline bool nidexpr_range_has(const struct lnet_ioc_range *r, u32 v)
+{
+	return v >= r->lo && v <= r->hi && (v - r->lo) % r->stride == 0;
+}
+
 #endif /* LNET_NID_PRIV_H */
