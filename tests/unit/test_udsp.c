@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The UDSP engine on a real core instance (fake interfaces): rule order,
+ * duplicates, delete, and the values flattened into nets, NIs, peer nets
+ * and peer NIs after every change, driven through lnet_ioctl() with
+ * marshalled buffers as lnetd and the module receive them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "../../kernel/udsp/udsp.h"
+
+#define PRIO	LNET_UDSP_ACTION_PRIORITY
+#define PREF	LNET_UDSP_ACTION_PREFERRED_LIST
+#define UNSET	LNET_PRIORITY_UNSET
+
+static const struct { const char *name, *addr; } fake_ifs[] = {
+	{ "eth0", "10.0.0.1" }, { "eth1", "10.0.0.2" }, { "eth2", "10.0.1.1" },
+	{ "eth3", "10.0.2.1" }, { "eth4", "10.0.0.3" },
+	{ "ib0", "192.168.0.1" }, { "ib1", "192.168.0.2" },
+};
+
+static int fake_if_lookup(const char *ifname, struct os_ifaddr *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fake_ifs) / sizeof(fake_ifs[0]); i++) {
+		if (strcmp(ifname, fake_ifs[i].name))
+			continue;
+		memset(out, 0, sizeof(*out));
+		out->addr_len = 4;
+		out->up = true;
+		assert_int_equal(inet_pton(AF_INET, fake_ifs[i].addr, out->addr), 1);
+		return 0;
+	}
+	return -ENODEV;
+}
+
+static struct lnet_nid nid_of(const char *s)
+{
+	struct lnet_nid nid;
+	char err[128] = "";
+
+	if (lnet_nid_parse(s, &nid, err, sizeof(err)))
+		fail_msg("bad NID '%s': %s", s, err);
+	return nid;
+}
+
+static u32 net_of(const char *s)
+{
+	u32 id;
+
+	assert_int_equal(lnet_net_parse(s, &id, NULL, 0), 0);
+	return id;
+}
+
+static void add_ni(struct lnet *ln, const char *net, const char *ifname)
+{
+	assert_int_equal(lnet_ni_add(ln, net_of(net), ifname, NULL), 0);
+}
+
+static void add_peer_ni(struct lnet *ln, const char *prim, const char *nid)
+{
+	struct lnet_nid p = nid_of(prim), n = nid_of(nid ? nid : prim);
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n, 0), 0);
+}
+
+static void add_route(struct lnet *ln, const char *net, const char *gw)
+{
+	struct lnet_nid g = nid_of(gw);
+
+	assert_int_equal(lnet_route_add(ln, net_of(net), &g, 1, 0), 0);
+}
+
+/*
+ * Local: tcp (eth0 10.0.0.1, eth1 10.0.0.2), tcp1 (eth2 10.0.1.1),
+ * o2ib (ib0 192.168.0.1, ib1 192.168.0.2). Peers: A = 10.0.0.10@tcp with
+ * 10.0.0.11@tcp and 192.168.0.10@o2ib, B = 10.0.1.20@tcp1, C = 10.5.0.1@tcp5
+ * behind gateways 10.0.0.100@tcp and 10.0.0.101@tcp.
+ */
+static int setup(void **state)
+{
+	struct lnet *ln = calloc(1, sizeof(*ln));
+
+	lnet_init(ln);
+	ln->ln_if_lookup = fake_if_lookup;
+	assert_int_equal(lnet_configure(ln), 0);
+	add_ni(ln, "tcp", "eth0");
+	add_ni(ln, "tcp", "eth1");
+	add_ni(ln, "tcp1", "eth2");
+	add_ni(ln, "o2ib", "ib0");
+	add_ni(ln, "o2ib", "ib1");
+	add_peer_ni(ln, "10.0.0.10@tcp", NULL);
+	add_peer_ni(ln, "10.0.0.10@tcp", "10.0.0.11@tcp");
+	add_peer_ni(ln, "10.0.0.10@tcp", "192.168.0.10@o2ib");
+	add_peer_ni(ln, "10.0.1.20@tcp1", NULL);
+	add_route(ln, "tcp5", "10.0.0.100@tcp");
+	add_route(ln, "tcp5", "10.0.0.101@tcp");
+	add_peer_ni(ln, "10.5.0.1@tcp5", NULL);
+	*state = ln;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct lnet *ln = *state;
+
+	lnet_fini(ln);
+	/* every rule, index and list went back */
+	assert_int_equal(ln->ln_nobjects, 0);
+	free(ln);
+	return 0;
+}
+
+/* --- rules through the ioctl entry point -------------------------------- */
+
+static int add_rule(struct lnet *ln, const char *src, const char *dst,
+		    const char *rte, u32 action, u32 prio, s32 idx, s32 *idx_out)
+{
+	struct lnet_udsp_desc d = { .idx = idx, .action = action, .priority = prio };
+	const char *in[3] = { src, dst, rte };
+	struct lnet_nidexpr *e[3] = { &d.src, &d.dst, &d.rte };
+	u8 buf[LNET_UDSP_MAX_SIZE + 64];
+	int i, n, rc;
+
+	for (i = 0; i < 3; i++)
+		if (in[i])
+			assert_int_equal(lnet_nidexpr_parse(in[i], e[i], NULL, 0), 0);
+	n = lnet_udsp_marshal(&d, buf, sizeof(buf));
+	assert_true(n > 0);
+	rc = lnet_ioctl(ln, IOC_LIBCFS_ADD_UDSP, buf, (u32)n, true);
+	if (idx_out)
+		*idx_out = ((struct lnet_ioc_udsp *)buf)->iou_idx;
+	return rc;
+}
+
+static void add_ok(struct lnet *ln, const char *src, const char *dst,
+		   const char *rte, u32 prio, s32 idx, s32 want_idx)
+{
+	u32 action = (src && dst) || rte ? PREF : PRIO;
+	s32 got = -100;
+
+	assert_int_equal(add_rule(ln, src, dst, rte, action, prio, idx, &got), 0);
+	assert_int_equal(got, want_idx);
+}
+
+static int del_rule(struct lnet *ln, s32 idx)
+{
+	struct lnet_ioc_udsp h = { .iou_idx = idx };
+
+	h.iou_hdr.ioc_len = sizeof(h);
+	h.iou_hdr.ioc_version = LNET_IOC_VERSION;
+	return lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &h, sizeof(h), true);
+}
+
+/* Rule @idx as text "src|dst|rte|priority" via GET_UDSP_SIZE + GET_UDSP. */
+static int get_rule(struct lnet *ln, s32 idx, char *out, size_t outlen)
+{
+	struct lnet_ioc_udsp h = { .iou_idx = idx };
+	struct lnet_udsp_desc d;
+	char s[3][LNET_EXPR_STR_MAX];
+	const struct lnet_nidexpr *e[3] = { &d.src, &d.dst, &d.rte };
+	u8 *buf;
+	u32 len;
+	int rc, i;
+
+	h.iou_hdr.ioc_len = sizeof(h);
+	h.iou_hdr.ioc_version = LNET_IOC_VERSION;
+	rc = lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP_SIZE, &h, sizeof(h), false);
+	if (rc)
+		return rc;
+	len = sizeof(h) + h.iou_bulk_size;
+	buf = calloc(1, len);
+	h.iou_hdr.ioc_len = len;
+	h.iou_bulk_size = 0;
+	memcpy(buf, &h, sizeof(h));
+	rc = lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP, buf, len, false);
+	assert_int_equal(rc, 0);
+	assert_int_equal(lnet_udsp_demarshal(buf, len, &d, NULL, 0), 0);
+	free(buf);
+	assert_int_equal(d.idx, idx);
+	for (i = 0; i < 3; i++) {
+		s[i][0] = '\0';
+		if (lnet_nidexpr_present(e[i]))
+			assert_true(lnet_nidexpr_print(e[i], s[i], sizeof(s[i])) > 0);
+	}
+	snprintf(out, outlen, "%s|%s|%s|%u", s[0], s[1], s[2], d.priority);
+	return 0;
+}
+
+static void rule_is(struct lnet *ln, s32 idx, const char *want)
+{
+	char got[4 * LNET_EXPR_STR_MAX];
+
+	assert_int_equal(get_rule(ln, idx, got, sizeof(got)), 0);
+	assert_string_equal(got, want);
+}
+
+static void rules_count(struct lnet *ln, u32 n)
+{
+	char got[4 * LNET_EXPR_STR_MAX];
+
+	assert_int_equal(ln->ln_udsp_count, n);
+	if (n)
+		assert_int_equal(get_rule(ln, (s32)n - 1, got, sizeof(got)), 0);
+	assert_int_equal(get_rule(ln, (s32)n, got, sizeof(got)), -ENOENT);
+}
+
+/* --- flattened values ------------------------------------------------------ */
+
+static u32 net_prio(struct lnet *ln, const char *net)
+{
+	struct lnet_net *n = lnet_net_find(ln, net_of(net));
+
+	assert_non_null(n);
+	return n->net_sel_priority;
+}
+
+static u32 ni_prio(struct lnet *ln, const char *nid)
+{
+	struct lnet_nid n = nid_of(nid);
+	struct lnet_ni *ni = lnet_ni_find(ln, &n);
+
+	assert_non_null(ni);
+	return ni->ni_sel_priority;
+}
+
+static struct lnet_peer_ni *lpni_of(struct lnet *ln, const char *nid)
+{
+	struct lnet_nid n = nid_of(nid);
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, &n);
+
+	assert_non_null(lpni);
+	return lpni;
+}
+
+static u32 lpni_prio(struct lnet *ln, const char *nid)
+{
+	return lpni_of(ln, nid)->lpni_sel_priority;
+}
+
+static u32 lpn_prio(struct lnet *ln, const char *nid)
+{
+	return lpni_of(ln, nid)->lpni_peer_net->lpn_sel_priority;
+}
+
+static void nids_text(const struct lnet_nid *nids, u32 n, char *out, size_t len)
+{
+	char one[LNET_NID_STR_MAX];
+	u32 i;
+
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		assert_true(lnet_nid_print(&nids[i], one, sizeof(one)) > 0);
+		if (i)
+			strncat(out, ",", len - strlen(out) - 1);
+		strncat(out, one, len - strlen(out) - 1);
+	}
+}
+
+static void pref_is(struct lnet *ln, const char *nid, const char *want)
+{
+	struct lnet_peer_ni *lpni = lpni_of(ln, nid);
+	char got[1024];
+
+	nids_text(lpni->lpni_pref_nids, lpni->lpni_npref, got, sizeof(got));
+	assert_string_equal(got, want);
+}
+
+static void rtr_is(struct lnet *ln, const char *nid, const char *want)
+{
+	struct lnet_peer_ni *lpni = lpni_of(ln, nid);
+	char got[1024];
+
+	nids_text(lpni->lpni_rtr_nids, lpni->lpni_nrtr, got, sizeof(got));
+	assert_string_equal(got, want);
+}
+
+/* --- tests ------------------------------------------------------------------ */
+
+static void test_order(void **state)
+{
+	struct lnet *ln = *state;
+
+	add_ok(ln, "tcp", NULL, NULL, 1, -1, 0);
+	add_ok(ln, "tcp1", NULL, NULL, 2, -1, 1);
+	add_ok(ln, "o2ib", NULL, NULL, 3, 0, 0);	/* insert before tcp */
+	add_ok(ln, "tcp2", NULL, NULL, 4, 99, 3);	/* idx >= count appends */
+	add_ok(ln, "tcp3", NULL, NULL, 5, 3, 3);	/* idx == count - 1 inserts */
+	add_ok(ln, "tcp4", NULL, NULL, 6, 5, 5);	/* idx == count appends */
+	rules_count(ln, 6);
+	rule_is(ln, 0, "o2ib|||3");
+	rule_is(ln, 1, "tcp|||1");
+	rule_is(ln, 2, "tcp1|||2");
+	rule_is(ln, 3, "tcp3|||5");
+	rule_is(ln, 4, "tcp2|||4");
+	rule_is(ln, 5, "tcp4|||6");
+	/* delete: later rules move up, idx stays dense */
+	assert_int_equal(del_rule(ln, 1), 0);
+	rules_count(ln, 5);
+	rule_is(ln, 0, "o2ib|||3");
+	rule_is(ln, 1, "tcp1|||2");
+	rule_is(ln, 2, "tcp3|||5");
+	rule_is(ln, 4, "tcp4|||6");
+	assert_int_equal(del_rule(ln, 4), 0);
+	assert_int_equal(del_rule(ln, 4), -ENOENT);
+	assert_int_equal(del_rule(ln, -2), -EINVAL);
+	rules_count(ln, 4);
+	/* add with iou_idx < -1 */
+	assert_int_equal(add_rule(ln, "tcp9", NULL, NULL, PRIO, 1, -2, NULL), -EINVAL);
+	rules_count(ln, 4);
+}
+
+static void test_duplicates(void **state)
+{
+	struct lnet *ln = *state;
+	s32 idx = -100;
+
+	add_ok(ln, "tcp", NULL, NULL, 1, -1, 0);
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 1, -1, NULL), -EALREADY);
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 1, 0, NULL), -EALREADY);
+	add_ok(ln, "10.0.0.1@tcp", "tcp", NULL, 0, 0, 0);
+	rules_count(ln, 2);
+	/* same descriptors, new priority: updated in place, idx kept (1) */
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 9, 0, &idx), 0);
+	assert_int_equal(idx, 1);
+	rules_count(ln, 2);
+	rule_is(ln, 0, "10.0.0.1@tcp|tcp||0");
+	rule_is(ln, 1, "tcp|||9");
+	assert_int_equal(net_prio(ln, "tcp"), 9);
+	assert_int_equal(add_rule(ln, "10.0.0.1@tcp", "tcp", NULL, PREF, 0, -1, NULL),
+			 -EALREADY);
+	/* a different descriptor is a different rule */
+	add_ok(ln, "10.0.0.[1-2]@tcp", "tcp", NULL, 0, -1, 2);
+	/* a useless shape never gets in */
+	assert_int_equal(add_rule(ln, NULL, NULL, "tcp", PREF, 0, -1, NULL), -EINVAL);
+	assert_int_equal(add_rule(ln, "tcp", "tcp1", NULL, PRIO, 3, -1, NULL), -EINVAL);
+	rules_count(ln, 3);
+}
+
+static void test_delete_all(void **state)
+{
+	struct lnet *ln = *state;
+
+	assert_int_equal(del_rule(ln, -1), 0);		/* none: still 0 */
+	add_ok(ln, "tcp", NULL, NULL, 1, -1, 0);
+	add_ok(ln, "10.0.0.1@tcp", NULL, NULL, 2, -1, 1);
+	add_ok(ln, NULL, "tcp", NULL, 3, -1, 2);
+	add_ok(ln, "10.0.0.1@tcp", "tcp", NULL, 0, -1, 3);
+	assert_int_equal(net_prio(ln, "tcp"), 1);
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 2);
+	assert_int_equal(lpn_prio(ln, "10.0.0.10@tcp"), 3);
+	pref_is(ln, "10.0.0.10@tcp", "10.0.0.1@tcp");
+	assert_int_equal(del_rule(ln, -1), 0);
+	rules_count(ln, 0);
+	assert_null(ln->ln_udsp_index);
+	assert_int_equal(net_prio(ln, "tcp"), UNSET);
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), UNSET);
+	assert_int_equal(lpn_prio(ln, "10.0.0.10@tcp"), UNSET);
+	pref_is(ln, "10.0.0.10@tcp", "");
+}
+
+static void test_net_priorities(void **state)
+{
+	struct lnet *ln = *state;
+
+	add_ok(ln, "tcp", NULL, NULL, 5, -1, 0);
+	assert_int_equal(net_prio(ln, "tcp"), 5);
+	assert_int_equal(net_prio(ln, "tcp1"), UNSET);
+	assert_int_equal(net_prio(ln, "o2ib"), UNSET);
+	assert_int_equal(net_prio(ln, "lo"), UNSET);
+	add_ok(ln, "tcp*", NULL, NULL, 7, -1, 1);
+	assert_int_equal(net_prio(ln, "tcp"), 5);	/* idx 0 wins */
+	assert_int_equal(net_prio(ln, "tcp1"), 7);
+	add_ok(ln, "tcp1", NULL, NULL, 1, 0, 0);
+	assert_int_equal(net_prio(ln, "tcp1"), 1);
+	assert_int_equal(net_prio(ln, "tcp"), 5);
+	/* deleting restores what the remaining rules say, not the default */
+	assert_int_equal(del_rule(ln, 0), 0);
+	assert_int_equal(net_prio(ln, "tcp1"), 7);
+	assert_int_equal(del_rule(ln, 0), 0);		/* "tcp" */
+	assert_int_equal(net_prio(ln, "tcp"), 7);
+	/* NIs keep their own priority: untouched by net rules */
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), UNSET);
+	/* a net created after the rule gets it */
+	add_ni(ln, "tcp2", "eth3");
+	assert_int_equal(net_prio(ln, "tcp2"), 7);
+	assert_int_equal(del_rule(ln, 0), 0);
+	assert_int_equal(net_prio(ln, "tcp2"), UNSET);
+}
+
+static void test_ni_priorities(void **state)
+{
+	struct lnet *ln = *state;
+
+	add_ok(ln, "10.0.0.[1-2]@tcp", NULL, NULL, 3, -1, 0);
+	add_ok(ln, "10.0.0.1@tcp", NULL, NULL, 1, -1, 1);
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 3);
+	assert_int_equal(ni_prio(ln, "10.0.0.2@tcp"), 3);
+	assert_int_equal(ni_prio(ln, "10.0.1.1@tcp1"), UNSET);
+	assert_int_equal(net_prio(ln, "tcp"), UNSET);
+	assert_int_equal(add_rule(ln, "10.0.0.1@tcp", NULL, NULL, PRIO, 0, 0, NULL), 0);
+	rule_is(ln, 1, "10.0.0.1@tcp|||0");		/* updated in place */
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 3);
+	/* a lower idx takes over */
+	add_ok(ln, "10.0.0.[1,5]@tcp", NULL, NULL, 2, 0, 0);
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 2);
+	assert_int_equal(ni_prio(ln, "10.0.0.2@tcp"), 3);
+}
+
+static void test_ni_priorities_delete(void **state)
+{
+	struct lnet *ln = *state;
+
+	add_ok(ln, "10.0.0.1@tcp", NULL, NULL, 1, -1, 0);
+	add_ok(ln, "*.*.*.*@tcp*", NULL, NULL, 4, -1, 1);
+	add_ok(ln, "192.168.0.*@o2ib", NULL, NULL, 6, -1, 2);
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 1);
+	assert_int_equal(ni_prio(ln, "10.0.0.2@tcp"), 4);
+	assert_int_equal(ni_prio(ln, "10.0.1.1@tcp1"), 4);
+	assert_int_equal(ni_prio(ln, "192.168.0.2@o2ib"), 6);
+	assert_int_equal(ni_prio(ln, "0@lo"), UNSET);
+	assert_int_equal(del_rule(ln, 0), 0);
+	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 4);
+	/* an NI added later gets the rule */
+	add_ni(ln, "tcp", "eth4");
+	assert_int_equal(ni_prio(ln, "10.0.0.3@tcp"), 4);
+	assert_int_equal(del_rule(ln, 0), 0);
+	assert_int_equal(ni_prio(ln, "10.0.0.3@tcp"), UNSET);
+	assert_int_equal(ni_prio(ln, "192.168.0.2@o2ib"), 6);
+}
+
+static void test_peer_priorities(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid_of("10.0.0.10@tcp"), n = nid_of("10.0.0.12@tcp");
+
+	add_ok(ln, NULL, "tcp", NULL, 4, -1, 0);
+	add_ok(ln, NULL, "10.0.0.11@tcp", NULL, 2, -1, 1);
+	add_ok(ln, NULL, "10.0.0.[10-19]@tcp", NULL, 8, -1, 2);
+	assert_int_equal(lpn_prio(ln, "10.0.0.10@tcp"), 4);
+	assert_int_equal(lpn_prio(ln, "192.168.0.10@o2ib"), UNSET);
+	assert_int_equal(lpn_prio(ln, "10.0.1.20@tcp1"), UNSET);
+	assert_int_equal(lpni_prio(ln, "10.0.0.10@tcp"), 8);
+	assert_int_equal(lpni_prio(ln, "10.0.0.11@tcp"), 2);
+	assert_int_equal(lpni_prio(ln, "192.168.0.10@o2ib"), UNSET);
+	assert_int_equal(lpni_prio(ln, "10.0.0.100@tcp"), UNSET);
+	/* a peer NI created after the rules */
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n, 0), 0);
+	assert_int_equal(lpni_prio(ln, "10.0.0.12@tcp"), 8);
+	/* a peer net created after the rules */
+	add_ok(ln, NULL, "tcp1", NULL, 11, 0, 0);
+	add_peer_ni(ln, "10.0.0.10@tcp", "10.0.1.30@tcp1");
+	assert_int_equal(lpn_prio(ln, "10.0.1.30@tcp1"), 11);
+	assert_int_equal(lpn_prio(ln, "10.0.1.20@tcp1"), 11);
+	/* delete: the remaining rules decide again */
+	assert_int_equal(del_rule(ln, 2), 0);		/* 10.0.0.11 */
+	assert_int_equal(lpni_prio(ln, "10.0.0.11@tcp"), 8);
+	assert_int_equal(del_rule(ln, 2), 0);		/* [10-19] */
+	assert_int_equal(lpni_prio(ln, "10.0.0.11@tcp"), UNSET);
+	assert_int_equal(lpni_prio(ln, "10.0.0.12@tcp"), UNSET);
+	assert_int_equal(lpn_prio(ln, "10.0.0.12@tcp"), 4);
+}
+
+static void test_pair_lists(void **state)
+{
+	struct lnet *ln = *state;
+
+	add_ok(ln, "10.0.0.1@tcp", "10.0.0.[10-11]@tcp", NULL, 0, -1, 0);
+	pref_is(ln, "10.0.0.10@tcp", "10.0.0.1@tcp");
+	pref_is(ln, "10.0.0.11@tcp", "10.0.0.1@tcp");
+	pref_is(ln, "192.168.0.10@o2ib", "");
+	pref_is(ln, "10.0.0.100@tcp", "");
+	/* net src (all NIs of the net), net dst (every peer NI of the net) */
+	add_ok(ln, "tcp", "tcp", NULL, 0, -1, 1);
+	pref_is(ln, "10.0.0.10@tcp", "10.0.0.1@tcp");		/* idx 0 wins */
+	pref_is(ln, "10.0.0.100@tcp", "10.0.0.1@tcp,10.0.0.2@tcp");
+	pref_is(ln, "10.0.1.20@tcp1", "");
+	/* a lower rule whose src matches no local NI does not decide */
+	add_ok(ln, "10.9.9.9@tcp", "10.0.0.10@tcp", NULL, 0, 0, 0);
+	pref_is(ln, "10.0.0.10@tcp", "10.0.0.1@tcp");
+	/* deleting the deciding rule lets the next one decide */
+	assert_int_equal(del_rule(ln, 1), 0);
+	pref_is(ln, "10.0.0.10@tcp", "10.0.0.1@tcp,10.0.0.2@tcp");
+	pref_is(ln, "10.0.0.11@tcp", "10.0.0.1@tcp,10.0.0.2@tcp");
+	/* a new local NI joins the lists of the net rule */
+	add_ni(ln, "tcp", "eth4");
+	pref_is(ln, "10.0.0.11@tcp", "10.0.0.1@tcp,10.0.0.2@tcp,10.0.0.3@tcp");
+	/* ... and leaves them */
+	assert_int_equal(lnet_net_del(ln, net_of("tcp"), "eth1"), 0);
+	pref_is(ln, "10.0.0.11@tcp", "10.0.0.1@tcp,10.0.0.3@tcp");
+	/* a new peer NI gets it at creation */
+	add_peer_ni(ln, "10.0.0.10@tcp", "10.0.0.12@tcp");
+	pref_is(ln, "10.0.0.12@tcp", "10.0.0.1@tcp,10.0.0.3@tcp");
+	/* delete all: every list empties */
+	assert_int_equal(del_rule(ln, -1), 0);
+	pref_is(ln, "10.0.0.12@tcp", "");
+}
+
+static void test_pair_cross_net(void **state)
+{
+	struct lnet *ln = *state;
+
+	add_ok(ln, "192.168.0.[1-2]@o2ib", "tcp", NULL, 0, -1, 0);
+	pref_is(ln, "10.0.0.10@tcp", "192.168.0.1@o2ib,192.168.0.2@o2ib");
+	add_ok(ln, "o2ib", "192.168.0.10@o2ib", NULL, 0, -1, 1);
+	pref_is(ln, "192.168.0.10@o2ib", "192.168.0.1@o2ib,192.168.0.2@o2ib");
+	add_ok(ln, "192.168.0.2@o2ib", "192.168.0.*@o2ib", NULL, 0, 0, 0);
+	pref_is(ln, "192.168.0.10@o2ib", "192.168.0.2@o2ib");
+	pref_is(ln, "10.0.0.10@tcp", "192.168.0.1@o2ib,192.168.0.2@o2ib");
+}
+
+static void test_router_lists(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid gw = nid_of("10.0.0.101@tcp");
+
+	add_ok(ln, NULL, "tcp5", "10.0.0.100@tcp", 0, -1, 0);
+	rtr_is(ln, "10.5.0.1@tcp5", "10.0.0.100@tcp");
+	rtr_is(ln, "10.0.0.10@tcp", "");
+	pref_is(ln, "10.5.0.1@tcp5", "");
+	add_ok(ln, NULL, "10.5.0.1@tcp5", "10.0.0.[100-101]@tcp", 0, 0, 0);
+	rtr_is(ln, "10.5.0.1@tcp5", "10.0.0.100@tcp,10.0.0.101@tcp");
+	/* a rule whose rte matches no gateway does not decide */
+	add_ok(ln, NULL, "tcp5", "10.0.0.200@tcp", 0, 0, 0);
+	rtr_is(ln, "10.5.0.1@tcp5", "10.0.0.100@tcp,10.0.0.101@tcp");
+	/* a gateway goes away with its route */
+	assert_int_equal(lnet_route_del(ln, net_of("tcp5"), &gw), 0);
+	rtr_is(ln, "10.5.0.1@tcp5", "10.0.0.100@tcp");
+	add_route(ln, "tcp5", "10.0.0.200@tcp");
+	rtr_is(ln, "10.5.0.1@tcp5", "10.0.0.200@tcp");
+	assert_int_equal(del_rule(ln, 0), 0);
+	rtr_is(ln, "10.5.0.1@tcp5", "10.0.0.100@tcp");
+	assert_int_equal(del_rule(ln, -1), 0);
+	rtr_is(ln, "10.5.0.1@tcp5", "");
+}
+
+static void info(struct lnet *ln, const char *nid, u32 peer,
+		 struct lnet_ioc_udsp_info *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->cud_hdr.ioc_len = sizeof(*ci);
+	ci->cud_hdr.ioc_version = LNET_IOC_VERSION;
+	ci->cud_peer = peer;
+	ci->cud_nid = nid_of(nid);
+}
+
+static void test_const_info(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp_info *ci = calloc(1, sizeof(*ci));
+	char got[512];
+
+	add_ok(ln, "tcp", NULL, NULL, 2, -1, 0);
+	add_ok(ln, "10.0.0.2@tcp", NULL, NULL, 3, -1, 1);
+	add_ok(ln, NULL, "tcp", NULL, 4, -1, 2);
+	add_ok(ln, NULL, "10.0.0.11@tcp", NULL, 5, -1, 3);
+	add_ok(ln, "tcp", "10.0.0.11@tcp", NULL, 0, -1, 4);
+	info(ln, "10.0.0.2@tcp", 0, ci);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, ci,
+				    sizeof(*ci), false), 0);
+	assert_int_equal(ci->cud_net_priority, 2);
+	assert_int_equal(ci->cud_nid_priority, 3);
+	assert_int_equal(ci->cud_npref, 0);
+	info(ln, "10.0.0.11@tcp", 1, ci);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, ci,
+				    sizeof(*ci), false), 0);
+	assert_int_equal(ci->cud_net_priority, 4);
+	assert_int_equal(ci->cud_nid_priority, 5);
+	assert_int_equal(ci->cud_npref, 2);
+	assert_int_equal(ci->cud_nrtr, 0);
+	nids_text(ci->cud_pref, ci->cud_npref, got, sizeof(got));
+	assert_string_equal(got, "10.0.0.1@tcp,10.0.0.2@tcp");
+	assert_true(lnet_nid_is_zero(&ci->cud_pref[2]));
+	info(ln, "10.0.0.99@tcp", 1, ci);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, ci,
+				    sizeof(*ci), false), -ENOENT);
+	info(ln, "10.0.0.11@tcp", 0, ci);		/* not a local NI */
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, ci,
+				    sizeof(*ci), false), -ENOENT);
+	info(ln, "10.0.0.11@tcp", 2, ci);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, ci,
+				    sizeof(*ci), false), -EINVAL);
+	free(ci);
+}
+
+static void test_get_errors(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp h = { .iou_idx = 0 };
+	u8 buf[256];
+
+	add_ok(ln, "10.0.0.[1-2]@tcp", NULL, NULL, 3, -1, 0);	/* 160 bytes */
+	/* too little room: ENOSPC with the size needed */
+	h.iou_hdr.ioc_len = 100;
+	h.iou_hdr.ioc_version = LNET_IOC_VERSION;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &h, sizeof(h));
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP, buf, 100, false), -ENOSPC);
+	assert_int_equal(((struct lnet_ioc_udsp *)buf)->iou_bulk_size, 128);
+	/* a negative idx names no rule */
+	h.iou_idx = -1;
+	h.iou_hdr.ioc_len = sizeof(h);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP_SIZE, &h, sizeof(h), false),
+			 -ENOENT);
+	/* DEL carries no bulk */
+	h.iou_idx = 0;
+	h.iou_bulk_size = 4;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &h, sizeof(h), true),
+			 -EINVAL);
+	/* read-only callers cannot change rules */
+	h.iou_bulk_size = 0;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &h, sizeof(h), false),
+			 -EPERM);
+	rules_count(ln, 1);
+}
+
+/* The engine API directly: what the ioctls are built on. */
+static void test_api(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_udsp_desc *d = calloc(1, sizeof(*d));
+	s32 idx;
+
+	d->idx = -1;
+	d->action = PRIO;
+	d->priority = 1;
+	assert_int_equal(lnet_nidexpr_parse("o2ib", &d->src, NULL, 0), 0);
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), 0);
+	assert_int_equal(idx, 0);
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), -EALREADY);
+	assert_non_null(lnet_udsp_get(ln, 0));
+	assert_null(lnet_udsp_get(ln, 1));
+	assert_int_equal(net_prio(ln, "o2ib"), 1);
+	/* destroy_all frees the rules and leaves objects as they are */
+	lnet_udsp_destroy_all(ln);
+	assert_int_equal(ln->ln_udsp_count, 0);
+	assert_null(ln->ln_udsp_index);
+	assert_int_equal(net_prio(ln, "o2ib"), 1);
+	lnet_udsp_apply_all(ln);
+	assert_int_equal(net_prio(ln, "o2ib"), UNSET);
+	free(d);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_order),
+		T(test_duplicates),
+		T(test_delete_all),
+		T(test_net_priorities),
+		T(test_ni_priorities),
+		T(test_ni_priorities_delete),
+		T(test_peer_priorities),
+		T(test_pair_lists),
+		T(test_pair_cross_net),
+		T(test_router_lists),
+		T(test_const_info),
+		T(test_get_errors),
+		T(test_api),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
