@@ -265,7 +265,7 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 
 struct nidlist_ctx {
 	struct cfg_peer *p;
-	const struct lnet_nid *dup;	/* set when a NID is listed twice */
+	struct lnet_nid dup;		/* set when a NID is listed twice */
 };
 
 static bool peer_has_nid(const struct cfg_peer *p, const struct lnet_nid *nid)
@@ -283,7 +283,7 @@ static int nidlist_add(const struct lnet_nid *nid, void *arg)
 	struct nidlist_ctx *ctx = arg;
 
 	if (peer_has_nid(ctx->p, nid)) {
-		ctx->dup = nid;
+		ctx->dup = *nid;
 		return -EEXIST;
 	}
 	if (ctx->p->nnids >= LNET_PEER_MAX_NIS)
@@ -298,7 +298,7 @@ static int nidlist_fail(const char *what, const char *s, int rc,
 	char nid[LNET_NID_STR_MAX];
 
 	if (rc == -EEXIST) {
-		lnet_nid_print(ctx->dup, nid, sizeof(nid));
+		lnet_nid_print(&ctx->dup, nid, sizeof(nid));
 		return cfg_fail(err, -EINVAL, NULL,
 				"invalid %s '%s': NID %s is listed twice", what, s, nid);
 	}

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libcfg value parsers and cfg_policy_finish(): values, ranges, and the
+ * exact messages users see.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "../../libcfg/cfg.h"
+
+static struct cfg_err err;
+
+static void reset_err(void)
+{
+	memset(&err, 0, sizeof(err));
+}
+
+/* --- cfg_fail and the constructors ---------------------------------------- */
+
+static void test_fail_fills_message_and_loc(void **state)
+{
+	struct cfg_loc loc = { .line = 3, .col = 7 };
+
+	reset_err();
+	assert_int_equal(cfg_fail(&err, -EINVAL, &loc, "bad %s %d", "x", 5), -EINVAL);
+	assert_string_equal(err.msg, "bad x 5");
+	assert_int_equal(err.loc.line, 3);
+	assert_int_equal(err.loc.col, 7);
+	assert_int_equal(cfg_fail(&err, -ERANGE, NULL, "again"), -ERANGE);
+	assert_string_equal(err.msg, "again");
+	assert_int_equal(err.loc.line, 0);
+	assert_int_equal(err.loc.col, 0);
+	assert_int_equal(cfg_fail(NULL, -ENOENT, &loc, "nowhere"), -ENOENT);
+}
+
+static void test_init(void **state)
+{
+	struct cfg_net n;
+	struct cfg_peer p;
+	struct cfg_policy pol;
+
+	memset(&n, 0x5a, sizeof(n));
+	cfg_net_init(&n);
+	assert_int_equal(n.nifs, 0);
+	assert_int_equal(n.net_id, 0);
+	assert_int_equal(n.tun.peer_timeout, -1);
+	assert_int_equal(n.tun.peer_credits, -1);
+	assert_int_equal(n.tun.peer_buffer_credits, -1);
+	assert_int_equal(n.tun.credits, -1);
+	memset(&p, 0x5a, sizeof(p));
+	cfg_peer_init(&p);
+	assert_int_equal(p.nnids, 0);
+	assert_int_equal(p.flags, 0);
+	assert_true(lnet_nid_is_zero(&p.prim));
+	memset(&pol, 0x5a, sizeof(pol));
+	cfg_policy_init(&pol);
+	assert_int_equal(pol.d.idx, -1);
+	assert_int_equal(pol.d.action, LNET_UDSP_ACTION_NONE);
+	assert_false(lnet_nidexpr_present(&pol.d.src));
+	assert_false(lnet_nidexpr_present(&pol.d.dst));
+	assert_false(lnet_nidexpr_present(&pol.d.rte));
+}
+
+/* --- integers -------------------------------------------------------------- */
+
+static void u32_ok(const char *s, u32 min, u32 max, u32 want)
+{
+	u32 v = 12345;
+
+	reset_err();
+	assert_int_equal(cfg_parse_u32("--priority", s, min, max, &v, &err), 0);
+	assert_int_equal(v, want);
+	assert_string_equal(err.msg, "");
+}
+
+static void u32_bad(const char *s, u32 min, u32 max, int rc, const char *msg)
+{
+	u32 v = 12345;
+
+	reset_err();
+	assert_int_equal(cfg_parse_u32("--priority", s, min, max, &v, &err), rc);
+	assert_int_equal(v, 12345);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_u32(void **state)
+{
+	u32_ok("0", 0, 10, 0);
+	u32_ok("10", 0, 10, 10);
+	u32_ok("007", 0, 10, 7);
+	u32_ok("4294967294", 0, 4294967294U, 4294967294U);
+	u32_ok("4294967295", 0, UINT32_MAX, UINT32_MAX);
+	u32_bad("11", 0, 10, -ERANGE, "invalid --priority '11': expected an integer 0-10");
+	u32_bad("0", 1, 10, -ERANGE, "invalid --priority '0': expected an integer 1-10");
+	u32_bad("4294967295", 0, 4294967294U, -ERANGE,
+		"invalid --priority '4294967295': expected an integer 0-4294967294");
+	u32_bad("4294967296", 0, UINT32_MAX, -ERANGE,
+		"invalid --priority '4294967296': expected an integer 0-4294967295");
+	u32_bad("99999999999999999999999", 0, UINT32_MAX, -ERANGE,
+		"invalid --priority '99999999999999999999999': expected an integer 0-4294967295");
+	u32_bad("abc", 0, 4294967294U, -EINVAL,
+		"invalid --priority 'abc': expected an integer 0-4294967294");
+	u32_bad("", 0, 10, -EINVAL, "invalid --priority '': expected an integer 0-10");
+	u32_bad("1a", 0, 10, -EINVAL, "invalid --priority '1a': expected an integer 0-10");
+	u32_bad(" 1", 0, 10, -EINVAL, "invalid --priority ' 1': expected an integer 0-10");
+	u32_bad("1 ", 0, 10, -EINVAL, "invalid --priority '1 ': expected an integer 0-10");
+	u32_bad("+1", 0, 10, -EINVAL, "invalid --priority '+1': expected an integer 0-10");
+	u32_bad("-1", 0, 10, -EINVAL, "invalid --priority '-1': expected an integer 0-10");
+	u32_bad("0x1", 0, 10, -EINVAL, "invalid --priority '0x1': expected an integer 0-10");
+	u32_bad("1.0", 0, 10, -EINVAL, "invalid --priority '1.0': expected an integer 0-10");
+}
+
+static void s32_ok(const char *s, s32 min, s32 max, s32 want)
+{
+	s32 v = 12345;
+
+	reset_err();
+	assert_int_equal(cfg_parse_s32("--idx", s, min, max, &v, &err), 0);
+	assert_int_equal(v, want);
+}
+
+static void s32_bad(const char *s, s32 min, s32 max, int rc, const char *msg)
+{
+	s32 v = 12345;
+
+	reset_err();
+	assert_int_equal(cfg_parse_s32("--idx", s, min, max, &v, &err), rc);
+	assert_int_equal(v, 12345);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_s32(void **state)
+{
+	s32_ok("-1", -1, INT32_MAX, -1);
+	s32_ok("0", -1, INT32_MAX, 0);
+	s32_ok("-0", -1, 5, 0);
+	s32_ok("2147483647", -1, INT32_MAX, INT32_MAX);
+	s32_ok("-2147483648", INT32_MIN, INT32_MAX, INT32_MIN);
+	s32_ok("86400", -1, 86400, 86400);
+	s32_bad("-2", -1, INT32_MAX, -ERANGE,
+		"invalid --idx '-2': expected an integer -1-2147483647");
+	s32_bad("2147483648", -1, INT32_MAX, -ERANGE,
+		"invalid --idx '2147483648': expected an integer -1-2147483647");
+	s32_bad("-2147483649", INT32_MIN, INT32_MAX, -ERANGE,
+		"invalid --idx '-2147483649': expected an integer -2147483648-2147483647");
+	s32_bad("86401", -1, 86400, -ERANGE, "invalid --idx '86401': expected an integer -1-86400");
+	s32_bad("-", -1, 5, -EINVAL, "invalid --idx '-': expected an integer -1-5");
+	s32_bad("--1", -1, 5, -EINVAL, "invalid --idx '--1': expected an integer -1-5");
+	s32_bad("", -1, 5, -EINVAL, "invalid --idx '': expected an integer -1-5");
+	s32_bad("+3", -1, 5, -EINVAL, "invalid --idx '+3': expected an integer -1-5");
+	s32_bad("3x", -1, 5, -EINVAL, "invalid --idx '3x': expected an integer -1-5");
+	s32_bad("-1 ", -1, 5, -EINVAL, "invalid --idx '-1 ': expected an integer -1-5");
+}
+
+static void test_bool(void **state)
+{
+	static const char *const yes[] = { "true", "yes", "on", "1", "TRUE", "Yes", "oN" };
+	static const char *const no[] = { "false", "no", "off", "0", "FALSE", "No", "OFF" };
+	static const char *const bad[] = { "", "2", "y", "n", "truee", "enable", " on" };
+	char want[128];
+	size_t i;
+	bool v;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		v = false;
+		assert_int_equal(cfg_parse_bool("lock_prim", yes[i], &v, &err), 0);
+		assert_true(v);
+		v = true;
+		assert_int_equal(cfg_parse_bool("lock_prim", no[i], &v, &err), 0);
+		assert_false(v);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = true;
+		reset_err();
+		assert_int_equal(cfg_parse_bool("lock_prim", bad[i], &v, &err), -EINVAL);
+		assert_true(v);
+		snprintf(want, sizeof(want),
+			 "invalid lock_prim '%s': expected true/false, yes/no, on/off or 1/0",
+			 bad[i]);
+		assert_string_equal(err.msg, want);
+	}
+}
+
+/* --- nets, NIDs, expressions: the NID library's reason in our frame ------- */
+
+/* "invalid <what> '<value>': <reason the NID library gives>" */
+static void assert_framed(const char *what, const char *value, const char *why)
+{
+	char want[600];
+
+	snprintf(want, sizeof(want), "invalid %s '%s': %s", what, value, why);
+	assert_string_equal(err.msg, want);
+	assert_true(strlen(why) > 0);
+}
+
+static void test_net(void **state)
+{
+	char why[256];
+	u32 id = 7, want;
+
+	assert_int_equal(cfg_parse_net("--net", "tcp1", &id, &err), 0);
+	assert_int_equal(id, LNET_NET_ID(LNET_LND_TCP, 1));
+	assert_int_equal(cfg_parse_net("--net", "tcp", &id, &err), 0);
+	assert_int_equal(id, LNET_NET_ID(LNET_LND_TCP, 0));
+	assert_int_equal(cfg_parse_net("net", "o2ib3", &id, &err), 0);
+	assert_int_equal(id, LNET_NET_ID(LNET_LND_O2IB, 3));
+	reset_err();
+	want = id;
+	assert_int_equal(cfg_parse_net("--net", "foo1", &id, &err), -EINVAL);
+	assert_int_equal(id, want);
+	assert_int_equal(lnet_net_parse("foo1", &id, why, sizeof(why)), -EINVAL);
+	assert_framed("--net", "foo1", why);
+	reset_err();
+	assert_int_equal(cfg_parse_net("--net", "tcp65536", &id, &err), -EINVAL);
+	lnet_net_parse("tcp65536", &id, why, sizeof(why));
+	assert_framed("--net", "tcp65536", why);
+}
+
+static void test_nid(void **state)
+{
+	struct lnet_nid nid;
+	char why[256], buf[LNET_NID_STR_MAX];
+
+	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.1@tcp", &nid, &err), 0);
+	assert_int_equal(lnet_nid_print(&nid, buf, sizeof(buf)), strlen("10.0.0.1@tcp"));
+	assert_string_equal(buf, "10.0.0.1@tcp");
+	assert_int_equal(cfg_parse_nid("--prim_nid", "5@gni1", &nid, &err), 0);
+	lnet_nid_print(&nid, buf, sizeof(buf));
+	assert_string_equal(buf, "5@gni1");
+	reset_err();
+	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.256@tcp", &nid, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "invalid --nid '10.0.0.256@tcp': octet '256' is out of range 0-255");
+	reset_err();
+	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.1", &nid, &err), -EINVAL);
+	lnet_nid_parse("10.0.0.1", &nid, why, sizeof(why));
+	assert_framed("--nid", "10.0.0.1", why);
+	reset_err();
+	assert_int_equal(cfg_parse_nid("--nid", "127.0.0.1@tcp", &nid, &err), -EINVAL);
+	lnet_nid_parse("127.0.0.1@tcp", &nid, why, sizeof(why));
+	assert_framed("--nid", "127.0.0.1@tcp", why);
+}
+
+static void test_nidexpr(void **state)
+{
+	struct lnet_nidexpr e;
+	char why[256];
+
+	assert_int_equal(cfg_parse_nidexpr("--src", "10.0.0.[1-3]@tcp", &e, &err), 0);
+	assert_int_equal(e.ne_lnd, LNET_LND_TCP);
+	assert_int_equal(e.ne_kind, LNET_UDSP_KIND_IPV4);
+	assert_int_equal(cfg_parse_nidexpr("--dst", "o2ib[1-3]", &e, &err), 0);
+	assert_int_equal(e.ne_lnd, LNET_LND_O2IB);
+	assert_int_equal(e.ne_kind, LNET_UDSP_KIND_NET);
+	assert_int_equal(cfg_parse_nidexpr("--rte", "[1-3]@gni", &e, &err), 0);
+	assert_int_equal(e.ne_kind, LNET_UDSP_KIND_NUM);
+	reset_err();
+	assert_int_equal(cfg_parse_nidexpr("--src", "10.0.0.256@tcp", &e, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "invalid --src '10.0.0.256@tcp': octet '256' is out of range 0-255");
+	reset_err();
+	assert_int_equal(cfg_parse_nidexpr("--dst", "10.0.0.[5-1]@tcp", &e, &err), -EINVAL);
+	lnet_nidexpr_parse("10.0.0.[5-1]@tcp", &e, why, sizeof(why));
+	assert_framed("--dst", "10.0.0.[5-1]@tcp", why);
+	reset_err();
+	assert_int_equal(cfg_parse_nidexpr("dst", "tcp x", &e, &err), -EINVAL);
+	lnet_nidexpr_parse("tcp x", &e, why, sizeof(why));
+	assert_framed("dst", "tcp x", why);
+}
+
+/* --- interface lists ---------------------------------------------------------- */
+
+static void ifnames_bad(struct cfg_net *n, const char *s, int rc, const char *why)
+{
+	u32 before = n->nifs;
+	char want[600];
+
+	reset_err();
+	assert_int_equal(cfg_parse_ifnames("--if", s, n, &err), rc);
+	assert_int_equal(n->nifs, before);
+	snprintf(want, sizeof(want), "invalid --if '%s': %s", s, why);
+	assert_string_equal(err.msg, want);
+}
+
+static void test_ifnames(void **state)
+{
+	struct cfg_net n;
+	char list[1024] = "";
+	int i;
+
+	cfg_net_init(&n);
+	assert_int_equal(cfg_parse_ifnames("--if", "eth0,eth1", &n, &err), 0);
+	assert_int_equal(n.nifs, 2);
+	assert_string_equal(n.ifnames[0], "eth0");
+	assert_string_equal(n.ifnames[1], "eth1");
+	assert_int_equal(cfg_parse_ifnames("interfaces", "ib0", &n, &err), 0);
+	assert_int_equal(n.nifs, 3);
+	assert_string_equal(n.ifnames[2], "ib0");
+	assert_int_equal(cfg_parse_ifnames("--if", "abcdefghijklmno", &n, &err), 0);
+	assert_string_equal(n.ifnames[3], "abcdefghijklmno");
+
+	ifnames_bad(&n, "eth2,eth0", -EINVAL, "interface 'eth0' is listed twice");
+	ifnames_bad(&n, "eth5,eth5", -EINVAL, "interface 'eth5' is listed twice");
+	ifnames_bad(&n, "abcdefghijklmnop", -EINVAL, "an interface name has 1-15 characters");
+	ifnames_bad(&n, "", -EINVAL, "empty interface name");
+	ifnames_bad(&n, "eth7,", -EINVAL, "empty interface name");
+	ifnames_bad(&n, ",eth7", -EINVAL, "empty interface name");
+	ifnames_bad(&n, "eth7,,eth8", -EINVAL, "empty interface name");
+	ifnames_bad(&n, "a/b", -EINVAL, "'/' is not allowed in an interface name");
+	ifnames_bad(&n, "..", -EINVAL, "'.' and '..' are not interface names");
+	ifnames_bad(&n, "eth 0", -EINVAL,
+		    "whitespace and ':' are not allowed in an interface name");
+	assert_string_equal(n.ifnames[3], "abcdefghijklmno");
+
+	cfg_net_init(&n);
+	for (i = 0; i < CFG_MAX_IFS; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%se%d",
+			 i ? "," : "", i);
+	assert_int_equal(cfg_parse_ifnames("--if", list, &n, &err), 0);
+	assert_int_equal(n.nifs, CFG_MAX_IFS);
+	assert_string_equal(n.ifnames[CFG_MAX_IFS - 1], "e31");
+	ifnames_bad(&n, "x0", -E2BIG, "at most 32 interfaces per net");
+}
+
+/* --- NID lists ------------------------------------------------------------------ */
+
+static void nidlist_bad(struct cfg_peer *p, const char *s, int rc, const char *why)
+{
+	u32 before = p->nnids;
+	char want[1200];
+
+	reset_err();
+	assert_int_equal(cfg_parse_nidlist("--nid", s, p, &err), rc);
+	assert_int_equal(p->nnids, before);
+	snprintf(want, sizeof(want), "invalid --nid '%s': %s", s, why);
+	assert_string_equal(err.msg, want);
+}
+
+static void assert_nid(const struct lnet_nid *nid, const char *want)
+{
+	char buf[LNET_NID_STR_MAX];
+
+	assert_true(lnet_nid_print(nid, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, want);
+}
+
+static void test_nidlist(void **state)
+{
+	struct cfg_peer p;
+
+	cfg_peer_init(&p);
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.0.0.[1-3]@tcp,5@gni", &p, &err), 0);
+	assert_int_equal(p.nnids, 4);
+	assert_nid(&p.nids[0], "10.0.0.1@tcp");
+	assert_nid(&p.nids[1], "10.0.0.2@tcp");
+	assert_nid(&p.nids[2], "10.0.0.3@tcp");
+	assert_nid(&p.nids[3], "5@gni");
+	assert_int_equal(cfg_parse_nidlist("nid", "10.1.[1,3].7@tcp1", &p, &err), 0);
+	assert_int_equal(p.nnids, 6);
+	assert_nid(&p.nids[4], "10.1.1.7@tcp1");
+	assert_nid(&p.nids[5], "10.1.3.7@tcp1");
+	assert_int_equal(cfg_parse_nidlist("--nid", "2001:db8::1@tcp", &p, &err), 0);
+	assert_int_equal(p.nnids, 7);
+	assert_nid(&p.nids[6], "2001:db8::1@tcp");
+
+	nidlist_bad(&p, "10.0.0.9@tcp,10.0.0.2@tcp", -EINVAL,
+		    "NID 10.0.0.2@tcp is listed twice");
+	nidlist_bad(&p, "10.0.0.256@tcp", -EINVAL, "octet '256' is out of range 0-255");
+	nidlist_bad(&p, "10.9.0.[1-2]@tcp,", -EINVAL, "empty NID in the list");
+	nidlist_bad(&p, "10.0.0.9@tcp,,5@gni", -EINVAL, "empty NID in the list");
+	nidlist_bad(&p, "", -EINVAL, "empty NID in the list");
+	nidlist_bad(&p, "o2ib[1-2]", -EINVAL, "'o2ib[1-2]' is a net, expected NIDs");
+	nidlist_bad(&p, "10.7.0.*@tcp", -E2BIG, "a peer has at most 128 NIDs");
+	nidlist_bad(&p, "2001:db8::[1-3]@tcp", -EINVAL,
+		    "only IPv4 and numeric NID ranges on one net can be listed");
+
+	cfg_peer_init(&p);
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.2.0.[1-128]@tcp", &p, &err), 0);
+	assert_int_equal(p.nnids, LNET_PEER_MAX_NIS);
+	assert_nid(&p.nids[127], "10.2.0.128@tcp");
+	nidlist_bad(&p, "10.3.0.1@tcp", -E2BIG, "a peer has at most 128 NIDs");
+}
+
+/* --- cfg_policy_finish ---------------------------------------------------------- */
+
+static void policy_set(struct cfg_policy *p, const char *src, const char *dst,
+		       const char *rte)
+{
+	cfg_policy_init(p);
+	if (src)
+		assert_int_equal(cfg_parse_nidexpr("--src", src, &p->d.src, &err), 0);
+	if (dst)
+		assert_int_equal(cfg_parse_nidexpr("--dst", dst, &p->d.dst, &err), 0);
+	if (rte)
+		assert_int_equal(cfg_parse_nidexpr("--rte", rte, &p->d.rte, &err), 0);
+}
+
+static void finish_ok(const char *src, const char *dst, const char *rte,
+		      bool has_prio, u32 prio, u32 action, u32 want_prio)
+{
+	struct cfg_policy p;
+
+	policy_set(&p, src, dst, rte);
+	reset_err();
+	assert_int_equal(cfg_policy_finish(&p, has_prio, prio, &err), 0);
+	assert_int_equal(p.d.action, action);
+	assert_int_equal(p.d.priority, want_prio);
+	assert_int_equal(p.d.idx, -1);
+	assert_string_equal(err.msg, "");
+}
+
+static void test_finish_shapes(void **state)
+{
+	/* local net priority, explicit and derived */
+	finish_ok("tcp", NULL, NULL, true, 3, LNET_UDSP_ACTION_PRIORITY, 3);
+	finish_ok("tcp", NULL, NULL, false, 0, LNET_UDSP_ACTION_PRIORITY, 0);
+	/* local NID priority */
+	finish_ok("10.0.0.[1-2]@tcp", NULL, NULL, true, 4294967294U,
+		  LNET_UDSP_ACTION_PRIORITY, 4294967294U);
+	/* peer net priority */
+	finish_ok(NULL, "o2ib1", NULL, true, 0, LNET_UDSP_ACTION_PRIORITY, 0);
+	/* peer NID priority, derived 0 */
+	finish_ok(NULL, "10.1.1.*@tcp", NULL, false, 0, LNET_UDSP_ACTION_PRIORITY, 0);
+	/* NID pair */
+	finish_ok("10.0.0.1@tcp", "10.1.1.*@tcp", NULL, false, 0,
+		  LNET_UDSP_ACTION_PREFERRED_LIST, 0);
+	/* router */
+	finish_ok(NULL, "10.5.5.[1-100]@o2ib2", "10.1.1.[1-2]@tcp", false, 0,
+		  LNET_UDSP_ACTION_PREFERRED_LIST, 0);
+}
+
+static void finish_bad(const char *src, const char *dst, const char *rte,
+		       bool has_prio, u32 prio, int rc, const char *msg)
+{
+	struct cfg_policy p;
+
+	policy_set(&p, src, dst, rte);
+	p.loc.line = 9;
+	p.loc.col = 4;
+	reset_err();
+	assert_int_equal(cfg_policy_finish(&p, has_prio, prio, &err), rc);
+	assert_string_equal(err.msg, msg);
+	assert_int_equal(err.loc.line, 9);
+	assert_int_equal(err.loc.col, 4);
+}
+
+static void test_finish_rejects(void **state)
+{
+	finish_bad(NULL, NULL, NULL, false, 0, -EINVAL,
+		   "a rule needs at least one of src, dst and rte");
+	finish_bad(NULL, NULL, NULL, true, 1, -EINVAL,
+		   "a rule needs at least one of src, dst and rte");
+	finish_bad("tcp", NULL, NULL, true, 4294967295U, -ERANGE,
+		   "invalid priority '4294967295': expected an integer 0-4294967294");
+	finish_bad(NULL, NULL, "10.1.1.1@tcp", false, 0, -EINVAL,
+		   "invalid rule (rte): --rte needs --dst: a router rule is --dst with --rte");
+	finish_bad(NULL, NULL, "tcp", true, 2, -EINVAL,
+		   "invalid rule (rte + priority 2): --rte needs --dst: a router rule is --dst with --rte");
+	finish_bad("tcp", NULL, "10.1.1.1@tcp", false, 0, -EINVAL,
+		   "invalid rule (src + rte): --src and --rte cannot be combined: a router rule is --dst with --rte");
+	finish_bad("tcp", "tcp1", "10.1.1.1@tcp", false, 0, -EINVAL,
+		   "invalid rule (src + dst + rte): --src, --dst and --rte cannot be combined: use --src with --dst, or --dst with --rte");
+	finish_bad("tcp", "tcp1", NULL, true, 3, -EINVAL,
+		   "invalid rule (src + dst + priority 3): a priority applies to one descriptor only: --src with --dst makes a preferred-NID rule, which takes no priority");
+	finish_bad(NULL, "tcp1", "10.1.1.1@tcp", true, 0, -EINVAL,
+		   "invalid rule (dst + rte + priority 0): a priority applies to one descriptor only: --dst with --rte makes a preferred-router rule, which takes no priority");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fail_fills_message_and_loc),
+		cmocka_unit_test(test_init),
+		cmocka_unit_test(test_u32),
+		cmocka_unit_test(test_s32),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_net),
+		cmocka_unit_test(test_nid),
+		cmocka_unit_test(test_nidexpr),
+		cmocka_unit_test(test_ifnames),
+		cmocka_unit_test(test_nidlist),
+		cmocka_unit_test(test_finish_shapes),
+		cmocka_unit_test(test_finish_rejects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
