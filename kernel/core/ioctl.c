@@ -292,6 +292,35 @@ static struct lnet_peer_ni *lnet_peer_nth_ni(struct lnet_peer *lp, u32 *left)
 	return NULL;
 }
 
+/*
+ * The @index-th peer NI over all peers. Starts at the cursor when it is at
+ * or before @index, so that walking every peer NI by index is linear.
+ */
+static struct lnet_peer_ni *lnet_peer_ni_by_index(struct lnet *ln, u32 index)
+{
+	struct lnet_peer *lp = list_first_entry(&ln->ln_peers, struct lnet_peer,
+						lp_list);
+	struct lnet_peer_ni *lpni;
+	u32 base = 0;
+
+	if (ln->ln_iter_peer && ln->ln_iter_base <= index) {
+		lp = ln->ln_iter_peer;
+		base = ln->ln_iter_base;
+	}
+	for (; &lp->lp_list != &ln->ln_peers; lp = list_next_entry(lp, lp_list)) {
+		u32 left = index - base;
+
+		lpni = lnet_peer_nth_ni(lp, &left);
+		if (lpni) {
+			ln->ln_iter_peer = lp;
+			ln->ln_iter_base = base;
+			return lpni;
+		}
+		base += lp->lp_nnis;
+	}
+	return NULL;
+}
+
 static int lnet_ioc_get_peer(struct lnet *ln, unsigned int cmd, void *buf,
 			     u32 len)
 {
@@ -309,11 +338,7 @@ static int lnet_ioc_get_peer(struct lnet *ln, unsigned int cmd, void *buf,
 		if (lp)
 			lpni = lnet_peer_nth_ni(lp, &left);
 	} else {
-		list_for_each_entry(lp, &ln->ln_peers, lp_list) {
-			lpni = lnet_peer_nth_ni(lp, &left);
-			if (lpni)
-				break;
-		}
+		lpni = lnet_peer_ni_by_index(ln, p->pr_index);
 	}
 	if (!lpni)
 		return -ENOENT;

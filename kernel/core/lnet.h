@@ -109,6 +109,13 @@ struct lnet {
 	u32 ln_lpni_hash_size;			/* power of two */
 	u32 ln_npeer_nis;
 	s64 ln_nobjects;			/* live objects: 0 when down */
+	/*
+	 * GET_PEER_NI cursor: ln_iter_peer's first NI has index ln_iter_base
+	 * over all peers, so a walk by index costs O(1) per step. NULL when
+	 * peers or peer NIs changed since (core only).
+	 */
+	struct lnet_peer *ln_iter_peer;
+	u32 ln_iter_base;
 	/* os_if_lookup() unless a test puts its own here */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
 };

@@ -176,7 +176,8 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	if (ifa.addr_len != 4 && ifa.addr_len != 16)
 		return -EADDRNOTAVAIL;
 	lnet_nid_make(&nid, net_id, ifa.addr, ifa.addr_len);
-	if (lnet_ni_find(ln, &nid))
+	/* our NID, or a peer's: a NID names one node */
+	if (lnet_ni_find(ln, &nid) || lnet_peer_ni_find(ln, &nid))
 		return -EEXIST;
 
 	net = lnet_net_find(ln, net_id);

@@ -95,6 +95,7 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
 	lnet_lpni_hash_insert(ln, lpni);
 	lp->lp_nnis++;
+	ln->ln_iter_peer = NULL;
 	if (new_lpn)
 		lnet_udsp_apply_peer_net(ln, lpn);
 	lnet_udsp_apply_peer_ni(ln, lpni);
@@ -108,6 +109,7 @@ static void lnet_peer_ni_free(struct lnet *ln, struct lnet_peer_ni *lpni)
 	lnet_lpni_hash_remove(ln, lpni);
 	list_del(&lpni->lpni_list);
 	lpn->lpn_peer->lp_nnis--;
+	ln->ln_iter_peer = NULL;
 	lnet_obj_free(ln, lpni->lpni_pref_nids);
 	lnet_obj_free(ln, lpni->lpni_rtr_nids);
 	lnet_obj_free(ln, lpni);
@@ -128,6 +130,7 @@ static void lnet_peer_free(struct lnet *ln, struct lnet_peer *lp)
 						       lpni_list));
 	}
 	list_del(&lp->lp_list);
+	ln->ln_iter_peer = NULL;
 	lnet_obj_free(ln, lp);
 }
 
@@ -145,6 +148,7 @@ struct lnet_peer *lnet_peer_create(struct lnet *ln, const struct lnet_nid *prim,
 	list_add_tail(&lp->lp_list, &ln->ln_peers);
 	if (lnet_peer_attach_ni(ln, lp, prim)) {
 		list_del(&lp->lp_list);
+		ln->ln_iter_peer = NULL;
 		lnet_obj_free(ln, lp);
 		return NULL;
 	}

@@ -247,6 +247,36 @@ static void test_ni_add_errors(void **state)
 	assert_null(lnet_net_find(ln, TCP1));
 }
 
+static void test_ni_add_peer_nid(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 2);
+
+	/* 10.0.0.2@tcp is a peer's NID: eth1 cannot take it on tcp */
+	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth1", NULL), -EEXIST);
+	assert_null(lnet_net_find(ln, TCP));
+	/* on another net it is another NID */
+	assert_int_equal(lnet_ni_add(ln, TCP1, "eth1", NULL), 0);
+}
+
+static void test_os_if_lookup(void **state)
+{
+	struct lnet *ln = calloc(1, sizeof(*ln));
+	struct os_ifaddr a;
+
+	assert_non_null(ln);
+	lnet_init(ln);
+	assert_ptr_equal(ln->ln_if_lookup, os_if_lookup);
+	lnet_fini(ln);
+	free(ln);
+	/* every namespace has lo, and its addresses are never NIDs */
+	assert_int_equal(os_if_lookup("lo", &a), -EADDRNOTAVAIL);
+	assert_int_equal(os_if_lookup("nosuchif7", &a), -ENODEV);
+	assert_int_equal(os_if_lookup("", &a), -ENODEV);
+	assert_int_equal(os_if_lookup("a23456789012345678", &a), -ENODEV);
+}
+
 static void test_ni_add_tunable_ranges(void **state)
 {
 	struct lnet *ln = *state;
@@ -910,6 +940,76 @@ static void test_ioctl_peers(void **state)
 			 -ENOENT);
 }
 
+/* 1,000 peers with 1 to 3 NIs: GET_PEER_NI by index, forwards and back. */
+static u32 walk_make_peers(struct lnet *ln)
+{
+	u32 i, j, total = 0;
+
+	for (i = 0; i < 1000; i++) {
+		struct lnet_nid prim = nid4(TCP, 10, 2, (u8)(i >> 8), (u8)i);
+
+		assert_int_equal(lnet_peer_ni_add(ln, &prim, NULL, 0), 0);
+		total++;
+		for (j = 1; j <= i % 3; j++) {
+			struct lnet_nid n = nid4(TCP, 10, (u8)(2 + j), (u8)(i >> 8),
+						 (u8)i);
+
+			assert_int_equal(lnet_peer_ni_add(ln, &prim, &n, 0), 0);
+			total++;
+		}
+	}
+	return total;
+}
+
+/* The expected NID at @index: peers in order, each peer's NIs in order. */
+static struct lnet_nid walk_expected(u32 index)
+{
+	u32 i;
+
+	for (i = 0; ; i++) {
+		u32 n = 1 + i % 3;
+
+		if (index < n)
+			return nid4(TCP, 10, (u8)(2 + index), (u8)(i >> 8), (u8)i);
+		index -= n;
+	}
+}
+
+static void walk_check(struct lnet *ln, u32 index)
+{
+	struct lnet_ioc_peer p = ioc_peer(NULL, NULL, 0, index);
+	struct lnet_nid want = walk_expected(index);
+
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	assert_true(lnet_nid_equal(&p.pr_nid, &want));
+}
+
+static void test_ioctl_peer_walk(void **state)
+{
+	struct lnet *ln = *state;
+	u32 total = walk_make_peers(ln);
+	struct lnet_ioc_peer p;
+	struct lnet_nid n;
+	u32 i;
+
+	assert_int_equal(total, 1999);
+	for (i = 0; i < total; i++)
+		walk_check(ln, i);
+	p = ioc_peer(NULL, NULL, 0, total);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false),
+			 -ENOENT);
+	for (i = total; i-- > 0;)
+		walk_check(ln, i);
+	/* a change under the cursor: peer 0 (one NI) goes, all shift by one */
+	walk_check(ln, 1000);
+	n = nid4(TCP, 10, 2, 0, 0);
+	assert_int_equal(lnet_peer_ni_del(ln, &n, NULL, 0), 0);
+	p = ioc_peer(NULL, NULL, 0, 999);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
+	n = walk_expected(1000);
+	assert_true(lnet_nid_equal(&p.pr_nid, &n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -920,6 +1020,8 @@ int main(void)
 		T(test_ni_add_values),
 		T(test_ni_add_errors),
 		T(test_ni_add_tunable_ranges),
+		T(test_ni_add_peer_nid),
+		T(test_os_if_lookup),
 		T(test_net_del),
 		T(test_peer_mr),
 		T(test_peer_non_mr),
@@ -935,6 +1037,7 @@ int main(void)
 		T(test_ioctl_perm_and_state),
 		T(test_ioctl_nets),
 		T(test_ioctl_peers),
+		T(test_ioctl_peer_walk),
 #undef T
 	};
 
