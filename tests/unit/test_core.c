@@ -940,6 +940,122 @@ static void test_ioctl_peers(void **state)
 			 -ENOENT);
 }
 
+/* --- UDSP: hooks at creation, ioctl dispatch ------------------------------------------ */
+
+/* Add a rule: src/dst/rte expressions ("" = absent), PRIORITY if @prio >= 0. */
+static void add_rule(struct lnet *ln, const char *src, const char *dst,
+		     const char *rte, long long prio)
+{
+	struct lnet_udsp_desc d;
+	s32 idx = -2;
+
+	memset(&d, 0, sizeof(d));
+	d.idx = -1;
+	if (src[0])
+		assert_int_equal(lnet_nidexpr_parse(src, &d.src, NULL, 0), 0);
+	if (dst[0])
+		assert_int_equal(lnet_nidexpr_parse(dst, &d.dst, NULL, 0), 0);
+	if (rte[0])
+		assert_int_equal(lnet_nidexpr_parse(rte, &d.rte, NULL, 0), 0);
+	d.action = prio >= 0 ? LNET_UDSP_ACTION_PRIORITY :
+			       LNET_UDSP_ACTION_PREFERRED_LIST;
+	d.priority = prio >= 0 ? (u32)prio : 0;
+	assert_int_equal(lnet_udsp_add(ln, &d, &idx), 0);
+	assert_true(idx >= 0);
+}
+
+static void test_udsp_hooks_at_creation(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid e0 = nid4(TCP, 10, 0, 0, 1);
+	struct lnet_nid e1 = nid4(TCP1, 10, 0, 0, 2);
+	struct lnet_nid p = nid4(TCP, 10, 0, 0, 100);
+	struct lnet_nid q = nid4(TCP, 10, 0, 0, 101);
+	struct lnet_nid gw = nid4(TCP, 10, 0, 0, 254);
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+
+	/* rules first, objects after: each object gets them when created */
+	add_rule(ln, "tcp1", "", "", 3);
+	add_rule(ln, "10.0.0.1@tcp", "", "", 4);
+	add_rule(ln, "", "tcp", "", 5);
+	add_rule(ln, "", "10.0.0.101@tcp", "", 6);
+	add_rule(ln, "10.0.0.1@tcp", "10.0.0.[100-101]@tcp", "", -1);
+	add_rule(ln, "", "10.0.0.100@tcp", "10.0.0.254@tcp", -1);
+
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
+	assert_int_equal(lnet_ni_add(ln, TCP1, "eth1", NULL), 0);
+	ni = lnet_ni_find(ln, &e0);
+	assert_int_equal(ni->ni_sel_priority, 4);
+	assert_int_equal(ni->ni_net->net_sel_priority, LNET_PRIORITY_UNSET);
+	ni = lnet_ni_find(ln, &e1);
+	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(ni->ni_net->net_sel_priority, 3);
+
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &q, 0), 0);
+	lpni = lnet_peer_ni_find(ln, &q);
+	assert_int_equal(lpni->lpni_peer_net->lpn_sel_priority, 5);
+	assert_int_equal(lpni->lpni_sel_priority, 6);
+	assert_int_equal(lpni->lpni_npref, 1);
+	assert_true(lnet_nid_equal(&lpni->lpni_pref_nids[0], &e0));
+	lpni = lnet_peer_ni_find(ln, &p);
+	assert_int_equal(lpni->lpni_sel_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(lpni->lpni_npref, 1);
+	assert_int_equal(lpni->lpni_nrtr, 0);
+	/* a route makes the router rule's gateway known */
+	assert_int_equal(lnet_route_add(ln, O2IB, &gw, 1, 0), 0);
+	assert_int_equal(lpni->lpni_nrtr, 1);
+	assert_true(lnet_nid_equal(&lpni->lpni_rtr_nids[0], &gw));
+	assert_int_equal(lnet_route_del(ln, O2IB, &gw), 0);
+	assert_int_equal(lpni->lpni_nrtr, 0);
+	/* the preferred local NI goes: so does the preference */
+	assert_int_equal(lnet_net_del(ln, TCP, "eth0"), 0);
+	assert_int_equal(lpni->lpni_npref, 0);
+	/* unconfigure (teardown) frees the rules too: no object left */
+}
+
+static void test_udsp_ioctl_dispatch(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp u;
+	struct lnet_ioc_udsp_info info;
+	struct lnet_nid lo = nid4(LO, 0, 0, 0, 0);
+
+	memset(&u, 0, sizeof(u));
+	ioc_hdr(&u.iou_hdr, sizeof(u));
+	u.iou_idx = -1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &u, sizeof(u), false), -EPERM);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &u, sizeof(u), true), 0);
+	u.iou_reserved = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &u, sizeof(u), true), -EINVAL);
+	u.iou_reserved = 0;
+	u.iou_idx = 0;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP_SIZE, &u, sizeof(u), false),
+			 -ENOENT);
+	add_rule(ln, "tcp", "", "", 1);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP_SIZE, &u, sizeof(u), false), 0);
+	assert_true(u.iou_bulk_size > 0);
+
+	memset(&info, 0, sizeof(info));
+	ioc_hdr(&info.cud_hdr, sizeof(info));
+	info.cud_nid = lo;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, &info,
+				    sizeof(info), false), 0);
+	assert_int_equal(info.cud_net_priority, LNET_PRIORITY_UNSET);
+	assert_int_equal(info.cud_nid_priority, LNET_PRIORITY_UNSET);
+	info.cud_reserved = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, &info,
+				    sizeof(info), false), -EINVAL);
+	/* down: ENETDOWN before the engine sees anything */
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_UNCONFIGURE, true), 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP_SIZE, &u, sizeof(u), false),
+			 -ENETDOWN);
+	assert_int_equal(ln->ln_nobjects, 0);
+	assert_int_equal(ioc_config(ln, IOC_LIBCFS_CONFIGURE, true), 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_UDSP_SIZE, &u, sizeof(u), false),
+			 -ENOENT);
+}
+
 /* 1,000 peers with 1 to 3 NIs: GET_PEER_NI by index, forwards and back. */
 static u32 walk_make_peers(struct lnet *ln)
 {
@@ -1038,6 +1154,8 @@ int main(void)
 		T(test_ioctl_nets),
 		T(test_ioctl_peers),
 		T(test_ioctl_peer_walk),
+		T(test_udsp_hooks_at_creation),
+		T(test_udsp_ioctl_dispatch),
 #undef T
 	};
 
