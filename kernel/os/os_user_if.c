@@ -63,9 +63,13 @@ static int os_if_link(struct nl_sock *sk, const char *ifname,
 {
 	struct rtnl_link *link = NULL;
 	unsigned int flags;
+	int rc;
 
-	if (rtnl_link_get_kernel(sk, 0, ifname, &link) < 0 || !link)
+	rc = rtnl_link_get_kernel(sk, 0, ifname, &link);
+	if (rc == -NLE_OBJ_NOTFOUND || rc == -NLE_NODEV)
 		return -ENODEV;
+	if (rc < 0 || !link)
+		return -EIO;
 	*ifindex = rtnl_link_get_ifindex(link);
 	flags = rtnl_link_get_flags(link);
 	out->up = (flags & IFF_UP) &&

@@ -135,6 +135,12 @@ static void test_configure_creates_lo(void **state)
 	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(net->net_sel_priority, LNET_PRIORITY_UNSET);
 	assert_true(ln->ln_nobjects > 0);
+	{
+		char buf[LNET_NID_STR_MAX];
+
+		assert_int_equal(lnet_nid_print(&ni->ni_nid, buf, sizeof(buf)), 4);
+		assert_string_equal(buf, "0@lo");
+	}
 	/* configure again: nothing more is created */
 	{
 		s64 before = ln->ln_nobjects;
@@ -181,6 +187,12 @@ static void test_ni_add_defaults(void **state)
 	assert_non_null(ni);
 	assert_string_equal(ni->ni_ifname, "eth0");
 	assert_int_equal(ni->ni_net->net_id, TCP);
+	{
+		char buf[LNET_NID_STR_MAX];
+
+		assert_int_equal(lnet_nid_print(&ni->ni_nid, buf, sizeof(buf)), 12);
+		assert_string_equal(buf, "10.0.0.1@tcp");
+	}
 	assert_int_equal(ni->ni_tun.peer_timeout, LNET_DEF_PEER_TIMEOUT);
 	assert_int_equal(ni->ni_tun.peer_credits, LNET_DEF_PEER_CREDITS);
 	assert_int_equal(ni->ni_tun.peer_buffer_credits, LNET_DEF_PEER_BUF_CREDITS);
