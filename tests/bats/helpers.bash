@@ -12,7 +12,24 @@ TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 LNETCTL_BIN=${LNETCTL_BIN:-$TOP/build/lnetctl}
 LNETD_BIN=${LNETD_BIN:-$TOP/build/lnetd}
 
+# LNET_TRANSPORT=dev (set by tests/kernel/guest.sh inside the test VM): the
+# same tests drive the lnet module through /dev/lnet instead of a private
+# lnetd. lnet_setup makes the same netns and veth pair but starts no lnetd;
+# lnetctl runs inside the netns (the module looks interfaces up in the
+# caller's namespace) and picks /dev/lnet itself; lnet_setup and
+# lnet_teardown unconfigure, so every test starts with LNet down.
+LNET_TRANSPORT=${LNET_TRANSPORT:-lnetd}
+if [ "$LNET_TRANSPORT" = dev ]; then
+	export LNET_LNETCTL_REAL=$LNETCTL_BIN
+	LNETCTL_BIN=$TOP/tests/kernel/lnetctl-netns
+fi
+
 lnet_setup() {
+	if [ "$LNET_TRANSPORT" = dev ]; then
+		case $BATS_TEST_FILENAME in
+		*/lnetd.bats) skip "lnetd.bats tests lnetd itself; LNET_TRANSPORT=dev drives /dev/lnet" ;;
+		esac
+	fi
 	T=$(mktemp -d /tmp/lnet-bats.XXXXXX)
 	NS=lnb$$_${BATS_TEST_NUMBER:-0}_$RANDOM
 	ip netns add "$NS"
@@ -23,6 +40,10 @@ lnet_setup() {
 	ip -n "$NS" -6 addr add 2001:db8:11::1/64 dev veth0 nodad
 	ip -n "$NS" link set veth0 up
 	ip -n "$NS" link set veth1 up
+	if [ "$LNET_TRANSPORT" = dev ]; then
+		lnet_setup_dev
+		return
+	fi
 	export LNET_SOCKET=$T/lnetd.sock
 	ip netns exec "$NS" "$LNETD_BIN" --socket "$LNET_SOCKET" \
 		--pidfile "$T/lnetd.pid" --log "$T/lnetd.log"
@@ -31,6 +52,9 @@ lnet_setup() {
 }
 
 lnet_teardown() {
+	if [ "$LNET_TRANSPORT" = dev ] && [ -n "${LNET_NETNS:-}" ]; then
+		"$LNETCTL_BIN" lnet unconfigure || true
+	fi
 	if [ -f "$T/lnetd.pid" ]; then
 		kill "$(cat "$T/lnetd.pid")" 2>/dev/null || true
 		for _ in $(seq 100); do
@@ -40,6 +64,14 @@ lnet_teardown() {
 	fi
 	ip netns del "$NS" 2>/dev/null || true
 	rm -rf "$T"
+}
+
+# The dev half of lnet_setup: no lnetd, no socket; LNet down to start with.
+lnet_setup_dev() {
+	unset LNET_SOCKET
+	export LNET_NETNS=$NS
+	[ -c /dev/lnet ]
+	"$LNETCTL_BIN" lnet unconfigure
 }
 
 lnetctl() {
@@ -63,4 +95,49 @@ yaml_is() {
 	printf '%s\n' "$output" >"$T/got.yaml"
 	printf '%s\n' "$1" >"$T/want.yaml"
 	yaml_eq "$T/got.yaml" "$T/want.yaml"
+}
+
+# yaml_get EXPR: print the Python expression EXPR evaluated on $output
+# loaded as YAML (bound to d), e.g. yaml_get "d['net'][1]['net type']".
+yaml_get() {
+	python3 -c 'import sys, yaml
+d = yaml.safe_load(sys.stdin.read())
+print(eval(sys.argv[1]))' "$1" <<<"$output"
+}
+
+# udsp_of net|peer NID: "<net priority> <nid priority>" of the local NI
+# (net) or peer NI (peer) NID, from `lnetctl net|peer show -v 4`.
+udsp_of() {
+	"$LNETCTL_BIN" "$1" show -v 4 >"$T/v4.yaml" || return 1
+	python3 - "$1" "$2" "$T/v4.yaml" <<'PY'
+import sys, yaml
+kind, nid, path = sys.argv[1:]
+d = yaml.safe_load(open(path)) or {}
+if kind == 'net':
+    nis = [ni for n in d['net'] for ni in n['local NI(s)']]
+else:
+    nis = [ni for p in d['peer'] for ni in p['peer ni']]
+ni = [x for x in nis if x['nid'] == nid]
+if len(ni) != 1:
+    sys.exit('no single NI %s in %s' % (nid, nis))
+u = ni[0]['udsp info']
+print(u['net priority'], u['nid priority'])
+PY
+}
+
+# pref_of KEY NID: the list KEY ("Preferred source NIDs" or "Preferred
+# gateway NIDs") of peer NI NID from `lnetctl peer show -v 4`, in order,
+# space-separated; empty when the list is absent.
+pref_of() {
+	"$LNETCTL_BIN" peer show -v 4 >"$T/v4.yaml" || return 1
+	python3 - "$1" "$2" "$T/v4.yaml" <<'PY'
+import sys, yaml
+key, nid, path = sys.argv[1:]
+d = yaml.safe_load(open(path)) or {}
+nis = [ni for p in d['peer'] for ni in p['peer ni'] if ni['nid'] == nid]
+if len(nis) != 1:
+    sys.exit('no single peer NI %s' % nid)
+lst = nis[0]['udsp info'].get(key) or {}
+print(' '.join(lst[k] for k in sorted(lst, key=lambda k: int(k.split('-')[1]))))
+PY
 }

@@ -1,0 +1,259 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# lnetctl net add | del | show, with IPv4 and IPv6 NIs.
+
+load helpers
+
+setup() {
+	lnet_setup
+	lnetctl lnet configure
+}
+
+teardown() {
+	lnet_teardown
+}
+
+# veth2 with only an IPv6 address: its NI gets an IPv6 NID.
+add_ipv6_if() {
+	ip -n "$NS" link add veth2 type veth peer name veth3
+	ip -n "$NS" -6 addr add 2001:db8:12::1/64 dev veth2 nodad
+	ip -n "$NS" link set veth2 up
+	ip -n "$NS" link set veth3 up
+}
+
+@test "net show after configure: only 0@lo" {
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - nid: 0@lo
+    status: up"
+}
+
+@test "net add --net tcp --if veth0,veth1: one NI per interface" {
+	lnetctl net add --net tcp --if veth0,veth1
+	run lnetctl net show --net tcp
+	[ "$status" -eq 0 ]
+	yaml_is "net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.11.0.1@tcp
+    status: up
+    interfaces:
+      0: veth0
+  - nid: 10.11.0.2@tcp
+    status: up
+    interfaces:
+      0: veth1"
+}
+
+@test "net add prefers the IPv4 address; an IPv6-only interface gives an IPv6 NID" {
+	add_ipv6_if
+	lnetctl net add --net tcp1 --if veth0
+	lnetctl net add --net=tcp2 --if=veth2
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - nid: 0@lo
+    status: up
+- net type: tcp1
+  local NI(s):
+  - nid: 10.11.0.1@tcp1
+    status: up
+    interfaces:
+      0: veth0
+- net type: tcp2
+  local NI(s):
+  - nid: 2001:db8:12::1@tcp2
+    status: up
+    interfaces:
+      0: veth2"
+}
+
+@test "tcp0 is tcp; short options -n -i" {
+	lnetctl net add -n tcp0 -i veth0
+	run lnetctl net show -n tcp
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['net'][0]['net type']")" = "tcp" ]
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "10.11.0.1@tcp" ]
+}
+
+@test "net add tunables show at -v 1; defaults otherwise" {
+	lnetctl net add --net tcp --if veth0 --peer-timeout 60 --peer-credits 16 \
+		--peer-buffer-credits 4 --credits 512
+	lnetctl net add --net tcp1 --if veth1
+	run lnetctl net show -v 1 --net tcp
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['tunables']")" = \
+	  "{'peer_timeout': 60, 'peer_credits': 16, 'peer_buffer_credits': 4, 'credits': 512}" ]
+	run lnetctl net show -v --net tcp1
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['tunables']")" = \
+	  "{'peer_timeout': 180, 'peer_credits': 8, 'peer_buffer_credits': 0, 'credits': 256}" ]
+}
+
+@test "net show: -v alone is -v 1; -v 0 is the plain show" {
+	lnetctl net add --net tcp --if veth0
+	run lnetctl net show -v 1
+	v1=$output
+	run lnetctl net show -v
+	[ "$status" -eq 0 ]
+	[ "$output" = "$v1" ]
+	run lnetctl net show --verbose=1
+	[ "$output" = "$v1" ]
+	run lnetctl net show
+	plain=$output
+	run lnetctl net show -v 0
+	[ "$output" = "$plain" ]
+	[ "$plain" != "$v1" ]
+}
+
+@test "net show -v 4: udsp info -1 on every NI without rules" {
+	lnetctl net add --net tcp --if veth0
+	run lnetctl net show -v 4
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[ni['udsp info'] for n in d['net'] for ni in n['local NI(s)']]")" = \
+	  "[{'net priority': -1, 'nid priority': -1}, {'net priority': -1, 'nid priority': -1}]" ]
+	run lnetctl net show -v 3
+	[ "$(yaml_get "[('udsp info' in ni) for n in d['net'] for ni in n['local NI(s)']]")" = \
+	  "[False, False]" ]
+}
+
+@test "net del --if removes one NI; net del removes the net" {
+	lnetctl net add --net tcp --if veth0,veth1
+	lnetctl net del --net tcp --if veth1
+	run lnetctl net show --net tcp
+	yaml_is "net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.11.0.1@tcp
+    status: up
+    interfaces:
+      0: veth0"
+	lnetctl net del --net tcp
+	run lnetctl net show
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - nid: 0@lo
+    status: up"
+}
+
+@test "net add: missing options are usage errors (exit 2)" {
+	run lnetctl net add --net tcp
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: missing required option --if" ]
+	run lnetctl net add --if veth0
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: missing required option --net" ]
+	run lnetctl net add --net --if veth0
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: option --net needs a value" ]
+	run lnetctl net add --net tcp --if veth0 veth1
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: unexpected argument 'veth1'" ]
+}
+
+@test "net add: bad values are usage errors (exit 2) and change nothing" {
+	run lnetctl net show
+	before=$output
+	run lnetctl net add --net tcpx --if veth0
+	[ "$status" -eq 2 ]
+	[[ "$output" == "lnetctl net add: invalid --net 'tcpx'"* ]]
+	run lnetctl net add --net tcp --if veth0 --peer-credits 0
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: invalid --peer-credits '0': expected an integer 1-1024" ]
+	run lnetctl net add --net tcp --if veth0 --credits 65537
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: invalid --credits '65537': expected an integer 1-65536" ]
+	run lnetctl net add --net tcp --if veth0 --peer-timeout x
+	[ "$status" -eq 2 ]
+	[[ "$output" == "lnetctl net add: invalid --peer-timeout 'x'"* ]]
+	run lnetctl net add --net tcp --if veth0 --peer-buffer-credits 16385
+	[ "$status" -eq 2 ]
+	[[ "$output" == "lnetctl net add: invalid --peer-buffer-credits '16385'"* ]]
+	run lnetctl net add --net tcp --if 'a/b'
+	[ "$status" -eq 2 ]
+	[[ "$output" == "lnetctl net add: invalid --if 'a/b'"* ]]
+	run lnetctl net show
+	[ "$output" = "$before" ]
+}
+
+@test "net add: operation errors exit 1 and change nothing" {
+	lnetctl net add --net tcp --if veth0
+	run lnetctl net show
+	before=$output
+	run lnetctl net add --net tcp1 --if nosuch0
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net add: "*"nosuch0"* ]]
+	run lnetctl net add --net tcp --if veth0
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net add: "*"veth0"* ]]
+	run lnetctl net add --net lo --if veth1
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net add: "* ]]
+	# veth1 would be fine, nosuch0 is not: the whole command is undone
+	run lnetctl net add --net tcp2 --if veth1,nosuch0
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net add: "*"nosuch0"* ]]
+	run lnetctl net show
+	[ "$output" = "$before" ]
+}
+
+@test "net del: errors" {
+	lnetctl net add --net tcp --if veth0
+	run lnetctl net show
+	before=$output
+	run lnetctl net del --net tcp5
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net del: "*"tcp5"* ]]
+	run lnetctl net del --net tcp --if veth1
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net del: "*"veth1"* ]]
+	run lnetctl net del
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net del: missing required option --net" ]
+	run lnetctl net show
+	[ "$output" = "$before" ]
+}
+
+@test "net show --net of a net without NIs is an error; a bad net a usage error" {
+	run lnetctl net show --net tcp7
+	[ "$status" -eq 1 ]
+	[ "$output" = "lnetctl net show: no NI in net 'tcp7'" ]
+	run lnetctl net show --net 'bad!'
+	[ "$status" -eq 2 ]
+	[[ "$output" == "lnetctl net show: invalid --net 'bad!'"* ]]
+	run lnetctl net show -v 6
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net show: invalid --verbose '6': expected an integer 0-5" ]
+}
+
+@test "net commands before lnet configure fail with a hint" {
+	lnetctl lnet unconfigure
+	run lnetctl net add --net tcp --if veth0
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net add: "* ]]
+	run lnetctl net show
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net show: "* ]]
+}
+
+@test "unconfigure removes every net; configure again gives only 0@lo" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl lnet unconfigure
+	run lnetctl lnet unconfigure
+	[ "$status" -eq 0 ]
+	lnetctl lnet configure
+	run lnetctl lnet configure
+	[ "$status" -eq 0 ]
+	run lnetctl net show
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - nid: 0@lo
+    status: up"
+}
