@@ -116,7 +116,7 @@ struct lnet {
 	 */
 	struct lnet_peer *ln_iter_peer;
 	u32 ln_iter_base;
-	/* os_if_lookup() unless a test puts its own here */
+	/* os_if_lookup() unless a test puts its own here (after lnet_init()) */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
 };
 
