@@ -310,9 +310,10 @@ int main(int argc, char **argv)
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
 	lnet_init(&the_lnet);
+	if (ready >= 0)
+		detach_stdio();
 	lnetd_log("serving %s (pid %d)", o.socket, (int)getpid());
 	if (ready >= 0) {
-		detach_stdio();
 		if (write(ready, "1", 1) != 1)
 			lnetd_log("cannot tell the parent we are ready: %s", strerror(errno));
 		close(ready);
