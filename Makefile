@@ -92,6 +92,8 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libcfg.a $(B)/libcore.a $(B)/libnid.a
 $(S)/tests/%: $(S)/tests/unit/%.o $(S)/libcfg.a $(S)/libcore.a $(S)/libnid.a
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) -g $(SAN_FLAGS) -o $@ $^ $(TEST_LIBS)
+# test_transport runs build/lnetd: order-only, so it is built but not linked in.
+$(B)/tests/test_transport $(S)/tests/test_transport: | $(B)/lnetd
 
 # --- fuzz harnesses: replay driver (gcc, sanitized) and libFuzzer (clang) --------
 FUZZ_REPLAY := $(patsubst tests/fuzz/%.c,$(S)/fuzz/%,$(FUZZ_SRCS))
