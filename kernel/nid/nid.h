@@ -17,7 +17,12 @@
 
 #define LNET_NID_STR_MAX	64	/* enough for any NID */
 #define LNET_NET_STR_MAX	16
-#define LNET_EXPR_STR_MAX	1024	/* enough for any expression */
+/*
+ * Enough for any expression: the longest is a numeric one with 63 ranges
+ * "4294967293-4294967294/4294967295" and a net range "65534-65535/65535",
+ * 2104 characters on ptlf.
+ */
+#define LNET_EXPR_STR_MAX	2304
 
 /* --- LNDs -------------------------------------------------------------- */
 

@@ -81,8 +81,8 @@ static int validate_shape(const struct lnet_nidexpr *e, char *err, size_t errlen
 		return nid_err(err, errlen, "%s addresses are not allowed on %s",
 			       kind_name[e->ne_kind], lnd);
 	if (e->ne_nlists != 1 + lists)
-		return nid_err(err, errlen, "%u range lists for a %s descriptor: expected %d",
-			       e->ne_nlists, kind_name[e->ne_kind], 1 + lists);
+		return nid_err(err, errlen, "%s descriptor has %u range lists: expected %d",
+			       kind_name[e->ne_kind], e->ne_nlists, 1 + lists);
 	if (e->ne_nranges > LNET_UDSP_MAX_RANGES)
 		return nid_err(err, errlen, "%u ranges: at most %u in all",
 			       e->ne_nranges, LNET_UDSP_MAX_RANGES);

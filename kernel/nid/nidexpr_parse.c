@@ -11,15 +11,16 @@
 /* What one list holds: its name in messages, its bounds and its base. */
 struct field {
 	const char *what;
+	u32 min;		/* 1 for strides, else 0 */
 	u32 max;
 	unsigned int base;	/* 10 or 16 */
 	bool hex_prefix;	/* "0x" numbers allowed (numeric addresses) */
 };
 
-static const struct field f_net = { "net number", LNET_NETNUM_MAX, 10, false };
-static const struct field f_octet = { "octet", 255, 10, false };
-static const struct field f_num = { "number", 0xffffffffU, 10, true };
-static const struct field f_group = { "group", 0xffff, 16, false };
+static const struct field f_net = { "net number", 0, LNET_NETNUM_MAX, 10, false };
+static const struct field f_octet = { "octet", 0, 255, 10, false };
+static const struct field f_num = { "address", 0, 0xffffffffU, 10, true };
+static const struct field f_group = { "group", 0, 0xffff, 16, false };
 
 struct span {
 	const char *p;
@@ -28,6 +29,7 @@ struct span {
 
 /* Parser state: the expression being built and where errors go. */
 struct px {
+	const char *s;		/* the whole input, for messages */
 	struct lnet_nidexpr *e;
 	const struct field *f;	/* field of the list being parsed */
 	struct span list;	/* the "[...]" being parsed, for messages */
@@ -59,9 +61,15 @@ static int add_range(struct px *x, u32 lo, u32 hi, u32 stride)
 	return 0;
 }
 
-static void print_max(char *buf, size_t len, const struct field *f)
+/* "0-255", "0-ffff", "1-4294967295": the field's bounds as typed */
+static void print_bounds(char *buf, size_t len, const struct field *f)
 {
-	snprintf(buf, len, f->base == 16 ? "%x" : "%u", f->max);
+	snprintf(buf, len, f->base == 16 ? "%x-%x" : "%u-%u", f->min, f->max);
+}
+
+static const char *base_name(const struct field *f)
+{
+	return f->base == 16 ? "hex" : f->hex_prefix ? "decimal or 0x hex" : "decimal";
 }
 
 /*
@@ -74,20 +82,20 @@ static int scan_num(struct px *x, struct span s, u32 *v, struct span *num)
 	bool hex = f->hex_prefix && s.end - s.p > 2 && s.p[0] == '0' &&
 		   (s.p[1] == 'x' || s.p[1] == 'X');
 	const char *d = hex ? s.p + 2 : s.p;
-	char max[16];
+	char bounds[32];
 	u64 val;
 	size_t n = nid_scan_digits(d, s.end, hex ? 16 : f->base, &val);
 
-	print_max(max, sizeof(max), f);
+	print_bounds(bounds, sizeof(bounds), f);
 	if (!n)
-		return px_err(x, "%s '%.*s' is not a number: expected %s 0-%s, '*' or '[list]'",
-			      f->what, SPAN(s), f->base == 16 ? "hex" : "decimal", max);
+		return px_err(x, "%s '%.*s' is not a number: expected %s %s",
+			      f->what, SPAN(s), base_name(f), bounds);
 	num->p = s.p;
 	num->end = d + n;
-	if (val > f->max)
-		return px_err(x, "%s '%.*s' is out of range 0-%s", f->what,
-			      SPAN(*num), max);
-	*v = (u32)val;
+	*v = val > 0xffffffffU ? 0xffffffffU : (u32)val;
+	if (val > f->max || val < f->min)
+		return px_err(x, "%s '%.*s' is out of range %s", f->what,
+			      SPAN(*num), bounds);
 	return 0;
 }
 
@@ -95,24 +103,25 @@ static int parse_stride(struct px *x, struct span s, u32 *stride)
 {
 	const struct field *list_field = x->f;
 	struct field f = *x->f;
-	struct span num;
+	struct span num = { NULL, NULL };
 	int rc;
 
 	if (s.p == s.end)
 		return px_err(x, "empty stride after '/' in '%.*s': expected a number of at least 1",
 			      SPAN(x->list));
 	f.what = "stride";
+	f.min = 1;
 	x->f = &f;
 	rc = scan_num(x, s, stride, &num);
 	x->f = list_field;
+	if (rc && num.p && *stride == 0)
+		return px_err(x, "stride '%.*s' must be at least 1 in '%.*s'",
+			      SPAN(num), SPAN(x->list));
 	if (rc)
 		return rc;
 	if (num.end != s.end)
 		return px_err(x, "trailing junk '%.*s' after stride '%.*s' in '%.*s'",
 			      (int)(s.end - num.end), num.end, SPAN(num), SPAN(x->list));
-	if (*stride == 0)
-		return px_err(x, "stride '%.*s' must be at least 1 in '%.*s'",
-			      SPAN(num), SPAN(x->list));
 	return 0;
 }
 
@@ -209,8 +218,8 @@ static int parse_item(struct px *x, struct span s, const struct field *f)
 
 	begin_list(x, f);
 	if (s.p == s.end)
-		return px_err(x, "empty %s: expected a number, '*' or '[list]'",
-			      f->what);
+		return px_err(x, "empty %s in '%s': expected a number, '*' or '[list]'",
+			      f->what, x->s);
 	if (*s.p == '[')
 		return parse_list(x, s);
 	if (*s.p == '*') {
@@ -417,15 +426,16 @@ static int parse_num(struct px *x, struct span a, const char *lnd)
 	const struct lnet_ioc_range *r = &x->e->ne_r[1];
 	int rc;
 
-	if (nid_has_char(a.p, a.end, ':') || nid_has_char(a.p, a.end, '.'))
+	if (x->e->ne_lnd != LNET_LND_LO &&
+	    (nid_has_char(a.p, a.end, ':') || nid_has_char(a.p, a.end, '.')))
 		return px_err(x, "%s address '%.*s' on %s: %s addresses are numbers 0-4294967295",
 			      nid_has_char(a.p, a.end, ':') ? "IPv6" : "IPv4",
 			      SPAN(a), lnd, lnd);
 	x->e->ne_kind = LNET_UDSP_KIND_NUM;
 	rc = parse_item(x, a, &f_num);
 	/* lo's net list is [0], so its address range is ne_r[1] */
-	if (!rc && x->e->ne_lnd == LNET_LND_LO &&
-	    (x->e->ne_count[1] != 1 || r->lo || r->hi))
+	if (x->e->ne_lnd == LNET_LND_LO &&
+	    (rc || x->e->ne_count[1] != 1 || r->lo || r->hi))
 		return px_err(x, "lo address '%.*s' is not 0: the only lo NID is 0@lo",
 			      SPAN(a));
 	return rc;
@@ -453,7 +463,7 @@ int lnet_nidexpr_parse(const char *s, struct lnet_nidexpr *e,
 	struct span all = { s, s + strlen(s) };
 	const char *at = nid_find_char(all.p, all.end, '@');
 	struct lnet_nidexpr tmp = { 0 };
-	struct px x = { .e = &tmp, .err = err, .errlen = errlen };
+	struct px x = { .s = s, .e = &tmp, .err = err, .errlen = errlen };
 	int rc;
 
 	if (all.p == all.end)
