@@ -46,7 +46,7 @@ static void begin_list(struct px *x, const struct field *f)
 	x->e->ne_nlists++;
 }
 
-static int add_range(struct px *x, u32 lo, u32 hi, u32 stride)
+static int expr_add_range(struct px *x, u32 lo, u32 hi, u32 stride)
 {
 	struct lnet_nidexpr *e = x->e;
 
@@ -127,7 +127,7 @@ static int parse_stride(struct px *x, struct span s, u32 *stride)
 
 static int add_full(struct px *x)
 {
-	return add_range(x, 0, x->f->max, 1);
+	return expr_add_range(x, 0, x->f->max, 1);
 }
 
 /* "lo-hi[/stride]" after lo: @s starts at the '-'. */
@@ -157,7 +157,7 @@ static int parse_span_range(struct px *x, struct span r, u32 lo, struct span s)
 		if (rc)
 			return rc;
 	}
-	return add_range(x, lo, hi, stride);
+	return expr_add_range(x, lo, hi, stride);
 }
 
 /* One element of a list: "*", "v" or "lo-hi[/stride]". */
@@ -176,7 +176,7 @@ static int parse_range(struct px *x, struct span r)
 	if (rc)
 		return rc;
 	if (num.end == r.end)
-		return add_range(x, lo, lo, 1);
+		return expr_add_range(x, lo, lo, 1);
 	if (*num.end == '-')
 		return parse_span_range(x, r, lo, (struct span){ num.end, r.end });
 	return px_err(x, "trailing junk '%.*s' after '%.*s' in list '%.*s'",
@@ -237,7 +237,7 @@ static int parse_item(struct px *x, struct span s, const struct field *f)
 	if (num.end != s.end)
 		return px_err(x, "trailing junk '%.*s' after %s '%.*s'",
 			      (int)(s.end - num.end), num.end, f->what, SPAN(num));
-	return add_range(x, v, v, 1);
+	return expr_add_range(x, v, v, 1);
 }
 
 /* "lnd[num|*|[list]]": the LND and list 0. */
@@ -256,7 +256,7 @@ static int parse_net(struct px *x, struct span s)
 	s.p += namelen;
 	if (s.p == s.end) {
 		begin_list(x, &f_net);
-		return add_range(x, 0, 0, 1);
+		return expr_add_range(x, 0, 0, 1);
 	}
 	if (lnd == LNET_LND_LO && !(s.end - s.p == 1 && *s.p == '0'))
 		return px_err(x, "net 'lo%.*s': lo has no net number (only 'lo')",
@@ -350,7 +350,7 @@ static int parse_cidr(struct px *x, struct span a, const char *slash)
 		u32 lo = ((u32)addr[2 * g] << 8 | addr[2 * g + 1]) & mask;
 
 		begin_list(x, &f_group);
-		rc = add_range(x, lo, lo | (~mask & 0xffff), 1);
+		rc = expr_add_range(x, lo, lo | (~mask & 0xffff), 1);
 	}
 	return rc;
 }
@@ -405,7 +405,7 @@ static int parse_groups(struct px *x, struct span a)
 		rc = parse_item(x, g[i], &f_group);
 	for (int i = nl + nr; !rc && i < 8; i++) {
 		begin_list(x, &f_group);
-		rc = add_range(x, 0, 0, 1);
+		rc = expr_add_range(x, 0, 0, 1);
 	}
 	for (int i = nl; !rc && i < nl + nr; i++)
 		rc = parse_item(x, g[i], &f_group);
