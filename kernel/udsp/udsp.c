@@ -31,8 +31,7 @@ static void udsp_renumber(struct lnet *ln)
 
 static void udsp_set_index(struct lnet *ln, struct lnet_udsp_index *ix)
 {
-	lnet_udsp_index_free(ln, ln->ln_udsp_index);
-	ln->ln_udsp_index = ix;
+	lnet_udsp_index_install(ln, ix);
 }
 
 /*
@@ -49,7 +48,7 @@ static int udsp_add_existing(struct lnet *ln, struct lnet_udsp *r,
 	r->udsp_desc.priority = d->priority;
 	if (idx_out)
 		*idx_out = (s32)r->udsp_idx;
-	lnet_udsp_apply_all(ln);
+	lnet_udsp_rule_changed(ln, r);
 	return 0;
 }
 
@@ -92,7 +91,7 @@ int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out)
 	udsp_set_index(ln, ix);
 	if (idx_out)
 		*idx_out = (s32)r->udsp_idx;
-	lnet_udsp_apply_all(ln);
+	lnet_udsp_rule_changed(ln, r);
 	return 0;
 }
 
@@ -128,10 +127,10 @@ int lnet_udsp_del(struct lnet *ln, s32 idx)
 	if (rc)
 		return rc;
 	list_del(&r->udsp_list);
-	lnet_obj_free(ln, r);
 	udsp_renumber(ln);
 	udsp_set_index(ln, ix);
-	lnet_udsp_apply_all(ln);
+	lnet_udsp_rule_changed(ln, r);
+	lnet_obj_free(ln, r);
 	return 0;
 }
 

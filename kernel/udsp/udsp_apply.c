@@ -5,42 +5,9 @@
  * (never patched by the rule that was added or deleted), so deleting a rule
  * restores what the remaining rules say.
  *
- * The index: each rule belongs to one class (below) and is filed under one
- * key: its class and, when the net list of the descriptor that selects
- * objects (src for local rules, dst for the others) is a single net number,
- * that net; otherwise its class and LND only. An object looks at the two
- * groups that can hold rules for its net, both sorted by idx, in idx order,
- * and stops at the first match.
+ * How: see the indexes in udsp_priv.h.
  */
 #include "udsp_priv.h"
-
-enum udsp_class {
-	UC_LOCAL_NET,		/* src net, PRIORITY */
-	UC_LOCAL_NI,		/* src NID, PRIORITY */
-	UC_PEER_NET,		/* dst net, PRIORITY */
-	UC_PEER_NI,		/* dst NID, PRIORITY */
-	UC_PAIR,		/* src + dst, PREFERRED_LIST */
-	UC_ROUTER,		/* dst + rte, PREFERRED_LIST */
-	UC_MAX
-};
-
-#define UDSP_KEY_MULTI	(1U << 27)	/* key of a rule spanning net numbers */
-#define UDSP_KEY_CLASS	28
-
-struct udsp_group {
-	u32 ug_key;
-	u32 ug_used;
-	u32 ug_start;		/* first rule in ui_rules */
-	u32 ug_n;
-};
-
-struct lnet_udsp_index {
-	u32 ui_nslots;			/* power of two */
-	u32 ui_nrules;
-	u32 ui_class_n[UC_MAX];
-	struct udsp_group *ui_slots;
-	struct lnet_udsp **ui_rules;	/* grouped, each group in idx order */
-};
 
 /* Local NIs and gateways that pair and router rules pick from. */
 struct udsp_pass {
@@ -58,120 +25,10 @@ struct udsp_pass {
 struct udsp_match {
 	u32 um_class;
 	u32 um_net;
+	u32 um_key;			/* lnet_udsp_nid_key() of um_nid */
 	const struct lnet_nid *um_nid;
 	struct udsp_pass *um_pass;
 };
-
-static u32 udsp_class(const struct lnet_udsp_desc *d)
-{
-	bool src = lnet_nidexpr_present(&d->src);
-	bool dst = lnet_nidexpr_present(&d->dst);
-
-	if (src && dst)
-		return UC_PAIR;
-	if (dst && lnet_nidexpr_present(&d->rte))
-		return UC_ROUTER;
-	if (src)
-		return lnet_nidexpr_is_net(&d->src) ? UC_LOCAL_NET : UC_LOCAL_NI;
-	return lnet_nidexpr_is_net(&d->dst) ? UC_PEER_NET : UC_PEER_NI;
-}
-
-static u32 udsp_key(const struct lnet_udsp *r)
-{
-	u32 cls = udsp_class(&r->udsp_desc);
-	const struct lnet_nidexpr *e = cls <= UC_LOCAL_NI ? &r->udsp_desc.src :
-							    &r->udsp_desc.dst;
-
-	if (e->ne_count[0] == 1 && e->ne_r[0].lo == e->ne_r[0].hi)
-		return cls << UDSP_KEY_CLASS | LNET_NET_ID(e->ne_lnd, e->ne_r[0].lo);
-	return cls << UDSP_KEY_CLASS | UDSP_KEY_MULTI | e->ne_lnd;
-}
-
-static u32 udsp_slot(const struct lnet_udsp_index *ix, u32 key)
-{
-	return (key * 0x9e3779b1U) & (ix->ui_nslots - 1);
-}
-
-static struct udsp_group *udsp_group_get(struct lnet_udsp_index *ix, u32 key,
-					 bool create)
-{
-	u32 i = udsp_slot(ix, key);
-
-	while (ix->ui_slots[i].ug_used) {
-		if (ix->ui_slots[i].ug_key == key)
-			return &ix->ui_slots[i];
-		i = (i + 1) & (ix->ui_nslots - 1);
-	}
-	if (!create)
-		return NULL;
-	ix->ui_slots[i].ug_used = 1;
-	ix->ui_slots[i].ug_key = key;
-	return &ix->ui_slots[i];
-}
-
-static struct lnet_udsp_index *udsp_index_alloc(struct lnet *ln, u32 nrules)
-{
-	struct lnet_udsp_index *ix;
-	u32 nslots = 8;
-	size_t size;
-
-	while (nslots < 2 * nrules)
-		nslots <<= 1;
-	size = sizeof(*ix) + nslots * sizeof(struct udsp_group) +
-	       nrules * sizeof(struct lnet_udsp *);
-	ix = lnet_obj_alloc(ln, size);
-	if (!ix)
-		return NULL;
-	ix->ui_nslots = nslots;
-	ix->ui_nrules = nrules;
-	ix->ui_slots = (struct udsp_group *)(ix + 1);
-	ix->ui_rules = (struct lnet_udsp **)(ix->ui_slots + nslots);
-	return ix;
-}
-
-int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
-			  struct lnet_udsp_index **out)
-{
-	struct lnet_udsp_index *ix;
-	struct udsp_group *g;
-	struct lnet_udsp *r;
-	u32 n = 0, start = 0, i;
-
-	*out = NULL;
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
-		n += r != skip;
-	if (!n)
-		return 0;
-	ix = udsp_index_alloc(ln, n);
-	if (!ix)
-		return -ENOMEM;
-	/* count the rules of each group, then hand out ranges, then fill */
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
-		if (r == skip)
-			continue;
-		udsp_group_get(ix, udsp_key(r), true)->ug_n++;
-		ix->ui_class_n[udsp_class(&r->udsp_desc)]++;
-	}
-	for (i = 0; i < ix->ui_nslots; i++) {
-		ix->ui_slots[i].ug_start = start;
-		start += ix->ui_slots[i].ug_n;
-		ix->ui_slots[i].ug_n = 0;
-	}
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
-		if (r == skip)
-			continue;
-		g = udsp_group_get(ix, udsp_key(r), false);
-		ix->ui_rules[g->ug_start + g->ug_n++] = r;
-	}
-	*out = ix;
-	return 0;
-}
-
-void lnet_udsp_index_free(struct lnet *ln, struct lnet_udsp_index *ix)
-{
-	if (ix)
-		lnet_obj_free(ln, ix);
-}
 
 /* --- pair and router targets ------------------------------------------- */
 
@@ -348,6 +205,62 @@ static bool udsp_rule_matches(const struct lnet_udsp *r, u32 pos,
 	}
 }
 
+/* The entries of one group that can hold a match for one address key. */
+struct udsp_cands {
+	const u32 *uc_pos;		/* bucket positions, or NULL: */
+	u32 uc_start;			/* ... entries uc_start.. */
+	u32 uc_n, uc_i;
+};
+
+static void udsp_cands_init(const struct lnet_udsp_index *ix,
+			    const struct udsp_group *g, u32 key,
+			    struct udsp_cands *c)
+{
+	const u32 *st;
+
+	memset(c, 0, sizeof(*c));
+	if (!g)
+		return;
+	if (!g->ug_nb) {
+		c->uc_start = g->ug_start;
+		c->uc_n = g->ug_n;
+		return;
+	}
+	if (key < g->ug_min || key > g->ug_max)
+		return;
+	st = ix->ui_bstart + g->ug_boff + ((key - g->ug_min) >> g->ug_shift);
+	c->uc_pos = ix->ui_bpos + st[0];
+	c->uc_n = st[1] - st[0];
+}
+
+static u32 udsp_cands_at(const struct udsp_cands *c)
+{
+	return c->uc_pos ? c->uc_pos[c->uc_i] : c->uc_start + c->uc_i;
+}
+
+/* The position of the lowest-idx candidate of two not yet looked at. */
+static u32 udsp_cands_next(const struct udsp_entry *ents, struct udsp_cands *a,
+			   struct udsp_cands *b)
+{
+	u32 pa, pb;
+
+	if (b->uc_i >= b->uc_n) {
+		pa = udsp_cands_at(a);
+		a->uc_i++;
+		return pa;
+	}
+	pb = udsp_cands_at(b);
+	if (a->uc_i < a->uc_n) {
+		pa = udsp_cands_at(a);
+		if (ents[pa].ue_idx < ents[pb].ue_idx) {
+			a->uc_i++;
+			return pa;
+		}
+	}
+	b->uc_i++;
+	return pb;
+}
+
 /*
  * The lowest-idx rule of class m->um_class that matches; *pos_out is its
  * position in the index. Walks the net's group and the LND's group
@@ -357,25 +270,27 @@ static const struct lnet_udsp *udsp_first(struct lnet *ln, struct udsp_match *m,
 					  u32 *pos_out)
 {
 	struct lnet_udsp_index *ix = ln->ln_udsp_index;
-	const struct udsp_group *a, *b;
-	u32 i = 0, j = 0, na, nb, pos, cls = m->um_class << UDSP_KEY_CLASS;
+	u32 cls = m->um_class << UDSP_KEY_CLASS, pos;
+	const struct udsp_entry *e;
+	struct udsp_cands a, b;
 
 	if (!ix || !ix->ui_class_n[m->um_class])
 		return NULL;
-	a = udsp_group_get(ix, cls | m->um_net, false);
-	b = udsp_group_get(ix, cls | UDSP_KEY_MULTI | LNET_NET_LND(m->um_net),
-			   false);
-	na = a ? a->ug_n : 0;
-	nb = b ? b->ug_n : 0;
-	while (i < na || j < nb) {
-		if (j >= nb || (i < na && ix->ui_rules[a->ug_start + i]->udsp_idx <
-					  ix->ui_rules[b->ug_start + j]->udsp_idx))
-			pos = a->ug_start + i++;
-		else
-			pos = b->ug_start + j++;
-		if (udsp_rule_matches(ix->ui_rules[pos], pos, m)) {
+	udsp_cands_init(ix, lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots,
+						cls | m->um_net, false),
+			m->um_key, &a);
+	udsp_cands_init(ix, lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots,
+						cls | UDSP_KEY_MULTI |
+						LNET_NET_LND(m->um_net), false),
+			m->um_key, &b);
+	while (a.uc_i < a.uc_n || b.uc_i < b.uc_n) {
+		pos = udsp_cands_next(ix->ui_ents, &a, &b);
+		e = &ix->ui_ents[pos];
+		if (m->um_key < e->ue_lo || m->um_key > e->ue_hi)
+			continue;
+		if (udsp_rule_matches(e->ue_rule, pos, m)) {
 			*pos_out = pos;
-			return ix->ui_rules[pos];
+			return e->ue_rule;
 		}
 	}
 	return NULL;
@@ -388,6 +303,8 @@ static u32 udsp_priority(struct lnet *ln, u32 cls, u32 net,
 	const struct lnet_udsp *r;
 	u32 pos;
 
+	if (nid)
+		m.um_key = lnet_udsp_nid_key(nid);
 	r = udsp_first(ln, &m, &pos);
 	return r ? r->udsp_desc.priority : LNET_PRIORITY_UNSET;
 }
@@ -422,6 +339,7 @@ static void udsp_apply_list(struct lnet *ln, struct udsp_pass *p,
 {
 	struct udsp_match m = { .um_class = cls, .um_nid = &lpni->lpni_nid,
 				.um_net = lnet_nid_net(&lpni->lpni_nid),
+				.um_key = lnet_udsp_nid_key(&lpni->lpni_nid),
 				.um_pass = p };
 	const struct lnet_udsp *r;
 	u32 pos, n = 0;
@@ -462,6 +380,7 @@ void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
 {
 	struct udsp_pass p;
 
+	lnet_udsp_objs_drop(ln);	/* it does not know this NID */
 	udsp_apply_peer_ni_prio(ln, lpni);
 	if (udsp_pass_init(ln, &p, false)) {
 		os_log("udsp: out of memory: preferred lists of a new peer NI not set\n");
@@ -528,4 +447,72 @@ void lnet_udsp_apply_all(struct lnet *ln)
 void lnet_udsp_local_changed(struct lnet *ln)
 {
 	udsp_apply_peers(ln, false, true);
+}
+
+/* --- one rule ------------------------------------------------------------- */
+
+/* Recompute peer NI @nid (if it still exists) for rule class @cls. */
+static void udsp_recompute(struct lnet *ln, struct udsp_pass *p,
+			   const struct lnet_nid *nid, u32 cls)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, nid);
+
+	if (!lpni)
+		return;		/* deleted since the object index was built */
+	if (cls == UC_PEER_NET)
+		lnet_udsp_apply_peer_net(ln, lpni->lpni_peer_net);
+	else if (cls == UC_PEER_NI)
+		udsp_apply_peer_ni_prio(ln, lpni);
+	else
+		udsp_apply_list(ln, p, lpni, cls);
+}
+
+/* Every peer NI that @e matches, found through the object index. */
+static void udsp_recompute_matching(struct lnet *ln, struct udsp_pass *p,
+				    const struct lnet_nidexpr *e, u32 cls)
+{
+	struct udsp_objs *o = ln->ln_udsp_index->ui_objs;
+	const struct udsp_group *g;
+	u32 lo, hi, i, k;
+
+	lnet_udsp_expr_bounds(e, &lo, &hi);
+	for (i = 0; i < o->uo_ngroups; i++) {
+		g = &o->uo_groups[i];
+		if (!lnet_nidexpr_match_net(e, g->ug_key))
+			continue;
+		for (k = g->ug_start; k < g->ug_start + g->ug_n; k++) {
+			if (o->uo_keys[k] < lo || o->uo_keys[k] > hi ||
+			    !lnet_nidexpr_match_nid(e, &o->uo_nids[k]))
+				continue;
+			udsp_recompute(ln, p, &o->uo_nids[k], cls);
+		}
+	}
+}
+
+/*
+ * Only the objects rule @r matches can change when it comes, goes or gets
+ * another priority: every other object is still decided by the rule that
+ * decided it before.
+ */
+void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r)
+{
+	u32 cls = lnet_udsp_class(&r->udsp_desc);
+	struct udsp_pass p;
+	bool lists = cls == UC_PAIR || cls == UC_ROUTER;
+
+	if (cls == UC_LOCAL_NET || cls == UC_LOCAL_NI) {
+		udsp_apply_local(ln);
+		return;
+	}
+	lnet_udsp_objs_build(ln);
+	if (!ln->ln_udsp_index || !ln->ln_udsp_index->ui_objs) {
+		lnet_udsp_apply_all(ln);
+		return;
+	}
+	if (lists && udsp_pass_init_best(ln, &p))
+		return;
+	udsp_recompute_matching(ln, &p, lnet_udsp_class_expr(&r->udsp_desc, cls),
+				cls);
+	if (lists)
+		udsp_pass_fini(ln, &p);
 }

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * UDSP benchmark (not a test: it prints PASS/MISS per target and always
+ * exits 0). One core instance with 64 local NIs (8 tcp nets x 8 NIs, fake
+ * interfaces), 4 routed nets behind 8 gateways, and 100,000 peer NIs;
+ * 1,000 rules of all six shapes, most of them NID ranges on the busy nets.
+ *
+ *   1. full re-flatten (lnet_udsp_apply_all)            target < 25 ms
+ *   2. one lnet_select_pathway(), 1,000 rules vs none   target <= 1.05x
+ *   3. lnet_peer_ni_find() at 100k vs 1k peer NIs       target ~1x (<= 1.5x)
+ *   4. adding the 1,000 rules through lnet_ioctl()      target < 0.5 s
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../kernel/udsp/udsp.h"
+
+#define NNETS		8		/* tcp0..tcp7, 8 NIs each */
+#define NIS_PER_NET	8
+#define NREMOTE		4		/* tcp100..tcp103, routed */
+#define NGWS		8		/* 10.0.1.[1-8]@tcp */
+#define MR_PEERS	24000		/* 4 NIs each on 4 local nets */
+#define REMOTE_PEERS	3992		/* one NI each on a routed net */
+#define NRULES		1000
+#define BATCHES		11
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/* "if<k>": 10.<k / 8>.0.<k % 8 + 1> */
+static int fake_if_lookup(const char *ifname, struct os_ifaddr *out)
+{
+	int k;
+
+	if (sscanf(ifname, "if%d", &k) != 1 || k < 0 || k >= NNETS * NIS_PER_NET)
+		return -ENODEV;
+	memset(out, 0, sizeof(*out));
+	out->addr_len = 4;
+	out->addr[0] = 10;
+	out->addr[1] = k / NIS_PER_NET;
+	out->addr[3] = k % NIS_PER_NET + 1;
+	out->up = true;
+	return 0;
+}
+
+static struct lnet_nid ip_nid(u32 net_id, int a, int b, int c, int d)
+{
+	u8 addr[4] = { a, b, c, d };
+	struct lnet_nid nid;
+
+	lnet_nid_make(&nid, net_id, addr, 4);
+	return nid;
+}
+
+static void die(const char *what, int rc)
+{
+	fprintf(stderr, "bench/udsp: %s: %s\n", what, strerror(-rc));
+	exit(1);
+}
+
+static void setup_local(struct lnet *ln)
+{
+	char ifname[16];
+	int k, rc;
+
+	lnet_init(ln);
+	ln->ln_if_lookup = fake_if_lookup;
+	rc = lnet_configure(ln);
+	if (rc)
+		die("configure", rc);
+	for (k = 0; k < NNETS * NIS_PER_NET; k++) {
+		snprintf(ifname, sizeof(ifname), "if%d", k);
+		rc = lnet_ni_add(ln, LNET_NET_ID(LNET_LND_TCP, k / NIS_PER_NET),
+				 ifname, NULL);
+		if (rc)
+			die("net add", rc);
+	}
+}
+
+/* Peer p's NI j: net (p + j) % 8, address 10.<net>.<p / 250 + 2>.<p % 250 + 1>. */
+static struct lnet_nid mr_nid(int p, int j)
+{
+	int net = (p + j) % NNETS;
+
+	return ip_nid(LNET_NET_ID(LNET_LND_TCP, net), 10, net, p / 250 + 2,
+		      p % 250 + 1);
+}
+
+static struct lnet_nid remote_nid(int q)
+{
+	int net = 100 + q % NREMOTE;
+
+	return ip_nid(LNET_NET_ID(LNET_LND_TCP, net), 10, net, q / 250 + 2,
+		      q % 250 + 1);
+}
+
+static void add_peers(struct lnet *ln, int mr_peers, int nis, int remote)
+{
+	struct lnet_nid prim, nid;
+	int p, j, rc;
+
+	for (p = 0; p < mr_peers; p++) {
+		prim = mr_nid(p, 0);
+		for (j = 0; j < nis; j++) {
+			nid = mr_nid(p, j);
+			rc = lnet_peer_ni_add(ln, &prim, &nid, 0);
+			if (rc)
+				die("peer add", rc);
+		}
+	}
+	for (p = 0; p < remote; p++) {
+		prim = remote_nid(p);
+		rc = lnet_peer_ni_add(ln, &prim, &prim, 0);
+		if (rc)
+			die("peer add", rc);
+	}
+}
+
+static void add_routes(struct lnet *ln)
+{
+	struct lnet_nid gw;
+	int r, g, rc;
+
+	for (r = 0; r < NREMOTE; r++) {
+		for (g = 0; g < NGWS; g++) {
+			gw = ip_nid(LNET_NET_ID(LNET_LND_TCP, 0), 10, 0, 1, g + 1);
+			rc = lnet_route_add(ln, LNET_NET_ID(LNET_LND_TCP, 100 + r),
+					    &gw, 1, 0);
+			if (rc)
+				die("route add", rc);
+		}
+	}
+}
+
+struct rule_text {
+	char src[64], dst[64], rte[64];
+	u32 action, priority;
+};
+
+/* The i-th of the 1,000 rules (see the header comment for the mix). */
+static void rule_text(int i, struct rule_text *t)
+{
+	int n = i % NNETS, k;
+
+	memset(t, 0, sizeof(*t));
+	t->action = LNET_UDSP_ACTION_PRIORITY;
+	t->priority = i;
+	if (i < 8) {
+		snprintf(t->src, sizeof(t->src), "tcp%d", n);
+	} else if (i < 64) {
+		snprintf(t->src, sizeof(t->src), "10.%d.0.%d@tcp%d", n, i / 8, n);
+	} else if (i < 72) {
+		snprintf(t->dst, sizeof(t->dst), "tcp%d", n);
+	} else if (i < 672) {
+		k = (i - 72) / NNETS;	/* 0..74: one third octet each */
+		snprintf(t->dst, sizeof(t->dst), "10.%d.%d.*@tcp%d", n, k + 2, n);
+	} else if (i < 968) {
+		k = (i - 672) / NNETS;	/* 0..36 */
+		t->action = LNET_UDSP_ACTION_PREFERRED_LIST;
+		t->priority = 0;
+		snprintf(t->src, sizeof(t->src), "10.%d.0.[%d-%d]@tcp%d",
+			 n, k % 5 + 1, k % 5 + 4, n);
+		snprintf(t->dst, sizeof(t->dst), "10.%d.%d.[1-250/2]@tcp%d",
+			 n, 2 * k + 2, n);
+	} else if (i < 972) {
+		t->action = LNET_UDSP_ACTION_PREFERRED_LIST;
+		t->priority = 0;
+		snprintf(t->src, sizeof(t->src), "tcp%d", i - 968);
+		snprintf(t->dst, sizeof(t->dst), "tcp%d", i - 968);
+	} else {
+		k = i - 972;		/* 0..27 */
+		t->action = LNET_UDSP_ACTION_PREFERRED_LIST;
+		t->priority = 0;
+		snprintf(t->dst, sizeof(t->dst), "10.%d.[%d-%d].*@tcp%d",
+			 100 + k % NREMOTE, k / NREMOTE * 3 + 2,
+			 k / NREMOTE * 3 + 4, 100 + k % NREMOTE);
+		snprintf(t->rte, sizeof(t->rte), "10.0.1.[%d-%d]@tcp",
+			 k % 5 + 1, k % 5 + 3);
+	}
+}
+
+static void parse(const char *s, struct lnet_nidexpr *e)
+{
+	char err[128];
+
+	if (!s[0])
+		return;
+	if (lnet_nidexpr_parse(s, e, err, sizeof(err))) {
+		fprintf(stderr, "bench/udsp: '%s': %s\n", s, err);
+		exit(1);
+	}
+}
+
+/* Marshal all rules first: only the ioctls are timed. */
+static u8 **marshal_rules(void)
+{
+	u8 **bufs = calloc(NRULES, sizeof(*bufs));
+	struct lnet_udsp_desc *d = calloc(1, sizeof(*d));
+	struct rule_text t;
+	int i, n;
+
+	for (i = 0; i < NRULES; i++) {
+		rule_text(i, &t);
+		memset(d, 0, sizeof(*d));
+		d->idx = -1;
+		d->action = t.action;
+		d->priority = t.priority;
+		parse(t.src, &d->src);
+		parse(t.dst, &d->dst);
+		parse(t.rte, &d->rte);
+		bufs[i] = malloc(LNET_UDSP_MAX_SIZE + sizeof(struct lnet_ioc_udsp));
+		n = lnet_udsp_marshal(d, bufs[i], LNET_UDSP_MAX_SIZE +
+				      sizeof(struct lnet_ioc_udsp));
+		if (n < 0)
+			die("marshal", n);
+	}
+	free(d);
+	return bufs;
+}
+
+static double add_rules(struct lnet *ln, u8 **bufs)
+{
+	double t0 = now_ms();
+	int i, rc;
+
+	for (i = 0; i < NRULES; i++) {
+		rc = lnet_ioctl(ln, IOC_LIBCFS_ADD_UDSP, bufs[i],
+				((struct lnet_ioc_hdr *)bufs[i])->ioc_len, true);
+		if (rc)
+			die("ADD_UDSP", rc);
+	}
+	return now_ms() - t0;
+}
+
+static double time_apply_all(struct lnet *ln)
+{
+	double v[BATCHES], t0;
+	int b;
+
+	for (b = 0; b < BATCHES; b++) {
+		t0 = now_ms();
+		lnet_udsp_apply_all(ln);
+		v[b] = now_ms() - t0;
+	}
+	return median(v, BATCHES);
+}
+
+/* Every rule against every object (what an unindexed engine does). */
+static double time_naive(struct lnet *ln, int nrules, u64 *matches)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_udsp *r;
+	double t0 = now_ms();
+	int i = 0;
+
+	*matches = 0;
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+		const struct lnet_nidexpr *e = lnet_nidexpr_present(&r->udsp_desc.dst) ?
+					       &r->udsp_desc.dst : &r->udsp_desc.src;
+
+		if (i++ == nrules)
+			break;
+		list_for_each_entry(lp, &ln->ln_peers, lp_list)
+			list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+				list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+					*matches += lnet_nidexpr_match_nid(e, &lpni->lpni_nid);
+	}
+	return now_ms() - t0;
+}
+
+#define SEL_CALLS	20000
+
+/* Median per-call time (ns) of lnet_select_pathway() over the peers. */
+static double time_select(struct lnet *ln, const struct lnet_nid *dsts, int ndsts)
+{
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+	double v[BATCHES], t0;
+	int b, i, rc;
+
+	for (b = 0; b < BATCHES; b++) {
+		t0 = now_ms();
+		for (i = 0; i < SEL_CALLS; i++) {
+			rc = lnet_select_pathway(ln, &dsts[i % ndsts], &ni, &lpni);
+			if (rc)
+				die("select", rc);
+		}
+		v[b] = (now_ms() - t0) * 1e6 / SEL_CALLS;
+	}
+	return median(v, BATCHES);
+}
+
+#define FIND_CALLS	200000
+
+static double time_find(struct lnet *ln, const struct lnet_nid *nids, int n)
+{
+	double v[BATCHES], t0;
+	int b, i;
+	u64 found = 0;
+
+	for (b = 0; b < BATCHES; b++) {
+		t0 = now_ms();
+		for (i = 0; i < FIND_CALLS; i++)
+			found += lnet_peer_ni_find(ln, &nids[(i * 7919) % n]) != NULL;
+		v[b] = (now_ms() - t0) * 1e6 / FIND_CALLS;
+	}
+	if (found != (u64)BATCHES * FIND_CALLS)
+		die("find", -ENOENT);
+	return median(v, BATCHES);
+}
+
+static const char *verdict(bool ok)
+{
+	return ok ? "PASS" : "MISS";
+}
+
+static u32 count_pref_lists(struct lnet *ln, u32 *rtr)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	u32 n = 0;
+
+	*rtr = 0;
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+				n += lpni->lpni_npref > 0;
+				*rtr += lpni->lpni_nrtr > 0;
+			}
+	return n;
+}
+
+/* Selection, with the rules and after deleting them all. */
+static void bench_select(struct lnet *ln)
+{
+	struct lnet_ioc_udsp del = { .iou_idx = -1 };
+	struct lnet_nid dsts[1000];
+	double with, none;
+	int i, rc;
+
+	for (i = 0; i < 1000; i++)
+		dsts[i] = mr_nid((i * 97) % MR_PEERS, 0);
+	with = time_select(ln, dsts, 1000);
+	del.iou_hdr.ioc_len = sizeof(del);
+	del.iou_hdr.ioc_version = LNET_IOC_VERSION;
+	rc = lnet_ioctl(ln, IOC_LIBCFS_DEL_UDSP, &del, sizeof(del), true);
+	if (rc)
+		die("DEL_UDSP", rc);
+	none = time_select(ln, dsts, 1000);
+	printf("2. select_pathway: %.0f ns with 1,000 rules, %.0f ns with none: "
+	       "ratio %.3f (target <= 1.05)  %s\n", with, none, with / none,
+	       verdict(with / none <= 1.05));
+}
+
+static void bench_find(struct lnet *big)
+{
+	struct lnet_nid *nids = malloc(1000 * sizeof(*nids));
+	struct lnet small;
+	double t_big, t_small;
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		nids[i] = mr_nid((i * 31) % 250, i % 4);
+	t_big = time_find(big, nids, 1000);
+	setup_local(&small);
+	add_peers(&small, 250, 4, 0);
+	t_small = time_find(&small, nids, 1000);
+	printf("3. peer NI lookup: %.1f ns at %u peer NIs, %.1f ns at %u: "
+	       "ratio %.2f (target ~1, <= 1.5)  %s\n", t_big, big->ln_npeer_nis,
+	       t_small, small.ln_npeer_nis, t_big / t_small,
+	       verdict(t_big / t_small <= 1.5));
+	lnet_fini(&small);
+	free(nids);
+}
+
+int main(void)
+{
+	struct lnet *ln = calloc(1, sizeof(*ln));
+	u8 **bufs = marshal_rules();
+	double t_add, t_apply, t_naive;
+	u32 npref, nrtr;
+	u64 matches;
+	int i;
+
+	setup_local(ln);
+	add_routes(ln);
+	add_peers(ln, MR_PEERS, 4, REMOTE_PEERS);
+	printf("bench/udsp: %u local NIs (incl. 0@lo), %u peer NIs, %d rules\n",
+	       NNETS * NIS_PER_NET + 1, ln->ln_npeer_nis, NRULES);
+
+	t_add = add_rules(ln, bufs);
+	t_apply = time_apply_all(ln);
+	t_naive = time_naive(ln, 100, &matches) * (NRULES / 100);
+	npref = count_pref_lists(ln, &nrtr);
+	printf("   after the rules: %u peer NIs with preferred NIDs, %u with "
+	       "preferred routers\n", npref, nrtr);
+	printf("1. full re-flatten: %.2f ms (target < 25 ms)  %s\n", t_apply,
+	       verdict(t_apply < 25.0));
+	printf("   every rule x every peer NI, unindexed (from 100 rules): "
+	       "~%.0f ms: %.1fx the indexed re-flatten\n", t_naive,
+	       t_naive / t_apply);
+	bench_select(ln);
+	bench_find(ln);
+	printf("4. YAML import of 1,000 rules: measured as 1,000 ADD_UDSP ioctls "
+	       "(marshalled in advance) on this instance\n");
+	printf("   %.1f ms in all, %.3f ms per rule (target < 500 ms)  %s\n",
+	       t_add, t_add / NRULES, verdict(t_add < 500.0));
+
+	lnet_fini(ln);
+	for (i = 0; i < NRULES; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(ln);
+	return 0;
+}
