@@ -1,0 +1,300 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# import / export: examples/lnet.yaml in and out, export --backup round
+# trips through a fresh lnetd (all six rule shapes, priority 0), errors as
+# FILE:LINE:COL with nothing changed, rollback of a failed import,
+# import --del, stdin.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	lnet_setup
+	lnetctl lnet configure
+}
+
+teardown() {
+	[ -f "$T/b.pid" ] && kill "$(cat "$T/b.pid")" 2>/dev/null
+	lnet_teardown
+}
+
+# A second, fresh lnetd in the same namespace (same interfaces): $B_SOCKET.
+fresh_lnetd() {
+	B_SOCKET=$T/b.sock
+	ip netns exec "$NS" "$LNETD_BIN" --socket "$B_SOCKET" --pidfile "$T/b.pid" \
+		--log "$T/b.log"
+	for _ in $(seq 100); do [ -S "$B_SOCKET" ] && break; sleep 0.05; done
+	[ -S "$B_SOCKET" ]
+	lnetctl --socket "$B_SOCKET" lnet configure
+}
+
+# Everything a user can see, to compare before and after a failed import.
+state() {
+	lnetctl net show -v 4
+	lnetctl peer show -v 4
+	lnetctl policy show
+}
+
+EXAMPLE_BACKUP='net:
+-   net type: tcp
+    local NI(s):
+    -   interfaces:
+            0: veth0
+        tunables:
+            peer_timeout: 180
+            peer_credits: 16
+            peer_buffer_credits: 0
+            credits: 256
+-   net type: tcp1
+    local NI(s):
+    -   interfaces:
+            0: veth1
+        tunables:
+            peer_timeout: 180
+            peer_credits: 8
+            peer_buffer_credits: 0
+            credits: 256
+peer:
+-   primary nid: 10.11.0.10@tcp
+    Multi-Rail: true
+    peer ni:
+    -   nid: 10.11.0.10@tcp
+    -   nid: 10.11.0.11@tcp1
+-   primary nid: 10.11.0.20@tcp
+    Multi-Rail: true
+    peer ni:
+    -   nid: 10.11.0.20@tcp
+    -   nid: 10.11.0.21@tcp1
+udsp:
+-   idx: 0
+    src: tcp1
+    action:
+        priority: 0
+-   idx: 1
+    src: 10.11.0.1@tcp
+    action:
+        priority: 1
+-   idx: 2
+    dst: tcp1
+    action:
+        priority: 1
+-   idx: 3
+    dst: 10.11.0.20@tcp
+    action:
+        priority: 0
+-   idx: 4
+    src: 10.11.0.2@tcp1
+    dst: 10.11.0.[10-11]@tcp1
+-   idx: 5
+    dst: 10.11.0.21@tcp1
+    rte: 10.11.0.[250-254]@tcp'
+
+@test "import examples/lnet.yaml, export --backup gives it back" {
+	run --separate-stderr lnetctl import "$TOP/examples/lnet.yaml"
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "" ]
+	run lnetctl export --backup
+	[ "$status" -eq 0 ]
+	yaml_is "$EXAMPLE_BACKUP"
+	run lnetctl net show
+	yaml_is 'net:
+- net type: lo
+  local NI(s):
+  - {nid: 0@lo, status: up}
+- net type: tcp
+  local NI(s):
+  - {nid: 10.11.0.1@tcp, status: up, interfaces: {0: veth0}}
+- net type: tcp1
+  local NI(s):
+  - {nid: 10.11.0.2@tcp1, status: up, interfaces: {0: veth1}}'
+}
+
+@test "export --backup into a fresh lnetd and out again: identical, six rule shapes" {
+	lnetctl import "$TOP/examples/lnet.yaml"
+	# Both PRIORITY shapes with priority 0 and a non-MR, locked peer too.
+	lnetctl policy add --dst 10.11.0.[10-11]@tcp --priority 0
+	lnetctl peer add --prim_nid 10.11.0.30@tcp --non_mr --lock_prim
+	lnetctl export --backup >"$T/a.yaml"
+	fresh_lnetd
+	lnetctl --socket "$B_SOCKET" import "$T/a.yaml"
+	lnetctl --socket "$B_SOCKET" export --backup >"$T/b.yaml"
+	cmp "$T/a.yaml" "$T/b.yaml"
+	run lnetctl --socket "$B_SOCKET" policy show
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "len(d['udsp'])")" = 7 ]
+	[ "$(yaml_get "[r.get('action') for r in d['udsp']]")" = \
+	  "[{'priority': 0}, {'priority': 1}, {'priority': 1}, {'priority': 0}, None, None, {'priority': 0}]" ]
+	run lnetctl --socket "$B_SOCKET" peer show
+	[ "$(yaml_get "d['peer'][2]")" = \
+	  "{'primary nid': '10.11.0.30@tcp', 'Multi-Rail': False, 'Lock Primary NID': True, 'peer ni': [{'nid': '10.11.0.30@tcp', 'state': 'up'}]}" ]
+	# The effects are the same too.
+	[ "$(udsp_of peer 10.11.0.11@tcp1)" = "1 -1" ]
+	[ "$(LNET_SOCKET=$B_SOCKET udsp_of peer 10.11.0.11@tcp1)" = "1 -1" ]
+	[ "$(LNET_SOCKET=$B_SOCKET pref_of 'Preferred source NIDs' 10.11.0.11@tcp1)" = "10.11.0.2@tcp1" ]
+	[ "$(LNET_SOCKET=$B_SOCKET pref_of 'Preferred gateway NIDs' 10.11.0.21@tcp1)" = \
+	  "$(pref_of 'Preferred gateway NIDs' 10.11.0.21@tcp1)" ]
+}
+
+@test "a full export (lo, status, statistics, udsp info) imports back" {
+	lnetctl import "$TOP/examples/lnet.yaml"
+	lnetctl export >"$T/full.yaml"
+	grep -q 'net type: lo' "$T/full.yaml"
+	grep -q 'udsp info:' "$T/full.yaml"
+	fresh_lnetd
+	lnetctl --socket "$B_SOCKET" import "$T/full.yaml"
+	run lnetctl --socket "$B_SOCKET" export --backup
+	[ "$status" -eq 0 ]
+	yaml_is "$EXAMPLE_BACKUP"
+}
+
+@test "import - reads stdin; import with no FILE too" {
+	run lnetctl import - <"$TOP/examples/lnet.yaml"
+	[ "$status" -eq 0 ]
+	run lnetctl export --backup
+	yaml_is "$EXAMPLE_BACKUP"
+	printf 'udsp:\n- dst: o2ib\n  priority: 7\n' | lnetctl import
+	run lnetctl policy show --idx 6
+	yaml_is 'udsp: [{idx: 6, dst: o2ib, action: {priority: 7}}]'
+}
+
+# check_error FILE_TEXT EXPECTED_STDERR: exit 1, that message, nothing changed.
+check_error() {
+	printf '%s' "$1" >"$T/bad.yaml"
+	state >"$T/before"
+	run --separate-stderr lnetctl import "$T/bad.yaml"
+	[ "$status" -eq 1 ] || { echo "status $status"; return 1; }
+	[ "$output" = "" ]
+	[ "$stderr" = "$T/bad.yaml:$2" ] || { echo "got: $stderr"; return 1; }
+	state >"$T/after"
+	cmp "$T/before" "$T/after"
+}
+
+@test "errors are FILE:LINE:COL: message, exit 1, and change nothing" {
+	lnetctl import "$TOP/examples/lnet.yaml"
+	# A good first section does not get applied when a later one is bad.
+	good='net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: veth1}
+'
+	check_error "${good}peer:
+    - primary nid: 10.0.0.300@tcp
+" "6:20: invalid primary nid '10.0.0.300@tcp': octet '300' is out of range 0-255"
+	check_error "${good}udsp:
+- src: tcp
+  priority: high
+" "7:13: invalid priority 'high': expected an integer 0-4294967294"
+	check_error "${good}udsp:
+- src: tcp
+  action: {priority: 4294967295}
+" "7:22: invalid priority '4294967295': expected an integer 0-4294967294"
+	check_error "${good}routes:
+- net: tcp2
+" "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp'"
+	check_error "${good}udsp:
+- src: tcp
+  prio: 1
+" "7:3: unknown key 'prio' in a udsp rule: expected 'idx', 'src', 'dst', 'rte', 'action', 'priority'"
+	check_error "${good}peer:
+    primary nid: 10.11.0.40@tcp
+" "6:5: 'peer' must be a sequence, not a mapping"
+	check_error "${good}udsp:
+- src: tcp
+  dst: o2ib
+  src: tcp1
+" "8:3: duplicate key 'src' (first at 6:3)"
+	check_error "${good}udsp:
+- src: tcp
+   dst: o2ib
+" "7:7: mapping values are not allowed in this context"
+	check_error "${good}udsp:
+- rte: tcp
+" "6:3: invalid rule (rte): --rte needs --dst: a router rule is --dst with --rte"
+}
+
+@test "a failure while applying rolls back everything that import applied" {
+	lnetctl import "$TOP/examples/lnet.yaml"
+	state >"$T/before"
+	# The first net is added, the second one's interface does not exist.
+	printf 'net:\n- net type: o2ib\n  local NI(s):\n  - interfaces: {0: veth0}\n- net type: o2ib1\n  local NI(s):\n  - interfaces: {0: nope0}\n' >"$T/f1.yaml"
+	run --separate-stderr lnetctl import "$T/f1.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/f1.yaml:7:5: interface 'nope0' does not exist" ]
+	state >"$T/after"
+	cmp "$T/before" "$T/after"
+	# A net, a peer, new rules and a priority rewrite, then a rule that
+	# already exists: all of it undone, the rewritten rule as it was.
+	printf '%s\n' 'net:' '- net type: o2ib' '  local NI(s):' '  - interfaces: {0: veth0}' \
+		'peer:' '- primary nid: 10.11.0.40@tcp' '  peer ni:' '  - nid: 10.11.0.41@tcp1' \
+		'- primary nid: 10.11.0.10@tcp' '  peer ni:' '  - nid: 10.11.0.12@tcp' \
+		'udsp:' '- idx: 0' '  dst: o2ib' '- src: tcp1' '  priority: 5' \
+		'- dst: 10.11.0.20@tcp' '  priority: 0' >"$T/f2.yaml"
+	run --separate-stderr lnetctl import "$T/f2.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/f2.yaml:17:3: an identical rule already exists" ]
+	state >"$T/after"
+	cmp "$T/before" "$T/after"
+}
+
+@test "import --del removes what the file lists: rules by content, NIDs, nets" {
+	lnetctl import "$TOP/examples/lnet.yaml"
+	# Rules listed out of order and without idx; one secondary NID; one net.
+	printf '%s\n' 'net:' '- net type: tcp1' \
+		'peer:' '- primary nid: 10.11.0.20@tcp' '  peer ni:' '  - nid: 10.11.0.21@tcp1' \
+		'udsp:' '- dst: 10.11.0.21@tcp1' '  rte: 10.11.0.[250-254]@tcp' \
+		'- src: tcp1' '- dst: tcp1' >"$T/del.yaml"
+	run --separate-stderr lnetctl import --del "$T/del.yaml"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	run lnetctl export --backup
+	yaml_is 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: veth0}
+    tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
+peer:
+- primary nid: 10.11.0.10@tcp
+  Multi-Rail: true
+  peer ni: [{nid: 10.11.0.10@tcp}, {nid: 10.11.0.11@tcp1}]
+- primary nid: 10.11.0.20@tcp
+  Multi-Rail: true
+  peer ni: [{nid: 10.11.0.20@tcp}]
+udsp:
+- {idx: 0, src: 10.11.0.1@tcp, action: {priority: 1}}
+- {idx: 1, dst: 10.11.0.20@tcp, action: {priority: 0}}
+- {idx: 2, src: 10.11.0.2@tcp1, dst: "10.11.0.[10-11]@tcp1"}'
+	# A rule that is not there: exit 1, the rules deleted before it return.
+	state >"$T/before"
+	printf 'udsp:\n- src: 10.11.0.1@tcp\n- dst: o2ib\n' >"$T/del2.yaml"
+	run --separate-stderr lnetctl import --del "$T/del2.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/del2.yaml:3:3: no rule matches this one: nothing to delete" ]
+	state >"$T/after"
+	cmp "$T/before" "$T/after"
+}
+
+@test "import --del of its own export --backup empties LNet" {
+	lnetctl import "$TOP/examples/lnet.yaml"
+	lnetctl export --backup >"$T/all.yaml"
+	run --separate-stderr lnetctl import --del "$T/all.yaml"
+	[ "$status" -eq 0 ]
+	run lnetctl export --backup
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	run lnetctl policy show
+	[ "$output" = "" ]
+	run lnetctl net show
+	yaml_is 'net: [{net type: lo, local NI(s): [{nid: 0@lo, status: up}]}]'
+}
+
+@test "import of a missing file or without LNet fails with exit 1" {
+	run --separate-stderr lnetctl import "$T/none.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "lnetctl import: cannot open '$T/none.yaml': No such file or directory" ]
+	lnetctl lnet unconfigure
+	run --separate-stderr lnetctl import "$TOP/examples/lnet.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$TOP/examples/lnet.yaml:21:11: LNet is not configured: run 'lnetctl lnet configure'" ]
+}
