@@ -119,6 +119,11 @@ int lnetctl_usage(const struct lnetctl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A failed libcfg call: err->msg (or the errno text), then LNETCTL_ERR. */
 int lnetctl_fail(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err);
+/*
+ * The status of a show: a show whose first read could not reach lnetd
+ * prints nothing and would look like "nothing configured"; it is an error.
+ */
+int lnetctl_show_done(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err);
 /* "missing required option --<name of ctx->cmd->opts[i]>", then LNETCTL_USAGE. */
 int lnetctl_missing(const struct lnetctl_ctx *ctx, int i);
 /* A show level (-v): 0..LNETCTL_MAX_VERBOSE; LNETCTL_USAGE with a message if bad. */

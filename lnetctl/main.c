@@ -80,6 +80,20 @@ int lnetctl_fail(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *er
 	return LNETCTL_ERR;
 }
 
+int lnetctl_show_done(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err)
+{
+	if (rc)
+		return lnetctl_fail(ctx, rc, err);
+	if (cfg_unreachable(ctx->h)) {
+		const char *target = cfg_target(ctx->h);
+
+		lnetctl_msg(ctx, "cannot reach %s%s", strncmp(target, "/dev/", 5) ?
+			    "lnetd at " : "", target);
+		return LNETCTL_ERR;
+	}
+	return LNETCTL_OK;
+}
+
 /* "add, del, show" for messages; aliases (same sub-table) are listed too. */
 static void table_names(const struct lnetctl_cmd *table, char *buf, size_t len)
 {

@@ -117,7 +117,7 @@ static int net_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (a.val[NS_NET] && cfg_parse_net("--net", a.val[NS_NET], &net_id, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	rc = cfg_show_nets(ctx->h, net_id, level, ctx->out, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_show_done(ctx, rc, &err);
 }
 
 const struct lnetctl_cmd lnetctl_net_cmds[] = {

@@ -101,7 +101,7 @@ static int peer_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (a.val[PS_NID] && cfg_parse_nid("--nid", a.val[PS_NID], &nid, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	rc = cfg_show_peers(ctx->h, a.val[PS_NID] ? &nid : NULL, level, ctx->out, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_show_done(ctx, rc, &err);
 }
 
 static int peer_list(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -113,7 +113,7 @@ static int peer_list(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
 	rc = cfg_show_peer_list(ctx->h, ctx->out, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_show_done(ctx, rc, &err);
 }
 
 const struct lnetctl_cmd lnetctl_peer_cmds[] = {

@@ -118,7 +118,7 @@ static int policy_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (a.val[PS_IDX] && parse_idx(a.val[PS_IDX], &idx, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	rc = cfg_show_policies(ctx->h, idx, ctx->out, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_show_done(ctx, rc, &err);
 }
 
 const struct lnetctl_cmd lnetctl_policy_cmds[] = {

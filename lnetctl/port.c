@@ -147,9 +147,8 @@ int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv)
 	rc = cfg_export(ctx->h, a.val[EX_BACKUP] != NULL, mem, &err);
 	if (fclose(mem) && !rc)
 		rc = -ENOMEM;
-	if (rc)
-		rc = lnetctl_fail(ctx, rc, &err);
-	else
+	rc = lnetctl_show_done(ctx, rc, &err);
+	if (!rc)
 		rc = write_file(ctx, a.npos ? a.pos[0] : "-", buf, len);
 	free(buf);
 	return rc;

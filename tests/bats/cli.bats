@@ -1,0 +1,295 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# lnetctl as a program: help, exit codes, option parsing, global options,
+# the command shell (stdin), two clients at once.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	lnet_setup
+	lnetctl lnet configure
+}
+
+teardown() {
+	lnet_teardown
+}
+
+# Every command path, group or leaf.
+PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
+       "net show" "peer" "peer add" "peer del" "peer show" "peer list"
+       "policy" "policy add" "policy del" "policy show" "udsp" "udsp add"
+       "udsp del" "udsp show" "debug" "debug nidlist" "import" "export" "help")
+
+@test "--help, -h and help print the usage and the exit codes, exit 0" {
+	run --separate-stderr lnetctl --help
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[[ "${lines[0]}" == "usage: lnetctl [--socket PATH] COMMAND [SUBCOMMAND] [OPTIONS] [ARGS]" ]]
+	[[ "$output" == *$'Exit status:\n\t0: success\n\t1: error'* ]]
+	[[ "$output" == *$'\t2: usage error'* ]]
+	[[ "$output" == *$'\tpolicy add: '* ]]
+	[[ "$output" == *$'\tdebug nidlist EXPR [NID]: '* ]]
+	usage=$output
+	run lnetctl -h
+	[ "$status" -eq 0 ]
+	[ "$output" = "$usage" ]
+	run lnetctl help
+	[ "$status" -eq 0 ]
+	[ "$output" = "$usage" ]
+}
+
+@test "--help of every group and command exits 0; help CMD [SUB] prints the same" {
+	for p in "${PATHS[@]}"; do
+		read -ra words <<<"$p"
+		run --separate-stderr lnetctl "${words[@]}" --help
+		[ "$status" -eq 0 ] || { echo "$p --help: $status"; return 1; }
+		[ "$stderr" = "" ]
+		[[ "${lines[0]}" == "$p"* ]] || { echo "$p: ${lines[0]}"; return 1; }
+		out=$output
+		run lnetctl "${words[@]}" -h
+		[ "$status" -eq 0 ]
+		[ "$output" = "$out" ]
+		[ "$p" = help ] && continue
+		run lnetctl help "${words[@]}"
+		[ "$status" -eq 0 ]
+		[ "$output" = "$out" ] || { echo "help $p differs"; return 1; }
+	done
+}
+
+@test "command help lists each option as --option: description" {
+	run lnetctl net add --help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "net add: add NIs to a net (created if new): --net NET --if IF[,IF...]" ]
+	for o in net if peer-timeout peer-credits peer-buffer-credits credits help; do
+		[[ "$output" == *$'\n\t--'"$o: "* ]] || { echo "no --$o:"; return 1; }
+	done
+	run lnetctl policy add -h
+	for o in src dst rte priority idx; do
+		[[ "$output" == *$'\n\t--'"$o: "* ]] || { echo "no --$o:"; return 1; }
+	done
+	run lnetctl help net show
+	[[ "$output" == *$'\t--verbose: '* ]]
+}
+
+@test "--version" {
+	run lnetctl --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^lnetctl\ [0-9]+\.[0-9]+\.[0-9]+\ \(ioctl\ ABI\ 2\.1\)$ ]]
+}
+
+@test "unknown commands are usage errors (exit 2), no help on stdout" {
+	run --separate-stderr lnetctl bogus
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, debug, import, export, help" ]
+	run --separate-stderr lnetctl net bogus
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl net: unknown command 'bogus': expected one of add, del, show" ]
+	run --separate-stderr lnetctl NET show
+	[ "$status" -eq 2 ]
+	run --separate-stderr lnetctl net sho
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl net: unknown command 'sho': expected one of add, del, show" ]
+	run --separate-stderr lnetctl peer
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl peer: missing command: one of add, del, show, list" ]
+	run lnetctl net --help extra
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net: unexpected argument 'extra'" ]
+	run lnetctl help net bogus
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl help: unknown command 'net bogus'" ]
+	run lnetctl help net add more
+	[ "$status" -eq 2 ]
+}
+
+@test "unknown, ambiguous, repeated options and stray words: exit 2, nothing done" {
+	run --separate-stderr lnetctl net add --net tcp --if veth0 --bogus 1
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl net add: unknown option '--bogus'" ]
+	run lnetctl net add --net tcp --if veth0 -z
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: unknown option '-z'" ]
+	run lnetctl net add --net tcp --if veth0 --peer 8
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: ambiguous option '--peer': could be --peer-timeout, --peer-credits, --peer-buffer-credits" ]
+	run lnetctl net add --net tcp --net tcp1 --if veth0
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: option --net given more than once" ]
+	run lnetctl net add --net tcp --if veth0 stray
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: unexpected argument 'stray'" ]
+	run lnetctl net add --net tcp --if
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl net add: option --if needs a value" ]
+	run lnetctl peer list extra
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl peer list: unexpected argument 'extra'" ]
+	run lnetctl net show
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - nid: 0@lo
+    status: up"
+}
+
+@test "option forms: --opt=value, -o value, -ovalue, unambiguous prefixes" {
+	lnetctl net add --ne=tcp --if=veth0 --peer-c=16
+	lnetctl net add -n tcp1 -iveth1
+	lnetctl policy add --sr tcp --prio=3 --id 0
+	lnetctl policy add -d tcp1 -p 4
+	run lnetctl net show -v 1
+	[ "$(yaml_get "[(n['net type'], n['local NI(s)'][0]['nid'], n['local NI(s)'][0]['tunables']['peer_credits']) for n in d['net'][1:]]")" = \
+	  "[('tcp', '10.11.0.1@tcp', 16), ('tcp1', '10.11.0.2@tcp1', 8)]" ]
+	run lnetctl policy show
+	yaml_is "udsp:
+- idx: 0
+  src: tcp
+  action:
+    priority: 3
+- idx: 1
+  dst: tcp1
+  action:
+    priority: 4"
+}
+
+@test "-- ends the options" {
+	run lnetctl debug nidlist -- tcp
+	[ "$status" -eq 0 ]
+	[ "$output" = "tcp" ]
+}
+
+@test "--socket overrides LNET_SOCKET; an absent lnetd is an error (exit 1)" {
+	lnetctl net add --net tcp --if veth0
+	run env LNET_SOCKET=/nonexistent/sock "$LNETCTL_BIN" --socket "$LNET_SOCKET" net show --net tcp
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "10.11.0.1@tcp" ]
+	run --separate-stderr lnetctl --socket "$T/none.sock" net show
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl net show: cannot reach lnetd at $T/none.sock" ]
+	run lnetctl --socket= net show
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl: invalid --socket '': expected a path" ]
+	run lnetctl --bogus net show
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl: unknown option '--bogus' (see 'lnetctl --help')" ]
+	run lnetctl --socket
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl: option --socket needs a value (see 'lnetctl --help')" ]
+}
+
+@test "lnet configure and unconfigure are idempotent" {
+	run lnetctl lnet configure
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	lnetctl lnet unconfigure
+	run lnetctl lnet unconfigure
+	[ "$status" -eq 0 ]
+	run lnetctl net show
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net show: "* ]]
+	run lnetctl lnet configure extra
+	[ "$status" -eq 2 ]
+}
+
+@test "shell: commands from a pipe, blank lines, comments and quotes" {
+	run --separate-stderr lnetctl <<-'EOF'
+	# set up one net and a rule
+	net add --net tcp --if veth0
+
+	policy add --src "tcp" --priority '3'
+	policy show
+	EOF
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	yaml_is "udsp:
+- idx: 0
+  src: tcp
+  action:
+    priority: 3"
+	run lnetctl net show --net tcp
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "10.11.0.1@tcp" ]
+}
+
+@test "shell: the first failing line stops the script with its status and <stdin>:LINE" {
+	run --separate-stderr lnetctl <<-'EOF'
+	net add --net tcp1 --if veth1
+	net add --net tcp --if nosuch0
+	net add --net tcp2 --if veth1
+	EOF
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "<stdin>:2: lnetctl net add: "*"nosuch0"* ]]
+	run lnetctl net show
+	[ "$(yaml_get "[n['net type'] for n in d['net']]")" = "['lo', 'tcp1']" ]
+	run --separate-stderr lnetctl <<-'EOF'
+	policy show
+	policy add --src tcp --priority x
+	policy add --src tcp --priority 1
+	EOF
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "<stdin>:2: lnetctl policy add: invalid --priority 'x': expected an integer 0-4294967294" ]
+	run lnetctl policy show
+	[ "$output" = "" ]
+	run --separate-stderr lnetctl <<<'policy add --src "tcp'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "<stdin>:1: lnetctl: unterminated quote" ]
+	run --separate-stderr lnetctl <<<'bogus'
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "<stdin>:1: lnetctl: unknown command 'bogus'"* ]]
+}
+
+@test "shell: quit and exit end the script; help works" {
+	run lnetctl <<-'EOF'
+	help policy del
+	quit
+	policy add --src tcp --priority 1
+	EOF
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "policy del: delete the rule at --idx (later rules move up) or --all rules" ]
+	run lnetctl <<-'EOF'
+	exit
+	policy add --src tcp --priority 1
+	EOF
+	[ "$status" -eq 0 ]
+	run lnetctl policy show
+	[ "$output" = "" ]
+	run lnetctl <<<'quit now'
+	[ "$status" -eq 2 ]
+	[ "$output" = "<stdin>:1: lnetctl: quit takes no argument" ]
+}
+
+@test "shell: each line starts fresh (no state carried from the previous command)" {
+	run --separate-stderr lnetctl <<-'EOF'
+	net show --net lo
+	show
+	EOF
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "<stdin>:2: lnetctl: unknown command 'show'"* ]]
+}
+
+@test "two lnetctl clients at once: adds in a loop while another shows" {
+	lnetctl net add --net tcp --if veth0
+	(
+		for i in $(seq 1 40); do
+			"$LNETCTL_BIN" peer add --prim_nid "10.12.0.$i@tcp" || exit 1
+		done
+	) &
+	adder=$!
+	for _ in $(seq 1 40); do
+		run lnetctl peer show
+		[ "$status" -eq 0 ]
+		printf '%s\n' "$output" | python3 -c 'import sys, yaml; yaml.safe_load(sys.stdin)'
+		run lnetctl net show --net tcp
+		[ "$status" -eq 0 ]
+	done
+	wait "$adder"
+	run lnetctl peer list
+	[ "$(yaml_get "len(d['peer list'])")" = 40 ]
+	[ "$(yaml_get "d['peer list'][39]['nid']")" = "10.12.0.40@tcp" ]
+}
