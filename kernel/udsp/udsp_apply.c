@@ -279,10 +279,13 @@ static const struct lnet_udsp *udsp_first(struct lnet *ln, struct udsp_match *m,
 	udsp_cands_init(ix, lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots,
 						cls | m->um_net, false),
 			m->um_key, &a);
-	udsp_cands_init(ix, lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots,
-						cls | UDSP_KEY_MULTI |
-						LNET_NET_LND(m->um_net), false),
-			m->um_key, &b);
+	memset(&b, 0, sizeof(b));
+	if (ix->ui_multi_lnds[m->um_class] & 1U << (LNET_NET_LND(m->um_net) & 31))
+		udsp_cands_init(ix, lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots,
+							cls | UDSP_KEY_MULTI |
+							LNET_NET_LND(m->um_net),
+							false),
+				m->um_key, &b);
 	while (a.uc_i < a.uc_n || b.uc_i < b.uc_n) {
 		pos = udsp_cands_next(ix->ui_ents, &a, &b);
 		e = &ix->ui_ents[pos];

@@ -265,9 +265,12 @@ int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
 		if (r == skip)
 			continue;
-		lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots, udsp_rule_key(r),
-				    true)->ug_n++;
-		ix->ui_class_n[lnet_udsp_class(&r->udsp_desc)]++;
+		u32 key = udsp_rule_key(r), cls = lnet_udsp_class(&r->udsp_desc);
+
+		lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots, key, true)->ug_n++;
+		ix->ui_class_n[cls]++;
+		if (key & UDSP_KEY_MULTI)
+			ix->ui_multi_lnds[cls] |= 1U << (key & 31);
 	}
 	for (i = 0; i < ix->ui_nslots; i++) {
 		ix->ui_slots[i].ug_start = start;

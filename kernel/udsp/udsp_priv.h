@@ -70,6 +70,7 @@ struct lnet_udsp_index {
 	u32 ui_nslots;			/* power of two */
 	u32 ui_nrules;
 	u32 ui_class_n[UC_MAX];
+	u32 ui_multi_lnds[UC_MAX];	/* LNDs with a multi-net group: bits */
 	struct udsp_group *ui_slots;
 	struct udsp_entry *ui_ents;	/* grouped, each group in idx order */
 	u32 *ui_bstart;			/* per bucket: first in ui_bpos; +1 end */
