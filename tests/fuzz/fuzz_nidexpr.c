@@ -2,8 +2,9 @@
 /*
  * Fuzz the NID and NID range expression parsers. Every expression that
  * parses must print, and its printed form must parse back into an equal
- * expression that prints the same text; the same for NIDs. Any breach
- * aborts, which libFuzzer reports as a crash.
+ * expression that prints the same text, and every NID it expands into
+ * must match it; the same round trip for NIDs. Any breach aborts, which
+ * libFuzzer reports as a crash.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,14 @@
 #include "../../kernel/nid/nid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every NID an expression expands into must match it. */
+static int expanded_matches(const struct lnet_nid *nid, void *arg)
+{
+	if (!lnet_nidexpr_match_nid(arg, nid))
+		abort();
+	return 0;
+}
 
 static void check_expr(const char *s)
 {
@@ -34,6 +43,10 @@ static void check_expr(const char *s)
 	nid.nid_lnd = e.ne_lnd;
 	nid.nid_addr_len = e.ne_kind == LNET_UDSP_KIND_IPV6 ? 16 : 4;
 	(void)lnet_nidexpr_match_nid(&e, &nid);
+	if (lnet_nidexpr_expand(&e, 64, expanded_matches, &e) == -EINVAL &&
+	    (e.ne_kind == LNET_UDSP_KIND_IPV4 || e.ne_kind == LNET_UDSP_KIND_NUM) &&
+	    e.ne_count[0] == 1 && e.ne_r[0].lo == e.ne_r[0].hi)
+		abort();
 }
 
 static void check_nid(const char *s)

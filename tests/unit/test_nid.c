@@ -402,6 +402,35 @@ static void test_nid_hash_net_matters(void **state)
 	assert_int_not_equal(lnet_nid_hash(&y), lnet_nid_hash(&z));
 }
 
+/* The libc OS layer under the NID library: clock and log lines. */
+static void test_os_user(void **state)
+{
+	u64 a = os_now_ns(), b;
+	char line[256];
+	FILE *f = tmpfile();
+
+	b = os_now_ns();
+	assert_true(b >= a);
+	assert_non_null(f);
+	os_log_file = f;
+	os_log("hello %d", 42);
+	os_log("with newline\n");
+	os_log_file = NULL;
+	rewind(f);
+	/* "2026-12-02T09:33:14.123456Z hello 42" */
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_int_equal(strlen(line), 28 + strlen("hello 42\n"));
+	assert_int_equal(line[4], '-');
+	assert_int_equal(line[10], 'T');
+	assert_int_equal(line[19], '.');
+	assert_int_equal(line[26], 'Z');
+	assert_string_equal(line + 28, "hello 42\n");
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line + 28, "with newline\n");	/* no blank line */
+	assert_null(fgets(line, sizeof(line), f));
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_nid_make_equal),
 		cmocka_unit_test(test_nid_hash_spread),
 		cmocka_unit_test(test_nid_hash_net_matters),
+		cmocka_unit_test(test_os_user),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1022,6 +1022,50 @@ static void test_expand_matches(void **state)
 	}
 }
 
+struct expand_seen {
+	const struct lnet_nidexpr *e;
+	struct lnet_nid seen[200];
+	unsigned int n;
+};
+
+static int expand_check(const struct lnet_nid *nid, void *arg)
+{
+	struct expand_seen *c = arg;
+
+	assert_true(lnet_nidexpr_match_nid(c->e, nid));
+	for (unsigned int i = 0; i < c->n; i++)
+		assert_false(lnet_nid_equal(&c->seen[i], nid));	/* each NID once */
+	c->seen[c->n++] = *nid;
+	return 0;
+}
+
+/* Random IPv4 and numeric expressions: what expand visits matches, once. */
+static void test_expand_random(void **state)
+{
+	static struct expand_seen c;
+	unsigned int tried = 0;
+
+	for (int i = 0; i < 20000 && tried < 2000; i++) {
+		struct lnet_nidexpr e;
+		int rc;
+
+		rnd_expr(&e);
+		if (e.ne_kind != LNET_UDSP_KIND_IPV4 && e.ne_kind != LNET_UDSP_KIND_NUM)
+			continue;
+		e.ne_r[0].hi = e.ne_r[0].lo;	/* one net number */
+		e.ne_r[0].stride = 1;
+		if (e.ne_count[0] != 1)
+			continue;
+		c.e = &e;
+		c.n = 0;
+		rc = lnet_nidexpr_expand(&e, 200, expand_check, &c);
+		assert_true(rc == 0 || (rc == -E2BIG && c.n == 200));
+		assert_true(c.n >= 1);
+		tried++;
+	}
+	assert_int_equal(tried, 2000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1042,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(test_expand_large),
 		cmocka_unit_test(test_expand_stop_and_refuse),
 		cmocka_unit_test(test_expand_matches),
+		cmocka_unit_test(test_expand_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
