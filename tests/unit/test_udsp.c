@@ -646,6 +646,265 @@ static void test_api(void **state)
 	free(d);
 }
 
+/* --- differential: the engine against a brute-force reading of the rules -- */
+
+static u32 rnd_state = 12345;
+
+static u32 rnd(u32 n)
+{
+	rnd_state = rnd_state * 1103515245U + 12345U;
+	return (rnd_state >> 8) % n;
+}
+
+static const char *const rnd_nets[] = {
+	"tcp", "tcp1", "tcp[0-1]", "tcp*", "o2ib", "tcp5", "o2ib*",
+};
+
+static void rnd_nid_expr(char *buf, size_t len)
+{
+	u32 a = rnd(20), b = a + rnd(12);
+
+	switch (rnd(8)) {
+	case 0:
+		snprintf(buf, len, "10.0.0.[%u-%u]@tcp", a, b);
+		break;
+	case 1:
+		snprintf(buf, len, "10.0.[0-1].*@tcp[0-1]");
+		break;
+	case 2:
+		snprintf(buf, len, "10.0.0.%u@tcp", a);
+		break;
+	case 3:
+		snprintf(buf, len, "192.168.0.[%u-%u]@o2ib", a, b);
+		break;
+	case 4:
+		snprintf(buf, len, "10.5.0.*@tcp5");
+		break;
+	case 5:
+		snprintf(buf, len, "*.*.*.*@tcp*");
+		break;
+	case 6:
+		snprintf(buf, len, "10.0.0.[%u-%u/3]@tcp", a, b + 10);
+		break;
+	default:
+		snprintf(buf, len, "10.0.0.[%u-%u]@tcp", a + 90, b + 95);
+		break;
+	}
+}
+
+static void rnd_expr(char *buf, size_t len)
+{
+	if (rnd(3) == 0)
+		snprintf(buf, len, "%s", rnd_nets[rnd(sizeof(rnd_nets) / sizeof(rnd_nets[0]))]);
+	else
+		rnd_nid_expr(buf, len);
+}
+
+static void rnd_rule(struct lnet *ln)
+{
+	char x[64], y[64];
+	s32 idx = rnd(3) ? -1 : (s32)rnd(ln->ln_udsp_count + 2);
+	int rc;
+
+	rnd_expr(x, sizeof(x));
+	rnd_expr(y, sizeof(y));
+	switch (rnd(4)) {
+	case 0:
+		rc = add_rule(ln, x, NULL, NULL, PRIO, rnd(20), idx, NULL);
+		break;
+	case 1:
+		rc = add_rule(ln, NULL, x, NULL, PRIO, rnd(20), idx, NULL);
+		break;
+	case 2:
+		rc = add_rule(ln, x, y, NULL, PREF, 0, idx, NULL);
+		break;
+	default:
+		rc = add_rule(ln, NULL, x, y, PREF, 0, idx, NULL);
+		break;
+	}
+	assert_true(rc == 0 || rc == -EALREADY);
+}
+
+/* Peers, local NIs and routes come and go too. */
+static void rnd_object(struct lnet *ln)
+{
+	char nid[64];
+	struct lnet_nid p = nid_of("10.0.0.10@tcp"), n, gw = nid_of("10.0.0.102@tcp");
+
+	switch (rnd(4)) {
+	case 0:
+		snprintf(nid, sizeof(nid), "10.0.0.%u@tcp", 12 + rnd(10));
+		n = nid_of(nid);
+		if (lnet_peer_ni_find(ln, &n))
+			assert_int_equal(lnet_peer_ni_del(ln, &p, &n, 0), 0);
+		else
+			assert_int_equal(lnet_peer_ni_add(ln, &p, &n, 0), 0);
+		break;
+	case 1:
+		snprintf(nid, sizeof(nid), "192.168.0.%u@o2ib", 20 + rnd(10));
+		n = nid_of(nid);
+		if (lnet_peer_ni_find(ln, &n))
+			assert_int_equal(lnet_peer_ni_del(ln, &n, NULL, 0), 0);
+		else
+			assert_int_equal(lnet_peer_ni_add(ln, &n, &n, 0), 0);
+		break;
+	case 2:
+		n = nid_of("10.0.0.3@tcp");
+		if (lnet_ni_find(ln, &n))
+			assert_int_equal(lnet_net_del(ln, net_of("tcp"), "eth4"), 0);
+		else
+			add_ni(ln, "tcp", "eth4");
+		break;
+	default:
+		if (lnet_route_del(ln, net_of("tcp5"), &gw))
+			add_route(ln, "tcp5", "10.0.0.102@tcp");
+		break;
+	}
+}
+
+static bool oracle_shape(const struct lnet_udsp *r, bool src, bool dst, bool rte)
+{
+	const struct lnet_udsp_desc *d = &r->udsp_desc;
+
+	return lnet_nidexpr_present(&d->src) == src &&
+	       lnet_nidexpr_present(&d->dst) == dst &&
+	       lnet_nidexpr_present(&d->rte) == rte;
+}
+
+static u32 oracle_prio(struct lnet *ln, bool src, bool net, u32 net_id,
+		       const struct lnet_nid *nid)
+{
+	struct lnet_udsp *r;
+
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+		const struct lnet_nidexpr *e = src ? &r->udsp_desc.src : &r->udsp_desc.dst;
+
+		if (!oracle_shape(r, src, !src, false) || lnet_nidexpr_is_net(e) != net)
+			continue;
+		if (net ? lnet_nidexpr_match_net(e, net_id) : lnet_nidexpr_match_nid(e, nid))
+			return r->udsp_desc.priority;
+	}
+	return UNSET;
+}
+
+/* Local NIDs (pair) or distinct gateways (router) @e picks, as text. */
+static u32 oracle_pick(struct lnet *ln, const struct lnet_nidexpr *e, bool gws,
+		       char *out, size_t len)
+{
+	struct lnet_nid got[64];
+	struct lnet_route *rt;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	u32 n = 0, i;
+
+	if (!gws) {
+		list_for_each_entry(net, &ln->ln_nets, net_list)
+			list_for_each_entry(ni, &net->net_nis, ni_list)
+				if (lnet_nidexpr_match_nid(e, &ni->ni_nid))
+					got[n++] = ni->ni_nid;
+	} else {
+		list_for_each_entry(rt, &ln->ln_routes, lr_list) {
+			const struct lnet_nid *g = &rt->lr_gateway->lp_primary_nid;
+
+			for (i = 0; i < n && !lnet_nid_equal(&got[i], g); i++)
+				;
+			if (i == n && lnet_nidexpr_match_nid(e, g))
+				got[n++] = *g;
+		}
+	}
+	nids_text(got, n, out, len);
+	return n;
+}
+
+static void oracle_list(struct lnet *ln, const struct lnet_peer_ni *lpni, bool rtr,
+			char *out, size_t len)
+{
+	struct lnet_udsp *r;
+
+	out[0] = '\0';
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+		const struct lnet_udsp_desc *d = &r->udsp_desc;
+
+		if (!oracle_shape(r, !rtr, true, rtr) ||
+		    !lnet_nidexpr_match_nid(&d->dst, &lpni->lpni_nid))
+			continue;
+		if (oracle_pick(ln, rtr ? &d->rte : &d->src, rtr, out, len))
+			return;
+	}
+}
+
+static void oracle_check(struct lnet *ln)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	char want[1024], got[1024];
+
+	list_for_each_entry(net, &ln->ln_nets, net_list) {
+		assert_int_equal(net->net_sel_priority,
+				 oracle_prio(ln, true, true, net->net_id, NULL));
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			assert_int_equal(ni->ni_sel_priority,
+					 oracle_prio(ln, true, false, 0, &ni->ni_nid));
+	}
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list) {
+			assert_int_equal(lpn->lpn_sel_priority,
+					 oracle_prio(ln, false, true, lpn->lpn_net_id, NULL));
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+				assert_int_equal(lpni->lpni_sel_priority,
+						 oracle_prio(ln, false, false, 0,
+							     &lpni->lpni_nid));
+				oracle_list(ln, lpni, false, want, sizeof(want));
+				nids_text(lpni->lpni_pref_nids, lpni->lpni_npref, got,
+					  sizeof(got));
+				assert_string_equal(got, want);
+				oracle_list(ln, lpni, true, want, sizeof(want));
+				nids_text(lpni->lpni_rtr_nids, lpni->lpni_nrtr, got,
+					  sizeof(got));
+				assert_string_equal(got, want);
+			}
+		}
+}
+
+/*
+ * 600 random steps (rule adds at random places, deletes, new and deleted
+ * peer NIs, local NIs and routes); after each one every object must hold
+ * exactly what a plain walk of the rule list says.
+ */
+static void test_random_against_oracle(void **state)
+{
+	struct lnet *ln = *state;
+	u32 most = 0;
+	int step, rc;
+
+	for (step = 0; step < 600; step++) {
+		switch (rnd(6)) {
+		case 0:
+		case 1:
+		case 2:
+			rnd_rule(ln);
+			break;
+		case 3:
+			if (!ln->ln_udsp_count)
+				break;
+			rc = del_rule(ln, rnd(40) ? (s32)rnd(ln->ln_udsp_count) : -1);
+			assert_int_equal(rc, 0);
+			break;
+		default:
+			rnd_object(ln);
+			break;
+		}
+		oracle_check(ln);
+		if (ln->ln_udsp_count > most)
+			most = ln->ln_udsp_count;
+	}
+	/* enough rules at once for address buckets (8 per group and up) */
+	assert_true(most >= 40);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -664,6 +923,7 @@ int main(void)
 		T(test_const_info),
 		T(test_get_errors),
 		T(test_api),
+		T(test_random_against_oracle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
