@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cfg.h"
+#include "yemit.h"
 
 enum undo_kind {
 	UNDO_NET_ADD,		/* added doc net: delete its NIs */
@@ -581,16 +581,26 @@ static int read_peers(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err 
 	}
 }
 
-int cfg_doc_read(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
+int cfg_doc_read_nets_rules(struct cfg_handle *h, struct cfg_doc *doc,
+			    struct cfg_err *err)
 {
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
 	rc = read_nets(h, doc, err);
 	if (!rc)
-		rc = read_peers(h, doc, err);
-	if (!rc)
 		rc = read_rules(h, &doc->policies, &doc->npolicies, err);
+	if (rc)
+		cfg_doc_free(doc);
+	return rc;
+}
+
+int cfg_doc_read(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
+{
+	int rc = cfg_doc_read_nets_rules(h, doc, err);
+
+	if (!rc)
+		rc = read_peers(h, doc, err);
 	if (rc)
 		cfg_doc_free(doc);
 	return rc;

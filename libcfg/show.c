@@ -207,10 +207,15 @@ int cfg_show_nets(struct cfg_handle *h, u32 net_id, int verbose, FILE *out,
 
 /* --- peer show --------------------------------------------------------------- */
 
+/* @verbose < 0: the export --backup form, the NID alone. */
 static void emit_peer_ni(struct yemit *w, const struct lnet_ioc_peer *pr, int verbose)
 {
 	yemit_map_start(w);
 	emit_nid(w, "nid", &pr->pr_nid);
+	if (verbose < 0) {
+		yemit_map_end(w);
+		return;
+	}
 	if (verbose >= 4) {
 		yemit_key_map(w, "udsp info");
 		emit_prio(w, "net priority", pr->pr_net_priority);
@@ -438,57 +443,83 @@ static void write_peer(struct yemit *w, const struct cfg_peer *p)
 	yemit_map_end(w);
 }
 
-static void write_doc(struct yemit *w, const struct cfg_doc *doc)
+static void write_nets(struct yemit *w, const struct cfg_doc *doc)
 {
 	size_t i;
 
-	if (doc->nnets) {
-		yemit_key_seq(w, "net");
-		for (i = 0; i < doc->nnets;)
-			i += write_net_block(w, doc->nets + i, doc->nnets - i);
-		yemit_seq_end(w);
-	}
-	if (doc->npeers) {
-		yemit_key_seq(w, "peer");
-		for (i = 0; i < doc->npeers; i++)
-			write_peer(w, &doc->peers[i]);
-		yemit_seq_end(w);
-	}
-	if (doc->npolicies) {
-		yemit_key_seq(w, "udsp");
-		for (i = 0; i < doc->npolicies; i++)
-			emit_rule(w, &doc->policies[i].d);
-		yemit_seq_end(w);
-	}
+	if (!doc->nnets)
+		return;
+	yemit_key_seq(w, "net");
+	for (i = 0; i < doc->nnets;)
+		i += write_net_block(w, doc->nets + i, doc->nnets - i);
+	yemit_seq_end(w);
+}
+
+static void write_rules(struct yemit *w, const struct cfg_doc *doc)
+{
+	size_t i;
+
+	if (!doc->npolicies)
+		return;
+	yemit_key_seq(w, "udsp");
+	for (i = 0; i < doc->npolicies; i++)
+		emit_rule(w, &doc->policies[i].d);
+	yemit_seq_end(w);
 }
 
 int cfg_doc_write(const struct cfg_doc *doc, FILE *out, struct cfg_err *err)
 {
 	struct printer p = { .out = out, .err = err };
-	int rc;
+	size_t i;
 
 	if (!doc->nnets && !doc->npeers && !doc->npolicies)
 		return 0;
-	rc = pr_start(&p);
-	if (!rc)
-		write_doc(&p.w, doc);
+	pr_start(&p);
+	write_nets(&p.w, doc);
+	if (doc->npeers) {
+		yemit_key_seq(&p.w, "peer");
+		for (i = 0; i < doc->npeers; i++)
+			write_peer(&p.w, &doc->peers[i]);
+		yemit_seq_end(&p.w);
+	}
+	write_rules(&p.w, doc);
+	return pr_finish(&p, 0);
+}
+
+/*
+ * export --backup writes what cfg_doc_read() reads, in the same layout as
+ * cfg_doc_write(), but streams the peers straight from LNet: 100k peer NIs
+ * would otherwise mean 100k struct cfg_peer (each room for 128 NIDs).
+ */
+static int export_backup(struct cfg_handle *h, FILE *out, struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+	struct cfg_doc doc;
+	int rc;
+
+	rc = cfg_doc_read_nets_rules(h, &doc, err);
+	if (rc)
+		return rc;
+	if (doc.nnets) {
+		pr_start(&p);
+		write_nets(&p.w, &doc);
+	}
+	rc = emit_peers(&p, h, NULL, -1, false);
+	if (!rc && doc.npolicies) {
+		pr_start(&p);
+		write_rules(&p.w, &doc);
+	}
+	cfg_doc_free(&doc);
 	return pr_finish(&p, rc);
 }
 
 int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err)
 {
 	struct printer p = { .out = out, .err = err };
-	struct cfg_doc doc;
 	int rc;
 
-	if (backup) {
-		rc = cfg_doc_read(h, &doc, err);
-		if (rc)
-			return rc;
-		rc = cfg_doc_write(&doc, out, err);
-		cfg_doc_free(&doc);
-		return rc;
-	}
+	if (backup)
+		return export_backup(h, out, err);
 	rc = emit_nets(&p, h, 0, 4);
 	if (!rc)
 		rc = emit_peers(&p, h, NULL, 4, false);

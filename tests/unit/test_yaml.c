@@ -878,6 +878,37 @@ static void t_import_export(void **state)
 	assert_prints(in, print_backup, demo_backup);
 }
 
+static size_t read_counts[3];	/* nets, peers, rules cfg_doc_read() found */
+
+static int print_read_doc(struct inst *in, FILE *out, struct cfg_err *err)
+{
+	struct cfg_doc doc;
+	int rc = cfg_doc_read(in->h, &doc, err);
+
+	if (rc)
+		return rc;
+	read_counts[0] = doc.nnets;
+	read_counts[1] = doc.npeers;
+	read_counts[2] = doc.npolicies;
+	rc = cfg_doc_write(&doc, out, err);
+	cfg_doc_free(&doc);
+	return rc;
+}
+
+/* cfg_doc_read() + cfg_doc_write() is exactly what export --backup prints. */
+static void t_doc_read(void **state)
+{
+	struct inst *in = *state;
+
+	assert_prints(in, print_read_doc, "");	/* lo is not read */
+	assert_int_equal(read_counts[0] + read_counts[1] + read_counts[2], 0);
+	import(in, demo_doc, false);
+	assert_prints(in, print_read_doc, demo_backup);
+	assert_int_equal(read_counts[0], 2);
+	assert_int_equal(read_counts[1], 3);
+	assert_int_equal(read_counts[2], 6);
+}
+
 /* export --backup into a fresh LNet, exported again: the very same text. */
 static void t_backup_reimport(void **state)
 {
@@ -1138,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(t_doc_write_roundtrip),
 		cmocka_unit_test_setup_teardown(t_import_export, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_backup_reimport, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_doc_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_show, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_import_del, setup, teardown),
