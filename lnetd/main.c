@@ -279,6 +279,10 @@ static int signal_fd(void)
 	sigset_t set;
 	int fd;
 
+	/* An ignored signal is discarded even when blocked: shells start
+	 * background jobs with SIGINT ignored. */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);

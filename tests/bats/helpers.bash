@@ -141,3 +141,15 @@ lst = nis[0]['udsp info'].get(key) or {}
 print(' '.join(lst[k] for k in sorted(lst, key=lambda k: int(k.split('-')[1]))))
 PY
 }
+
+# lnetd_stop_pidfile FILE: SIGTERM the lnetd whose pid FILE holds and wait
+# until it is gone (tests that start more than one lnetd).
+lnetd_stop_pidfile() {
+	local pid
+	pid=$(cat "$1" 2>/dev/null) || return 0
+	kill "$pid" 2>/dev/null || return 0
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.05
+	done
+}
