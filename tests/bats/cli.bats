@@ -293,3 +293,94 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	[ "$(yaml_get "len(d['peer list'])")" = 40 ]
 	[ "$(yaml_get "d['peer list'][39]['nid']")" = "10.12.0.40@tcp" ]
 }
+
+# One net, one MR peer, a priority rule and a pair rule.
+make_config() {
+	lnetctl net add --net tcp --if veth0
+	lnetctl peer add --prim_nid 10.11.0.100@tcp --nid 10.11.0.101@tcp
+	lnetctl policy add --src tcp --priority 1
+	lnetctl policy add --src 10.11.0.1@tcp --dst 10.11.0.100@tcp
+}
+
+@test "export FILE writes what export prints; export --backup re-imports to the same state" {
+	make_config
+	run lnetctl export
+	[ "$status" -eq 0 ]
+	full=$output
+	lnetctl export "$T/full.yaml"
+	[ "$(cat "$T/full.yaml")" = "$full" ]
+	lnetctl export --backup "$T/backup.yaml"
+	run lnetctl export -b -
+	[ "$output" = "$(cat "$T/backup.yaml")" ]
+	run lnetctl peer show -v 4
+	peers=$output
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl import <"$T/backup.yaml"
+	run lnetctl export --backup
+	[ "$output" = "$(cat "$T/backup.yaml")" ]
+	run lnetctl peer show -v 4
+	[ "$output" = "$peers" ]
+	lnetctl import --del "$T/backup.yaml"
+	run lnetctl policy show
+	[ "$output" = "" ]
+	run lnetctl peer show
+	[ "$output" = "" ]
+	lnetctl import - <"$T/backup.yaml"
+	run lnetctl export --backup
+	[ "$output" = "$(cat "$T/backup.yaml")" ]
+}
+
+@test "import errors print FILE:LINE:COL: message, exit 1, change nothing" {
+	make_config
+	run lnetctl export --backup
+	before=$output
+	cat >"$T/bad.yaml" <<-'EOF'
+	net:
+	  - net type: tcp1
+	    local NI(s):
+	      - interfaces:
+	          0: veth1
+	udsp:
+	  - src: tcp1
+	    action:
+	      priority: abc
+	EOF
+	run --separate-stderr lnetctl import "$T/bad.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[[ "$stderr" == "$T/bad.yaml:9:17: "*"priority 'abc'"* ]]
+	run lnetctl export --backup
+	[ "$output" = "$before" ]
+	# valid, but the second NI cannot be created: the first is rolled back
+	run --separate-stderr lnetctl import <<-'EOF'
+	net:
+	  - net type: tcp1
+	    local NI(s):
+	      - interfaces:
+	          0: veth1
+	  - net type: tcp2
+	    local NI(s):
+	      - interfaces:
+	          0: nosuch0
+	EOF
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "<stdin>:8:9: interface 'nosuch0' does not exist" ]
+	run lnetctl export --backup
+	[ "$output" = "$before" ]
+}
+
+@test "import and export: file and argument errors" {
+	run lnetctl import "$T/nonexistent.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "lnetctl import: cannot open '$T/nonexistent.yaml': No such file or directory" ]
+	run lnetctl import a.yaml b.yaml
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl import: unexpected argument 'b.yaml'" ]
+	run lnetctl export "$T/nodir/x.yaml"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl export: cannot create '$T/nodir/x.yaml': No such file or directory" ]]
+	run lnetctl export --del
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl export: unknown option '--del'" ]
+}
