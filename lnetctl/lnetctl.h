@@ -51,6 +51,7 @@ struct lnetctl_ctx {
 	const struct lnetctl_cmd *cmd;		/* the leaf being run */
 	char path[64];				/* the words typed: "udsp add" */
 	const char *where;			/* "<stdin>:3" in script mode */
+	bool stdin_commands;			/* the shell reads stdin */
 };
 
 /*

@@ -91,6 +91,8 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (!lnetctl_parse(ctx, argc, argv, 0, 1, &a))
 		return a.status;
 	path = a.npos ? a.pos[0] : "-";
+	if (!strcmp(path, "-") && ctx->stdin_commands)
+		return lnetctl_usage(ctx, "stdin holds the commands: import needs a FILE");
 	name = strcmp(path, "-") ? path : "<stdin>";
 	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	if (!f) {

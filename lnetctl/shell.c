@@ -84,11 +84,64 @@ static int run_line(struct lnetctl_ctx *ctx, char *line, bool *quit)
 	return lnetctl_dispatch(ctx, lnetctl_root, n, words);
 }
 
+/* --- completion: command words and long options, from the same tables --- */
+
+static const struct lnetctl_cmd *compl_table;	/* words to offer, or */
+static const struct lnetctl_opt *compl_opts;	/* the options of a leaf */
+
+static char *complete_next(const char *text, int state)
+{
+	static size_t i, len;
+	char buf[64];
+
+	if (!state) {
+		i = 0;
+		len = strlen(text);
+	}
+	while (compl_table && compl_table[i].name)
+		if (!strncmp(compl_table[i++].name, text, len))
+			return strdup(compl_table[i - 1].name);
+	while (compl_opts && compl_opts[i].name) {
+		snprintf(buf, sizeof(buf), "--%s", compl_opts[i++].name);
+		if (!strncmp(buf, text, len))
+			return strdup(buf);
+	}
+	return NULL;
+}
+
+/* Walk the words before the cursor down the tables, exactly as dispatch does. */
+static char **complete(const char *text, int start, int end)
+{
+	char line[256], *words[LNETCTL_MAX_WORDS];
+	const char *why;
+	int n;
+
+	rl_attempted_completion_over = 1;
+	snprintf(line, sizeof(line), "%.*s", start, rl_line_buffer);
+	n = split_words(line, words, LNETCTL_MAX_WORDS, &why);
+	compl_table = lnetctl_root;
+	compl_opts = NULL;
+	for (int i = 0; i < n && compl_table; i++) {
+		const struct lnetctl_cmd *c = compl_table;
+
+		while (c->name && strcmp(c->name, words[i]))
+			c++;
+		if (!c->name)
+			return NULL;
+		compl_table = c->sub;
+		compl_opts = c->sub ? NULL : c->opts;
+	}
+	if (!compl_table && (!compl_opts || text[0] != '-'))
+		return NULL;
+	return rl_completion_matches(text, complete_next);
+}
+
 static int shell_tty(struct lnetctl_ctx *ctx)
 {
 	bool quit = false;
 	char *line;
 
+	rl_attempted_completion_function = complete;
 	stifle_history(100);
 	while (!quit && (line = readline(SHELL_PROMPT))) {
 		if (*line)
@@ -123,5 +176,6 @@ static int shell_script(struct lnetctl_ctx *ctx)
 
 int lnetctl_shell(struct lnetctl_ctx *ctx)
 {
+	ctx->stdin_commands = true;
 	return isatty(STDIN_FILENO) ? shell_tty(ctx) : shell_script(ctx);
 }

@@ -384,3 +384,20 @@ make_config() {
 	[ "$status" -eq 2 ]
 	[ "$output" = "lnetctl export: unknown option '--del'" ]
 }
+
+@test "shell: import needs a FILE since stdin holds the commands" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl export --backup "$T/backup.yaml"
+	lnetctl net del --net tcp
+	run --separate-stderr lnetctl <<-EOF
+	import
+	EOF
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "<stdin>:1: lnetctl import: stdin holds the commands: import needs a FILE" ]
+	run lnetctl <<-EOF
+	import $T/backup.yaml
+	net show --net tcp
+	EOF
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "10.11.0.1@tcp" ]
+}
