@@ -8,6 +8,7 @@
  * framing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +43,8 @@ static int listen_tag, signal_tag;
 /* Every open connection, so that shutdown can close them all. */
 static struct conn *conns;
 static unsigned int nconns;
+/* Held open so that a connection can be accepted (and dropped) at EMFILE. */
+static int spare_fd = -1;
 
 void lnetd_log(const char *fmt, ...)
 {
@@ -253,6 +256,25 @@ static struct conn *conn_new(int fd)
 	return c;
 }
 
+/*
+ * Out of file descriptors: the pending connection would keep the listening
+ * socket readable forever. Free the spare fd, accept and close it, and
+ * take the spare again.
+ */
+static void drop_one(int listen_fd)
+{
+	int fd;
+
+	lnetd_log("out of file descriptors: dropping a new connection");
+	if (spare_fd < 0)
+		return;
+	close(spare_fd);
+	fd = accept(listen_fd, NULL, NULL);
+	if (fd >= 0)
+		close(fd);
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static void accept_one(int ep, int listen_fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -260,6 +282,10 @@ static void accept_one(int ep, int listen_fd)
 	int fd;
 
 	fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+		drop_one(listen_fd);
+		return;
+	}
 	if (fd < 0) {
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
 			lnetd_log("accept: %s", strerror(errno));
@@ -312,6 +338,7 @@ int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
 		return -errno;
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (epoll_add_tag(ep, listen_fd, &listen_tag) ||
 	    epoll_add_tag(ep, signal_fd, &signal_tag)) {
 		rc = -errno;
@@ -340,6 +367,8 @@ int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
 	}
 	while (conns)
 		conn_close(ep, conns);
+	if (spare_fd >= 0)
+		close(spare_fd);
 	close(ep);
 	return rc;
 }

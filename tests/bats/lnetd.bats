@@ -186,3 +186,20 @@ PY
 	kill -0 "$(cat "$T/lnetd.pid")"
 	grep -q "ioc_len 2147483647 not in 8-131072, closing" "$T/lnetd.log"
 }
+
+@test "lnetd: out of file descriptors, new connections are dropped and lnetd recovers" {
+	prlimit --nofile=12 "$LNETD_BIN" --socket "$T/fd.sock" --pidfile "$T/extrafd.pid" \
+		--log "$T/fd.log"
+	python3 - "$T/fd.sock" <<'PY'
+import socket, sys, time
+held = []
+for _ in range(10):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    held.append(s)
+time.sleep(0.5)
+PY
+	LNET_SOCKET=$T/fd.sock lnetctl lnet configure
+	grep -q "lnetd: out of file descriptors: dropping a new connection" "$T/fd.log"
+	kill -0 "$(cat "$T/extrafd.pid")"
+}
