@@ -134,6 +134,16 @@ static struct lnet_udsp_index *udsp_index_alloc(struct lnet *ln, u32 nrules)
 	return ix;
 }
 
+static void udsp_index_count(struct lnet_udsp_index *ix, const struct lnet_udsp *r)
+{
+	u32 key = udsp_rule_key(r), cls = lnet_udsp_class(&r->udsp_desc);
+
+	lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots, key, true)->ug_n++;
+	ix->ui_class_n[cls]++;
+	if (key & UDSP_KEY_MULTI)
+		ix->ui_multi_lnds[cls] |= 1U << (key & 31);
+}
+
 static void udsp_index_fill(struct lnet_udsp_index *ix, struct lnet_udsp *r)
 {
 	u32 cls = lnet_udsp_class(&r->udsp_desc);
@@ -262,16 +272,9 @@ int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 	if (!ix)
 		return -ENOMEM;
 	/* count the rules of each group, then hand out ranges, then fill */
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
-		if (r == skip)
-			continue;
-		u32 key = udsp_rule_key(r), cls = lnet_udsp_class(&r->udsp_desc);
-
-		lnet_udsp_group_get(ix->ui_slots, ix->ui_nslots, key, true)->ug_n++;
-		ix->ui_class_n[cls]++;
-		if (key & UDSP_KEY_MULTI)
-			ix->ui_multi_lnds[cls] |= 1U << (key & 31);
-	}
+	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+		if (r != skip)
+			udsp_index_count(ix, r);
 	for (i = 0; i < ix->ui_nslots; i++) {
 		ix->ui_slots[i].ug_start = start;
 		start += ix->ui_slots[i].ug_n;
