@@ -643,6 +643,17 @@ static void test_api(void **state)
 	assert_int_equal(net_prio(ln, "o2ib"), 1);
 	lnet_udsp_apply_all(ln);
 	assert_int_equal(net_prio(ln, "o2ib"), UNSET);
+	/*
+	 * The rule limit, without adding 65536 rules one by one: the count
+	 * says the list is full (it is empty, so no duplicate is found first).
+	 */
+	ln->ln_udsp_count = LNET_UDSP_MAX_RULES;
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), -ENOSPC);
+	assert_int_equal(ln->ln_udsp_count, LNET_UDSP_MAX_RULES);
+	ln->ln_udsp_count = LNET_UDSP_MAX_RULES - 1;
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), 0);
+	assert_int_equal(idx, 0);
+	assert_int_equal(ln->ln_udsp_count, 1);	/* renumbered from the list */
 	free(d);
 }
 
