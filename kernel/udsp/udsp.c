@@ -2,7 +2,8 @@
 /*
  * The UDSP rule list: ordered, idx == position, dense. Every change
  * rebuilds the rule index first (so that running out of memory changes
- * nothing) and then re-flattens every rule into every object.
+ * nothing), then recomputes every object the changed rule matches from
+ * all the rules now in the list (deleting all re-flattens everything).
  */
 #include "udsp_priv.h"
 
@@ -27,11 +28,6 @@ static void udsp_renumber(struct lnet *ln)
 		idx++;
 	}
 	ln->ln_udsp_count = idx;
-}
-
-static void udsp_set_index(struct lnet *ln, struct lnet_udsp_index *ix)
-{
-	lnet_udsp_index_install(ln, ix);
 }
 
 /*
@@ -88,7 +84,7 @@ int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out)
 		udsp_renumber(ln);
 		return rc;
 	}
-	udsp_set_index(ln, ix);
+	lnet_udsp_index_install(ln, ix);
 	if (idx_out)
 		*idx_out = (s32)r->udsp_idx;
 	lnet_udsp_rule_changed(ln, r);
@@ -104,7 +100,7 @@ static void udsp_free_rules(struct lnet *ln)
 		lnet_obj_free(ln, r);
 	}
 	ln->ln_udsp_count = 0;
-	udsp_set_index(ln, NULL);
+	lnet_udsp_index_install(ln, NULL);
 }
 
 int lnet_udsp_del(struct lnet *ln, s32 idx)
@@ -128,7 +124,7 @@ int lnet_udsp_del(struct lnet *ln, s32 idx)
 		return rc;
 	list_del(&r->udsp_list);
 	udsp_renumber(ln);
-	udsp_set_index(ln, ix);
+	lnet_udsp_index_install(ln, ix);
 	lnet_udsp_rule_changed(ln, r);
 	lnet_obj_free(ln, r);
 	return 0;
