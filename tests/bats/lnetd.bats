@@ -203,3 +203,19 @@ PY
 	grep -q "lnetd: out of file descriptors: dropping a new connection" "$T/fd.log"
 	kill -0 "$(cat "$T/extrafd.pid")"
 }
+
+@test "libcfg over lnetd: a net add that fails part way leaves no NI behind" {
+	lnetctl lnet configure
+	lnetctl net add --net tcp5 --if veth1
+	run lnetctl net add --net tcp --if veth0,nosuch0
+	[ "$status" -eq 1 ]
+	[ "$output" = "lnetctl net add: interface 'nosuch0' does not exist" ]
+	run lnetctl net add --net tcp5 --if veth0,veth1
+	[ "$status" -eq 1 ]
+	[ "$output" = "lnetctl net add: net tcp5 already has an NI on interface 'veth1'" ]
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"10.11.0.1@tcp"* ]]
+	[[ "$output" == *"10.11.0.2@tcp5"* ]]
+	[[ "$output" != *"10.11.0.1@tcp5"* ]]
+}
