@@ -134,28 +134,51 @@ static struct lnet_ni *lnet_select_ni(struct lnet_net *net)
 	return best;
 }
 
+/*
+ * Is @nid on the peer NI's preferred list? Compared field by field inline:
+ * this runs on the send path for every candidate peer NI that ties on
+ * health and priority.
+ */
 static bool lnet_lpni_prefers(const struct lnet_peer_ni *lpni,
 			      const struct lnet_nid *nid)
 {
+	const struct lnet_nid *p = lpni->lpni_pref_nids;
 	u32 i;
 
-	for (i = 0; i < lpni->lpni_npref; i++)
-		if (lnet_nid_equal(&lpni->lpni_pref_nids[i], nid))
+	for (i = 0; i < lpni->lpni_npref; i++, p++)
+		if (p->nid_netnum == nid->nid_netnum &&
+		    p->nid_lnd == nid->nid_lnd &&
+		    p->nid_addr_len == nid->nid_addr_len &&
+		    !memcmp(p->nid_addr, nid->nid_addr, nid->nid_addr_len))
 			return true;
 	return false;
 }
 
-/* C: health, peer NI priority, preferred source, tx credits, round robin. */
-static int lnet_lpni_cmp(const struct lnet_peer_ni *c, bool c_pref,
-			 const struct lnet_peer_ni *b, bool b_pref)
+/* A candidate peer NI; whether it prefers the source NI is looked up lazily. */
+struct lnet_lpni_cand {
+	const struct lnet_peer_ni *lpni;
+	int pref;			/* -1 = not looked up yet */
+};
+
+static bool lnet_cand_prefers(struct lnet_lpni_cand *c, const struct lnet_ni *ni)
 {
+	if (c->pref < 0)
+		c->pref = lnet_lpni_prefers(c->lpni, &ni->ni_nid);
+	return c->pref;
+}
+
+/* C: health, peer NI priority, preferred source, tx credits, round robin. */
+static int lnet_lpni_cmp(struct lnet_lpni_cand *cc, struct lnet_lpni_cand *bc,
+			 const struct lnet_ni *ni)
+{
+	const struct lnet_peer_ni *c = cc->lpni, *b = bc->lpni;
 	int r;
 
 	r = lnet_cmp_high(c->lpni_health, b->lpni_health);
 	if (!r)
 		r = lnet_cmp_low(c->lpni_sel_priority, b->lpni_sel_priority);
 	if (!r)
-		r = lnet_cmp_high(c_pref, b_pref);
+		r = lnet_cmp_high(lnet_cand_prefers(cc, ni), lnet_cand_prefers(bc, ni));
 	if (!r)
 		r = lnet_cmp_s32_high(c->lpni_tx_credits, b->lpni_tx_credits);
 	if (!r)
@@ -166,18 +189,16 @@ static int lnet_lpni_cmp(const struct lnet_peer_ni *c, bool c_pref,
 static struct lnet_peer_ni *lnet_select_lpni(struct lnet_peer_net *lpn,
 					     const struct lnet_ni *ni)
 {
-	struct lnet_peer_ni *lpni, *best = NULL;
-	bool best_pref = false;
+	struct lnet_lpni_cand best = { NULL, -1 }, c;
+	struct lnet_peer_ni *lpni;
 
 	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
-		bool pref = lnet_lpni_prefers(lpni, &ni->ni_nid);
-
-		if (!best || lnet_lpni_cmp(lpni, pref, best, best_pref) > 0) {
-			best = lpni;
-			best_pref = pref;
-		}
+		c.lpni = lpni;
+		c.pref = -1;
+		if (!best.lpni || lnet_lpni_cmp(&c, &best, ni) > 0)
+			best = c;
 	}
-	return best;
+	return (struct lnet_peer_ni *)best.lpni;
 }
 
 int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
