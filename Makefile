@@ -43,6 +43,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 .PHONY: all check check-unit check-bats check-fuzz demo fuzz bench clean install deps
+.PHONY: kmod check-kernel
 
 all: $(B)/lnetctl $(B)/lnetd
 
@@ -121,6 +122,34 @@ bench: $(BENCH_BINS)
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(UNIT_SAN_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
 	$(Q)scripts/run-tests.sh
+
+# --- kernel module (lnet.ko) and its QEMU tests -----------------------------------
+# The headers of the running kernel when it has them, else the newest Debian
+# linux-headers-*-amd64 installed (CI and build hosts run another kernel).
+KVER_HDRS = $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
+	sed 's|.*/linux-headers-||' | sort -V | tail -n1)
+KERNELDIR ?= $(if $(wildcard /lib/modules/$(shell uname -r)/build),\
+	/lib/modules/$(shell uname -r)/build,/lib/modules/$(KVER_HDRS)/build)
+KMOD_DIR := $(B)/kmod
+
+# Kbuild writes objects beside the sources: mirror kernel/ and include/ as
+# symlinks under build/kmod so that they land there instead.
+kmod:
+	@mkdir -p $(KMOD_DIR)/include
+	$(Q)find $(KMOD_DIR) -type l -delete
+	$(Q)cp -rs $(CURDIR)/kernel/. $(KMOD_DIR)/ && cp -rs $(CURDIR)/include/. $(KMOD_DIR)/include/
+	$(Q)$(MAKE) -C $(KERNELDIR) M=$(CURDIR)/$(KMOD_DIR) modules
+
+$(B)/tests/kernel/ioctl-fuzz: tests/kernel/ioctl-fuzz.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $<
+
+$(B)/tests/kernel/lnetctl-netns: tests/kernel/lnetctl-netns.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(BASE_CFLAGS) -static -o $@ $<
+
+check-kernel: deps
+	$(Q)tests/kernel/run.sh
 
 demo: deps all
 	$(Q)scripts/demo.sh

@@ -21,7 +21,7 @@ LNETD_BIN=${LNETD_BIN:-$TOP/build/lnetd}
 LNET_TRANSPORT=${LNET_TRANSPORT:-lnetd}
 if [ "$LNET_TRANSPORT" = dev ]; then
 	export LNET_LNETCTL_REAL=$LNETCTL_BIN
-	LNETCTL_BIN=$TOP/tests/kernel/lnetctl-netns
+	LNETCTL_BIN=$TOP/build/tests/kernel/lnetctl-netns
 fi
 
 lnet_setup() {

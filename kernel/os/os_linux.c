@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The OS layer in the Linux kernel: interface addresses and time.
+ *
+ * Interfaces are looked up in the network namespace of the calling task:
+ * every lookup runs in the context of an ioctl on /dev/lnet, so `ip netns
+ * exec NS lnetctl net add ...` sees the interfaces of NS, just as lnetd
+ * sees those of the namespace it was started in. Without a task context
+ * (none today) the initial namespace is used.
+ */
+#include <linux/netdevice.h>
+#include <linux/inetdevice.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <net/net_namespace.h>
+#include <net/addrconf.h>
+#include <net/if_inet6.h>
+#include "os.h"
+
+static struct net *os_if_netns(void)
+{
+	if (in_task() && current->nsproxy)
+		return current->nsproxy->net_ns;
+	return &init_net;
+}
+
+/* The first IPv4 address of @dev that is not a loopback address. */
+static bool os_if_ipv4(struct net_device *dev, struct os_ifaddr *out)
+{
+	const struct in_ifaddr *ifa;
+	struct in_device *in_dev;
+	bool found = false;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(dev);
+	if (in_dev) {
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			if (ipv4_is_loopback(ifa->ifa_local))
+				continue;
+			memcpy(out->addr, &ifa->ifa_local, 4);
+			out->addr_len = 4;
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* The first IPv6 address of @dev that is neither loopback nor link-local. */
+static bool os_if_ipv6(struct net_device *dev, struct os_ifaddr *out)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	const int skip = IPV6_ADDR_LOOPBACK | IPV6_ADDR_LINKLOCAL |
+			 IPV6_ADDR_MULTICAST;
+	struct inet6_ifaddr *ifp;
+	struct inet6_dev *idev;
+	bool found = false;
+
+	idev = in6_dev_get(dev);
+	if (!idev)
+		return false;
+	read_lock_bh(&idev->lock);
+	list_for_each_entry(ifp, &idev->addr_list, if_list) {
+		if (ipv6_addr_type(&ifp->addr) & skip)
+			continue;
+		memcpy(out->addr, &ifp->addr, 16);
+		out->addr_len = 16;
+		found = true;
+		break;
+	}
+	read_unlock_bh(&idev->lock);
+	in6_dev_put(idev);
+	return found;
+#else
+	return false;
+#endif
+}
+
+int os_if_lookup(const char *ifname, struct os_ifaddr *out)
+{
+	struct net_device *dev;
+	bool found;
+
+	memset(out, 0, sizeof(*out));
+	if (!ifname[0] || strnlen(ifname, IFNAMSIZ) >= IFNAMSIZ)
+		return -ENODEV;
+	dev = dev_get_by_name(os_if_netns(), ifname);
+	if (!dev)
+		return -ENODEV;
+	out->up = netif_running(dev) && netif_carrier_ok(dev);
+	found = os_if_ipv4(dev, out) || os_if_ipv6(dev, out);
+	dev_put(dev);
+	return found ? 0 : -EADDRNOTAVAIL;
+}
+
+u64 os_now_ns(void)
+{
+	return ktime_get_ns();
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The OS layer in the Linux kernel: the lnet module (kernel/module/).
+ * Everything os.h promises, from the kernel's own headers. The list API
+ * is the kernel's <linux/list.h> (kernel/os/list.h defines nothing under
+ * __KERNEL__).
+ */
+#ifndef LNET_OS_LINUX_H
+#define LNET_OS_LINUX_H
+
+/*
+ * nid/nidexpr_parse.c has a static add_range() of its own, which
+ * <linux/range.h> (reached through <linux/mutex.h>) declares globally with
+ * another type. Include that header first under another name; nothing in
+ * kernel/ calls the kernel's function.
+ */
+#define add_range os_linux_kernel_add_range
+#include <linux/range.h>
+#undef add_range
+
+#include <linux/types.h>	/* u8..u64, s32, s64, bool, size_t */
+#include <linux/stddef.h>	/* NULL, offsetof */
+#include <linux/errno.h>
+#include <linux/kernel.h>	/* snprintf, container_of */
+#include <linux/string.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/mm.h>		/* kvzalloc, kvfree */
+#include <linux/printk.h>
+#include <asm/byteorder.h>
+
+/*
+ * Zeroed memory that may sleep (every caller runs in process context under
+ * ln_api_mutex). kvzalloc takes the slab for small sizes and falls back to
+ * vmalloc for the large ones (peer NI hash tables), so one free fits both.
+ */
+static inline void *os_zalloc(size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static inline void os_free(const void *p)
+{
+	kvfree(p);
+}
+
+struct os_mutex {
+	struct mutex m;
+};
+
+/*
+ * A macro, not a function: mutex_init() gives every call site its own
+ * lockdep class key, which a shared inline function would merge into one.
+ */
+#define os_mutex_init(om)	mutex_init(&(om)->m)
+
+static inline void os_mutex_lock(struct os_mutex *m)
+{
+	mutex_lock(&m->m);
+}
+
+static inline void os_mutex_unlock(struct os_mutex *m)
+{
+	mutex_unlock(&m->m);
+}
+
+static inline void os_mutex_destroy(struct os_mutex *m)
+{
+	mutex_destroy(&m->m);
+}
+
+/* The kernel log, prefixed "lnet: " by the module's pr_fmt. */
+#define os_log(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
+
+#define os_htonl(x)	((__force u32)cpu_to_be32(x))
+#define os_ntohl(x)	((u32)be32_to_cpu((__force __be32)(x)))
+
+#endif /* LNET_OS_LINUX_H */

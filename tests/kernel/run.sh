@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make check-kernel: build lnet.ko against Debian's headers, boot Debian's
+# kernel of the same ABI under QEMU (TCG: no KVM needed), run the shared bats
+# suites on /dev/lnet and the kernel-only suites inside the guest, and print
+# one line per suite plus the total:
+#   bats (kernel) net.bats: 12 passed, 0 failed
+#   kernel ioctl.bats: 6 passed, 0 failed
+#   18 passed, 0 failed
+# The suites are shared out over JOBS VMs that run at once (one kernel each,
+# so the single LNet instance of each is never shared between two suites);
+# each VM ends with tests/kernel/final.bats (unload: 0 objects left; a kernel
+# log without BUG/Oops/WARNING). Results come back through a writable 9p
+# share (never the console); a VM that panics or does not finish counts as
+# one failure ("kernel vm N").
+# env: SUITES="tests/bats/net.bats ..." (run only these, in one VM),
+#      JOBS (VMs at once, default 2), TIMEOUT (s per VM, default 2400),
+#      SMP (vCPUs per VM, default 1), MEM (MiB per VM, default 1024)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+out=$top/build/kernel-test
+t_start=$(date +%s)
+
+die() {
+	echo "check-kernel: $*" >&2
+	echo "kernel vm: 0 passed, 1 failed"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+setup=$(tests/kernel/setup.sh) || die "setup failed"
+KVER=${setup#KVER=}
+kernel=$top/build/kernel-x/root/boot/vmlinuz-$KVER
+kmoddir=$top/build/kernel-x/root/lib/modules/$KVER
+rm -rf "$out"
+mkdir -p "$out"
+make -s kmod KERNELDIR="/usr/src/linux-headers-$KVER" >"$out/kmod.log" 2>&1 ||
+	{ cat "$out/kmod.log"; die "make kmod failed"; }
+make -s build/lnetctl build/tests/kernel/ioctl-fuzz build/tests/kernel/lnetctl-netns \
+	>"$out/make.log" 2>&1 ||
+	{ cat "$out/make.log"; die "building lnetctl and the test programs failed"; }
+tests/kernel/build-initramfs.sh "$kmoddir" "$out/initrd.cpio.gz" || die "initramfs failed"
+
+# Share the suites out, biggest first, each to the VM with the fewest
+# tests so far; the kernel-only suites go last (module.bats unloads).
+ntests() { grep -c '^@test' "$1"; }
+declare -a group load
+if [ -n "${SUITES:-}" ]; then
+	jobs=1
+	group[0]=$SUITES
+else
+	jobs=${JOBS:-2}
+	for ((i = 0; i < jobs; i++)); do group[i]=""; load[i]=0; done
+	for b in $(for f in tests/bats/*.bats; do echo "$(ntests "$f") $f"; done |
+		   sort -rn | cut -d' ' -f2) tests/kernel/ioctl.bats tests/kernel/module.bats; do
+		min=0
+		for ((i = 1; i < jobs; i++)); do
+			[ "${load[i]}" -lt "${load[min]}" ] && min=$i
+		done
+		case $b in tests/kernel/module.bats) min=$last_kernel ;; esac
+		case $b in tests/kernel/ioctl.bats) last_kernel=$min ;; esac
+		group[min]="${group[min]} $b"
+		load[min]=$((load[min] + $(ntests "$b")))
+	done
+fi
+
+# One VM: $1 = index. isa-debug-exit: guest status 0 -> qemu exit 1.
+run_vm() {
+	local res=$out/vm$1/results
+	mkdir -p "$res"
+	# slub_debug (red zones, poisoning, consistency checks) and init_on_free
+	# make slab misuse show in the log: Debian's kernel has no KASAN.
+	timeout --foreground -k 10 "${TIMEOUT:-2400}" \
+		qemu-system-x86_64 -accel tcg -m "${MEM:-1024}" -smp "${SMP:-1}" \
+		-nographic -no-reboot -nic none \
+		-kernel "$kernel" -initrd "$out/initrd.cpio.gz" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 slub_debug=FZPU init_on_free=1 WORKDIR=$top RESULTS=$res SUITES=\"${group[$1]# }\"" \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs local,path="$res",mount_tag=results,security_model=none \
+		</dev/null >"$out/vm$1/console.log" 2>&1
+	echo $? >"$out/vm$1/qemu.rc"
+}
+
+t_boot=$(date +%s)
+for ((i = 0; i < jobs; i++)); do
+	mkdir -p "$out/vm$i"
+	run_vm "$i" &
+done
+wait
+t_end=$(date +%s)
+
+pass=0
+fail=0
+count_tap() {	# $1 = label, $2 = TAP file (same rules as scripts/run-tests.sh)
+	local p f plan
+	p=$(grep -c '^ok ' "$2")
+	f=$(grep -c '^not ok ' "$2")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)/\1/p' "$2" | head -n1)
+	if [ -n "$plan" ] && [ $((p + f)) -lt "$plan" ]; then f=$((plan - p)); fi
+	[ -z "$plan" ] && f=$((f + 1))
+	[ "$f" -ne 0 ] && { echo "--- $1:"; grep -v '^ok ' "$2"; }
+	echo "$1: $p passed, $f failed"
+	pass=$((pass + p)); fail=$((fail + f))
+}
+for ((i = 0; i < jobs; i++)); do
+	res=$out/vm$i/results
+	for t in "$res"/bats-*.tap; do
+		[ -f "$t" ] || continue
+		n=$(basename "$t" .tap)
+		count_tap "bats (kernel) ${n#bats-}.bats" "$t"
+	done
+	for t in "$res"/kernel-*.tap; do
+		[ -f "$t" ] || continue
+		n=$(basename "$t" .tap)
+		n=${n#kernel-}.bats
+		[ "$n" = final.bats ] && n="$n (vm $i)"
+		count_tap "kernel $n" "$t"
+	done
+	qrc=$(cat "$out/vm$i/qemu.rc")
+	# 1: guest wrote 0; 0: panic or no clean end; 124: timeout
+	if [ "$qrc" -ne 1 ] || [ ! -f "$res/finished" ]; then
+		echo "--- kernel vm $i: qemu exit $qrc, guest $([ -f "$res/finished" ] && echo finished || echo did not finish); console tail:"
+		tail -n 40 "$out/vm$i/console.log"
+		[ -f "$res/guest.log" ] && { echo "--- vm $i guest.log:"; tail -n 20 "$res/guest.log"; }
+		echo "kernel vm $i: 0 passed, 1 failed"
+		fail=$((fail + 1))
+	fi
+done
+echo "check-kernel: build and setup $((t_boot - t_start)) s, $jobs VM(s) $((t_end - t_boot)) s (logs in build/kernel-test)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
