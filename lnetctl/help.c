@@ -21,6 +21,8 @@ void lnetctl_print_group(FILE *out, const char *prefix, const struct lnetctl_cmd
 	char path[PATH_MAX_LEN];
 
 	for (; table->name; table++) {
+		if (table->hidden)
+			continue;
 		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "",
 			 table->name);
 		if (table->sub)
@@ -36,6 +38,8 @@ static void print_summaries(FILE *out)
 	const struct lnetctl_cmd *g, *c, *prev;
 
 	for (g = lnetctl_root; g->name; g++) {
+		if (g->hidden)
+			continue;
 		for (prev = lnetctl_root; prev < g && prev->sub != g->sub; prev++)
 			;
 		if (!g->sub || prev < g) {

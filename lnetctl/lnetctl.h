@@ -43,6 +43,7 @@ struct lnetctl_cmd {
 	const struct lnetctl_opt *opts;		/* a leaf: its options */
 	const char *summary;
 	const char *args;			/* positional words, for help */
+	bool hidden;				/* not listed by help (__complete) */
 };
 
 struct lnetctl_ctx {
@@ -78,6 +79,20 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_import_opts[];
 extern const struct lnetctl_opt lnetctl_export_opts[];
+
+/* --- completion (complete.c) ------------------------------------------------------ */
+
+/* lnetctl __complete ...: words for completions/lnetctl (see complete.c). */
+int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv);
+
+enum lnetctl_value_kind {
+	LNETCTL_VALUES_NETS,	/* nets of the configured NIs, lo left out */
+	LNETCTL_VALUES_NIDS,	/* local NIDs (not 0@lo), then peer NIDs */
+	LNETCTL_VALUES_IDX,	/* policy rule indexes */
+};
+/* @fn(word, @arg) for each live value of @kind; 0, or the -errno of the failed read. */
+int lnetctl_live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
+			void (*fn)(const char *word, void *arg), void *arg);
 
 /* --- dispatch and help (main.c, help.c) --------------------------------------- */
 

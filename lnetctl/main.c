@@ -26,6 +26,8 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "write the running configuration as YAML to FILE or stdout", "[FILE|-]" },
 	{ "help", lnetctl_help_cmd, NULL, NULL,
 	  "print the help of a command group or command", "[COMMAND [SUBCOMMAND]]" },
+	{ "__complete", lnetctl_complete, NULL, NULL,
+	  "words for shell completion (see complete.c)", "WHAT [WORDS]", true },
 	{ NULL }
 };
 
@@ -101,7 +103,8 @@ static void table_names(const struct lnetctl_cmd *table, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (; table->name && n < len; table++)
-		n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", table->name);
+		if (!table->hidden)
+			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", table->name);
 }
 
 static bool is_help(const char *w)
