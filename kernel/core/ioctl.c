@@ -346,6 +346,129 @@ static int lnet_ioc_get_peer(struct lnet *ln, unsigned int cmd, void *buf,
 	return 0;
 }
 
+/* --- routes ---------------------------------------------------------------------- */
+
+static bool lnet_route_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_route *r = buf;
+
+	return lnet_u32s_zero(r->rt_reserved, LNET_ARRAY_SIZE(r->rt_reserved));
+}
+
+static int lnet_ioc_add_route(struct lnet *ln, unsigned int cmd, void *buf,
+			      u32 len)
+{
+	const struct lnet_ioc_route *r = buf;
+	int rc = lnet_ioc_nid_check(&r->rt_gateway, false);
+
+	if (rc)
+		return rc;
+	return lnet_route_add(ln, r->rt_net, &r->rt_gateway, (u32)r->rt_hops,
+			      r->rt_priority);
+}
+
+static int lnet_ioc_del_route(struct lnet *ln, unsigned int cmd, void *buf,
+			      u32 len)
+{
+	const struct lnet_ioc_route *r = buf;
+	int rc = lnet_ioc_nid_check(&r->rt_gateway, false);
+
+	if (rc)
+		return rc;
+	return lnet_route_del(ln, r->rt_net, &r->rt_gateway);
+}
+
+static int lnet_ioc_get_route(struct lnet *ln, unsigned int cmd, void *buf,
+			      u32 len)
+{
+	struct lnet_ioc_route *r = buf;
+	struct lnet_route *rt = lnet_route_nth(ln, r->rt_index, r->rt_net);
+
+	if (!rt)
+		return -ENOENT;
+	r->rt_net = rt->lr_net;
+	r->rt_gateway = rt->lr_gw_nid;
+	r->rt_hops = (s32)rt->lr_hops;
+	r->rt_priority = rt->lr_priority;
+	r->rt_state = lnet_route_state(ln, rt);
+	r->rt_type = r->rt_hops > 1 ? LNET_ROUTE_MULTI_HOP : LNET_ROUTE_SINGLE_HOP;
+	return 0;
+}
+
+/* --- routing, buffers, statistics, global settings ------------------------------------ */
+
+static bool lnet_routing_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_routing *r = buf;
+
+	return lnet_u32s_zero(r->rtr_reserved, LNET_ARRAY_SIZE(r->rtr_reserved));
+}
+
+static bool lnet_stats_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_stats *st = buf;
+
+	return lnet_u32s_zero(st->st_reserved, LNET_ARRAY_SIZE(st->st_reserved));
+}
+
+static bool lnet_global_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_global *g = buf;
+
+	return lnet_u32s_zero(g->gl_reserved, LNET_ARRAY_SIZE(g->gl_reserved));
+}
+
+static int lnet_ioc_config_rtr(struct lnet *ln, unsigned int cmd, void *buf,
+			       u32 len)
+{
+	const struct lnet_ioc_routing *r = buf;
+
+	if (r->rtr_tiny || r->rtr_small || r->rtr_large)
+		return -EINVAL;
+	return lnet_routing_set(ln, r->rtr_enable);
+}
+
+static int lnet_ioc_add_buf(struct lnet *ln, unsigned int cmd, void *buf,
+			    u32 len)
+{
+	const struct lnet_ioc_routing *r = buf;
+	const s32 counts[LNET_NBUF_KINDS] = { r->rtr_tiny, r->rtr_small, r->rtr_large };
+
+	if (r->rtr_enable)
+		return -EINVAL;
+	return lnet_buffers_set(ln, counts);
+}
+
+static int lnet_ioc_get_buf(struct lnet *ln, unsigned int cmd, void *buf,
+			    u32 len)
+{
+	struct lnet_ioc_routing *r = buf;
+
+	r->rtr_enable = ln->ln_routing;
+	r->rtr_tiny = ln->ln_buffers[LNET_BUF_TINY];
+	r->rtr_small = ln->ln_buffers[LNET_BUF_SMALL];
+	r->rtr_large = ln->ln_buffers[LNET_BUF_LARGE];
+	return 0;
+}
+
+static int lnet_ioc_stats(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	if (cmd == IOC_LIBCFS_RESET_LNET_STATS)
+		lnet_stats_reset(ln);
+	else
+		lnet_stats_get(ln, buf);
+	return 0;
+}
+
+static int lnet_ioc_global(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_global *g = buf;
+
+	if (cmd == IOC_LIBCFS_SET_GLOBAL)
+		return lnet_global_set(ln, g->gl_id, g->gl_value);
+	return lnet_global_get(ln, g->gl_id, &g->gl_value);
+}
+
 /* --- UDSP: the engine in kernel/udsp/ -------------------------------------------- */
 
 static int lnet_ioc_udsp(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
@@ -372,6 +495,26 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_peer_reserved_zero, lnet_ioc_del_peer },
 	{ IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer), false, false,
 	  lnet_peer_reserved_zero, lnet_ioc_get_peer },
+	{ IOC_LIBCFS_ADD_ROUTE, sizeof(struct lnet_ioc_route), true, false,
+	  lnet_route_reserved_zero, lnet_ioc_add_route },
+	{ IOC_LIBCFS_DEL_ROUTE, sizeof(struct lnet_ioc_route), true, false,
+	  lnet_route_reserved_zero, lnet_ioc_del_route },
+	{ IOC_LIBCFS_GET_ROUTE, sizeof(struct lnet_ioc_route), false, false,
+	  lnet_route_reserved_zero, lnet_ioc_get_route },
+	{ IOC_LIBCFS_CONFIG_RTR, sizeof(struct lnet_ioc_routing), true, false,
+	  lnet_routing_reserved_zero, lnet_ioc_config_rtr },
+	{ IOC_LIBCFS_ADD_BUF, sizeof(struct lnet_ioc_routing), true, false,
+	  lnet_routing_reserved_zero, lnet_ioc_add_buf },
+	{ IOC_LIBCFS_GET_BUF, sizeof(struct lnet_ioc_routing), false, false,
+	  lnet_routing_reserved_zero, lnet_ioc_get_buf },
+	{ IOC_LIBCFS_GET_LNET_STATS, sizeof(struct lnet_ioc_stats), false, false,
+	  lnet_stats_reserved_zero, lnet_ioc_stats },
+	{ IOC_LIBCFS_RESET_LNET_STATS, sizeof(struct lnet_ioc_stats), true, false,
+	  lnet_stats_reserved_zero, lnet_ioc_stats },
+	{ IOC_LIBCFS_SET_GLOBAL, sizeof(struct lnet_ioc_global), true, false,
+	  lnet_global_reserved_zero, lnet_ioc_global },
+	{ IOC_LIBCFS_GET_GLOBAL, sizeof(struct lnet_ioc_global), false, false,
+	  lnet_global_reserved_zero, lnet_ioc_global },
 	{ IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
 	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
 	{ IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp), true, false,

@@ -14,6 +14,7 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_routes);
 	INIT_LIST_HEAD(&ln->ln_udsp_list);
 	ln->ln_if_lookup = os_if_lookup;
+	lnet_settings_init(ln);
 }
 
 void lnet_fini(struct lnet *ln)
@@ -38,6 +39,7 @@ int lnet_configure(struct lnet *ln)
 		lnet_lpni_hash_fini(ln);
 		return rc;
 	}
+	lnet_settings_init(ln);
 	ln->ln_configured = true;
 	return 0;
 }

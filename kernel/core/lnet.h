@@ -23,6 +23,13 @@
 
 struct lnet_udsp_index;
 
+enum lnet_buf_kind {
+	LNET_BUF_TINY,
+	LNET_BUF_SMALL,
+	LNET_BUF_LARGE,
+	LNET_NBUF_KINDS,
+};
+
 struct lnet_ni_tunables {
 	s32 peer_timeout;		/* -1 = default, in every field */
 	s32 peer_credits;
@@ -92,6 +99,7 @@ struct lnet_route {
 	struct list_head lr_list;		/* on ln_routes */
 	u32 lr_net;				/* the remote net */
 	struct lnet_peer *lr_gateway;
+	struct lnet_nid lr_gw_nid;		/* the gateway NID as given */
 	u32 lr_hops;
 	u32 lr_priority;
 };
@@ -118,6 +126,10 @@ struct lnet {
 	u32 ln_iter_base;
 	/* os_if_lookup() unless a test puts its own here (after lnet_init()) */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
+	/* Routing, router buffers, global settings: defaults at configure. */
+	bool ln_routing;
+	s32 ln_buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind */
+	u32 ln_globals[__LNET_GLOBAL_MAX];	/* enum lnet_global */
 };
 
 /* Instance lifetime. lnet_fini() unconfigures first. */
@@ -156,6 +168,23 @@ struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid);
 int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 		   u32 hops, u32 priority);
 int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
+/* The @index-th route (of net @net_id, 0 = all), or NULL. */
+struct lnet_route *lnet_route_nth(struct lnet *ln, u32 index, u32 net_id);
+/* LNET_NI_STATUS_UP when the gateway is reachable (see GET_ROUTE). */
+u32 lnet_route_state(struct lnet *ln, const struct lnet_route *r);
+
+/*
+ * Routing, router buffers, global settings and statistics (global.c), with
+ * the ranges and errors of lnet_ioctl.h. Hops are LNET_ROUTE_HOPS_UNSET
+ * as a u32 when unset.
+ */
+int lnet_routing_set(struct lnet *ln, u32 enable);
+/* Each count -1 (unchanged), 0 (default) or in range; all checked first. */
+int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS]);
+int lnet_global_set(struct lnet *ln, u32 id, u32 value);
+int lnet_global_get(struct lnet *ln, u32 id, u32 *value);
+void lnet_stats_get(struct lnet *ln, struct lnet_ioc_stats *st);
+void lnet_stats_reset(struct lnet *ln);
 
 /*
  * Choose the local NI and the peer NI for a message to @dst (any NID of

@@ -30,6 +30,9 @@ void lnet_routes_destroy(struct lnet *ln);
 /* Drop every route through @gw (its peer is being deleted). True if any. */
 bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
 
+/* global.c: routing off, default buffers and settings (configure). */
+void lnet_settings_init(struct lnet *ln);
+
 static inline bool lnet_nid_is_lo(const struct lnet_nid *nid)
 {
 	return nid->nid_lnd == LNET_LND_LO;

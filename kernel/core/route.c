@@ -19,18 +19,23 @@ static struct lnet_route *lnet_route_find(struct lnet *ln, u32 net_id,
 }
 
 static int lnet_route_check(struct lnet *ln, u32 net_id,
-			    const struct lnet_nid *gw)
+			    const struct lnet_nid *gw, u32 hops, u32 priority)
 {
 	u32 lnd = LNET_NET_LND(net_id);
 
 	if (!lnet_lnd_name(lnd) || lnd == LNET_LND_LO)
 		return -EINVAL;
-	if (lnet_net_find(ln, net_id))
-		return -EINVAL;		/* a local net needs no route */
+	if (hops != (u32)LNET_ROUTE_HOPS_UNSET &&
+	    (hops < 1 || hops > LNET_ROUTE_HOPS_MAX))
+		return -EINVAL;
+	if (priority > LNET_ROUTE_PRIORITY_MAX)
+		return -EINVAL;
 	if (!gw || lnet_nid_is_zero(gw) || lnet_nid_is_lo(gw))
 		return -EINVAL;
 	if (lnet_ni_find(ln, gw))
 		return -EINVAL;		/* we are not our own gateway */
+	if (lnet_net_find(ln, net_id))
+		return -EISCONN;	/* a local net needs no route */
 	return 0;
 }
 
@@ -41,7 +46,7 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 	struct lnet_route *r;
 	int rc;
 
-	rc = lnet_route_check(ln, net_id, gw);
+	rc = lnet_route_check(ln, net_id, gw, hops, priority);
 	if (rc)
 		return rc;
 	lp = lnet_peer_find(ln, gw);
@@ -59,6 +64,7 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 	}
 	r->lr_net = net_id;
 	r->lr_gateway = lp;
+	r->lr_gw_nid = *gw;
 	r->lr_hops = hops;
 	r->lr_priority = priority;
 	list_add_tail(&r->lr_list, &ln->ln_routes);
@@ -81,6 +87,35 @@ int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw)
 	lnet_obj_free(ln, r);
 	lnet_udsp_local_changed(ln);
 	return 0;
+}
+
+struct lnet_route *lnet_route_nth(struct lnet *ln, u32 index, u32 net_id)
+{
+	struct lnet_route *r;
+
+	list_for_each_entry(r, &ln->ln_routes, lr_list) {
+		if (net_id && r->lr_net != net_id)
+			continue;
+		if (!index--)
+			return r;
+	}
+	return NULL;
+}
+
+/* Up: a local NI up on the gateway's net, and the gateway's NI up. */
+u32 lnet_route_state(struct lnet *ln, const struct lnet_route *r)
+{
+	const struct lnet_nid *gw = &r->lr_gw_nid;
+	struct lnet_net *net = lnet_net_find(ln, lnet_nid_net(gw));
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, gw);
+	struct lnet_ni *ni;
+
+	if (!net || !lpni || lpni->lpni_state != LNET_NI_STATUS_UP)
+		return LNET_NI_STATUS_DOWN;
+	list_for_each_entry(ni, &net->net_nis, ni_list)
+		if (ni->ni_status == LNET_NI_STATUS_UP)
+			return LNET_NI_STATUS_UP;
+	return LNET_NI_STATUS_DOWN;
 }
 
 bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw)

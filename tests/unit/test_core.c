@@ -575,7 +575,7 @@ static void test_routes(void **state)
 	assert_int_equal(r->lr_priority, 7);
 	assert_int_equal(lnet_route_add(ln, O2IB, &gw, 1, 0), -EEXIST);
 	/* a local net needs no route */
-	assert_int_equal(lnet_route_add(ln, TCP, &gw, 1, 0), -EINVAL);
+	assert_int_equal(lnet_route_add(ln, TCP, &gw, 1, 0), -EISCONN);
 	/* an existing MR peer may be a gateway as it is */
 	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), 0);
 	assert_int_equal(lnet_route_add(ln, TCP1, &n1, 1, 0), 0);

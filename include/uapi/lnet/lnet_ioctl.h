@@ -208,6 +208,165 @@ struct lnet_ioc_peer {
 	__u32 pr_reserved[4];
 };
 
+/*
+ * Routes
+ * ------
+ * A route says that remote net rt_net is reached through the gateway peer
+ * rt_gateway. libcfg expands gateway ranges: one route per gateway NID.
+ *
+ * IOC_LIBCFS_ADD_ROUTE (81)
+ *   In: rt_net (not lo), rt_gateway (a NID, not 0@lo, not one of this node's
+ *   NIDs), rt_hops (1..LNET_ROUTE_HOPS_MAX, or LNET_ROUTE_HOPS_UNSET),
+ *   rt_priority (0..LNET_ROUTE_PRIORITY_MAX, 0 highest). The gateway peer is
+ *   created (non-multi-rail) when no peer has that NID yet. UDSP router rules
+ *   are flattened again.
+ *   Errors: EINVAL (bad net or gateway NID, the gateway is one of this
+ *   node's NIDs, hops or priority out of range), EISCONN (rt_net is a local
+ *   net: it is reached directly, never through a gateway), EEXIST (the same
+ *   net and gateway are already a route).
+ *
+ * IOC_LIBCFS_DEL_ROUTE (82)
+ *   In: rt_net, rt_gateway. The gateway peer stays. Errors: EINVAL (bad
+ *   gateway NID), ENOENT (no such route).
+ *
+ * IOC_LIBCFS_GET_ROUTE (83)
+ *   In: rt_index (0, 1, ...: routes in the order added), rt_net (0 = every
+ *   net, else only that net's routes). Out: every field; rt_state is UP when
+ *   the gateway's net is a local net with an NI up and the gateway's peer NI
+ *   is up; rt_type is MULTI_HOP when rt_hops > 1. ENOENT past the last route.
+ */
+#define LNET_ROUTE_HOPS_UNSET	(-1)
+#define LNET_ROUTE_HOPS_MAX	255
+#define LNET_ROUTE_PRIORITY_MAX	0x7fffffffU
+
+enum lnet_route_type {
+	LNET_ROUTE_SINGLE_HOP	= 0,
+	LNET_ROUTE_MULTI_HOP	= 1,
+};
+
+struct lnet_ioc_route {
+	struct lnet_ioc_hdr rt_hdr;
+	__u32 rt_index;
+	__u32 rt_net;
+	struct lnet_nid rt_gateway;
+	__s32 rt_hops;				/* -1 = unset */
+	__u32 rt_priority;
+	__u32 rt_state;				/* out: enum lnet_ni_status */
+	__u32 rt_type;				/* out: enum lnet_route_type */
+	__u32 rt_reserved[4];
+};
+
+/*
+ * Routing and router buffers
+ * --------------------------
+ * IOC_LIBCFS_CONFIG_RTR (87)
+ *   In: rtr_enable (0 = this node does not forward, 1 = it routes);
+ *   rtr_tiny/small/large must be 0. Errors: EINVAL (rtr_enable not 0 or 1).
+ *
+ * IOC_LIBCFS_ADD_BUF (88)
+ *   In: rtr_tiny, rtr_small, rtr_large: the router buffer counts, each
+ *   -1 (leave as it is), 0 (the default) or within its range:
+ *     tiny  LNET_TINY_BUF_MIN..LNET_BUF_MAX  (default LNET_TINY_BUF_DEF)
+ *     small LNET_SMALL_BUF_MIN..LNET_BUF_MAX (default LNET_SMALL_BUF_DEF)
+ *     large LNET_LARGE_BUF_MIN..LNET_BUF_MAX (default LNET_LARGE_BUF_DEF)
+ *   The counts are kept whether routing is enabled or not. rtr_enable must
+ *   be 0. Errors: EINVAL (a count out of range; nothing is changed).
+ *
+ * IOC_LIBCFS_GET_BUF (89)
+ *   Out: rtr_enable and the three counts (never 0 or -1).
+ */
+#define LNET_TINY_BUF_MIN	512
+#define LNET_SMALL_BUF_MIN	4096
+#define LNET_LARGE_BUF_MIN	256
+#define LNET_TINY_BUF_DEF	2048
+#define LNET_SMALL_BUF_DEF	16384
+#define LNET_LARGE_BUF_DEF	1024
+#define LNET_BUF_MAX		1048576
+
+struct lnet_ioc_routing {
+	struct lnet_ioc_hdr rtr_hdr;
+	__u32 rtr_enable;
+	__s32 rtr_tiny;
+	__s32 rtr_small;
+	__s32 rtr_large;
+	__u32 rtr_reserved[4];
+};
+
+/*
+ * Statistics
+ * ----------
+ * IOC_LIBCFS_GET_LNET_STATS (91)
+ *   Out: st_send_count, st_recv_count, st_drop_count: messages sent,
+ *   received and dropped, summed over the local NIs (0@lo included);
+ *   st_peer_send_count, st_peer_recv_count, st_peer_drop_count: the same
+ *   summed over the peer NIs; st_nis, st_peer_nis, st_routes: how many
+ *   local NIs, peer NIs and routes there are now.
+ *
+ * IOC_LIBCFS_RESET_LNET_STATS (110)
+ *   Sets every message counter of every local NI and peer NI to 0 (the
+ *   object counts stay). Output fields are ignored on input.
+ */
+struct lnet_ioc_stats {
+	struct lnet_ioc_hdr st_hdr;
+	__u64 st_send_count;
+	__u64 st_recv_count;
+	__u64 st_drop_count;
+	__u64 st_peer_send_count;
+	__u64 st_peer_recv_count;
+	__u64 st_peer_drop_count;
+	__u32 st_nis;
+	__u32 st_peer_nis;
+	__u32 st_routes;
+	__u32 st_reserved[5];
+};
+
+/*
+ * Global settings
+ * ---------------
+ * IOC_LIBCFS_SET_GLOBAL (113) / IOC_LIBCFS_GET_GLOBAL (114)
+ *   In: gl_id (enum lnet_global); SET also gl_value. GET returns gl_value.
+ *   Ranges (default in brackets):
+ *     numa_range           0..2147483647   [0]
+ *     max_interfaces       16..16384       [200]
+ *     discovery            0..1            [1]
+ *     drop_asym_route      0..1            [0]
+ *     retry_count          0..100          [2]  and < transaction_timeout;
+ *                                               0 while health_sensitivity is 0
+ *     transaction_timeout  1..86400        [150] and > retry_count
+ *     health_sensitivity   0..1000         [100] 0 also sets retry_count to 0
+ *     recovery_interval    1..86400        [1]
+ *     router_sensitivity   0..100          [100]
+ *     lnd_timeout          read-only: max(1, (transaction_timeout - 1) /
+ *                                         (retry_count + 1))
+ *     response_tracking    0..3            [3]
+ *     recovery_limit       0..2147483647   [0 = forever]
+ *   Every setting is back to its default after CONFIGURE.
+ *   Errors: EINVAL (unknown gl_id, value out of range, a cross-check above
+ *   failed, SET of lnd_timeout).
+ */
+enum lnet_global {
+	LNET_GLOBAL_NUMA_RANGE		= 0,
+	LNET_GLOBAL_MAX_INTERFACES	= 1,
+	LNET_GLOBAL_DISCOVERY		= 2,
+	LNET_GLOBAL_DROP_ASYM_ROUTE	= 3,
+	LNET_GLOBAL_RETRY_COUNT		= 4,
+	LNET_GLOBAL_TRANSACTION_TIMEOUT	= 5,
+	LNET_GLOBAL_HEALTH_SENSITIVITY	= 6,
+	LNET_GLOBAL_RECOVERY_INTERVAL	= 7,
+	LNET_GLOBAL_ROUTER_SENSITIVITY	= 8,
+	LNET_GLOBAL_LND_TIMEOUT		= 9,	/* read-only */
+	LNET_GLOBAL_RESPONSE_TRACKING	= 10,
+	LNET_GLOBAL_RECOVERY_LIMIT	= 11,
+	__LNET_GLOBAL_MAX		= 12,
+};
+
+struct lnet_ioc_global {
+	struct lnet_ioc_hdr gl_hdr;
+	__u32 gl_id;
+	__u32 gl_value;
+	__u32 gl_reserved[2];
+};
+
 #define IOC_LIBCFS_UNCONFIGURE	_IOWR(LNET_IOC_TYPE, 56, struct lnet_ioc_config)
 #define IOC_LIBCFS_CONFIGURE	_IOWR(LNET_IOC_TYPE, 59, struct lnet_ioc_config)
 #define IOC_LIBCFS_ADD_NET	_IOWR(LNET_IOC_TYPE, 84, struct lnet_ioc_ni)
@@ -216,6 +375,16 @@ struct lnet_ioc_peer {
 #define IOC_LIBCFS_ADD_PEER_NI	_IOWR(LNET_IOC_TYPE, 92, struct lnet_ioc_peer)
 #define IOC_LIBCFS_DEL_PEER_NI	_IOWR(LNET_IOC_TYPE, 93, struct lnet_ioc_peer)
 #define IOC_LIBCFS_GET_PEER_NI	_IOWR(LNET_IOC_TYPE, 94, struct lnet_ioc_peer)
+#define IOC_LIBCFS_ADD_ROUTE	_IOWR(LNET_IOC_TYPE, 81, struct lnet_ioc_route)
+#define IOC_LIBCFS_DEL_ROUTE	_IOWR(LNET_IOC_TYPE, 82, struct lnet_ioc_route)
+#define IOC_LIBCFS_GET_ROUTE	_IOWR(LNET_IOC_TYPE, 83, struct lnet_ioc_route)
+#define IOC_LIBCFS_CONFIG_RTR	_IOWR(LNET_IOC_TYPE, 87, struct lnet_ioc_routing)
+#define IOC_LIBCFS_ADD_BUF	_IOWR(LNET_IOC_TYPE, 88, struct lnet_ioc_routing)
+#define IOC_LIBCFS_GET_BUF	_IOWR(LNET_IOC_TYPE, 89, struct lnet_ioc_routing)
+#define IOC_LIBCFS_GET_LNET_STATS _IOWR(LNET_IOC_TYPE, 91, struct lnet_ioc_stats)
+#define IOC_LIBCFS_RESET_LNET_STATS _IOWR(LNET_IOC_TYPE, 110, struct lnet_ioc_stats)
+#define IOC_LIBCFS_SET_GLOBAL	_IOWR(LNET_IOC_TYPE, 113, struct lnet_ioc_global)
+#define IOC_LIBCFS_GET_GLOBAL	_IOWR(LNET_IOC_TYPE, 114, struct lnet_ioc_global)
 
 #include "lnet_udsp.h"
 

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Routing, router buffers, global settings and statistics: the values
+ * lnetctl set / routing show / global show / stats read and write, with
+ * the ranges and cross-checks documented in lnet_ioctl.h.
+ */
+#include "lnet_priv.h"
+
+struct lnet_global_spec {
+	u32 min, max, def;
+	bool read_only;
+};
+
+static const struct lnet_global_spec lnet_global_specs[__LNET_GLOBAL_MAX] = {
+	[LNET_GLOBAL_NUMA_RANGE]		= { 0, 0x7fffffff, 0 },
+	[LNET_GLOBAL_MAX_INTERFACES]		= { 16, 16384, 200 },
+	[LNET_GLOBAL_DISCOVERY]			= { 0, 1, 1 },
+	[LNET_GLOBAL_DROP_ASYM_ROUTE]		= { 0, 1, 0 },
+	[LNET_GLOBAL_RETRY_COUNT]		= { 0, 100, 2 },
+	[LNET_GLOBAL_TRANSACTION_TIMEOUT]	= { 1, 86400, 150 },
+	[LNET_GLOBAL_HEALTH_SENSITIVITY]	= { 0, 1000, 100 },
+	[LNET_GLOBAL_RECOVERY_INTERVAL]		= { 1, 86400, 1 },
+	[LNET_GLOBAL_ROUTER_SENSITIVITY]	= { 0, 100, 100 },
+	[LNET_GLOBAL_LND_TIMEOUT]		= { 0, 0, 0, true },
+	[LNET_GLOBAL_RESPONSE_TRACKING]		= { 0, 3, 3 },
+	[LNET_GLOBAL_RECOVERY_LIMIT]		= { 0, 0x7fffffff, 0 },
+};
+
+static const s32 lnet_buf_min[LNET_NBUF_KINDS] = {
+	LNET_TINY_BUF_MIN, LNET_SMALL_BUF_MIN, LNET_LARGE_BUF_MIN
+};
+static const s32 lnet_buf_def[LNET_NBUF_KINDS] = {
+	LNET_TINY_BUF_DEF, LNET_SMALL_BUF_DEF, LNET_LARGE_BUF_DEF
+};
+
+void lnet_settings_init(struct lnet *ln)
+{
+	u32 i;
+
+	ln->ln_routing = false;
+	for (i = 0; i < LNET_NBUF_KINDS; i++)
+		ln->ln_buffers[i] = lnet_buf_def[i];
+	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
+		ln->ln_globals[i] = lnet_global_specs[i].def;
+}
+
+int lnet_routing_set(struct lnet *ln, u32 enable)
+{
+	if (enable > 1)
+		return -EINVAL;
+	ln->ln_routing = enable;
+	return 0;
+}
+
+int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS])
+{
+	u32 i;
+
+	for (i = 0; i < LNET_NBUF_KINDS; i++) {
+		s32 c = counts[i];
+
+		if (c != -1 && c != 0 && (c < lnet_buf_min[i] || c > LNET_BUF_MAX))
+			return -EINVAL;
+	}
+	for (i = 0; i < LNET_NBUF_KINDS; i++)
+		if (counts[i] != -1)
+			ln->ln_buffers[i] = counts[i] ? counts[i] : lnet_buf_def[i];
+	return 0;
+}
+
+/* The settings that depend on each other (see lnet_ioctl.h). */
+static int lnet_global_cross_check(struct lnet *ln, u32 id, u32 value)
+{
+	u32 *g = ln->ln_globals;
+
+	switch (id) {
+	case LNET_GLOBAL_RETRY_COUNT:
+		if (value >= g[LNET_GLOBAL_TRANSACTION_TIMEOUT])
+			return -EINVAL;
+		if (value && !g[LNET_GLOBAL_HEALTH_SENSITIVITY])
+			return -EINVAL;
+		return 0;
+	case LNET_GLOBAL_TRANSACTION_TIMEOUT:
+		return value > g[LNET_GLOBAL_RETRY_COUNT] ? 0 : -EINVAL;
+	}
+	return 0;
+}
+
+int lnet_global_set(struct lnet *ln, u32 id, u32 value)
+{
+	const struct lnet_global_spec *s;
+	int rc;
+
+	if (id >= __LNET_GLOBAL_MAX)
+		return -EINVAL;
+	s = &lnet_global_specs[id];
+	if (s->read_only || value < s->min || value > s->max)
+		return -EINVAL;
+	rc = lnet_global_cross_check(ln, id, value);
+	if (rc)
+		return rc;
+	ln->ln_globals[id] = value;
+	/* Without health there is nothing to retry on. */
+	if (id == LNET_GLOBAL_HEALTH_SENSITIVITY && !value)
+		ln->ln_globals[LNET_GLOBAL_RETRY_COUNT] = 0;
+	return 0;
+}
+
+/* How long an LND waits: the transaction timeout shared by every try. */
+static u32 lnet_lnd_timeout(const struct lnet *ln)
+{
+	u32 t = (ln->ln_globals[LNET_GLOBAL_TRANSACTION_TIMEOUT] - 1) /
+		(ln->ln_globals[LNET_GLOBAL_RETRY_COUNT] + 1);
+
+	return t ? t : 1;
+}
+
+int lnet_global_get(struct lnet *ln, u32 id, u32 *value)
+{
+	if (id >= __LNET_GLOBAL_MAX)
+		return -EINVAL;
+	if (id == LNET_GLOBAL_LND_TIMEOUT)
+		*value = lnet_lnd_timeout(ln);
+	else
+		*value = ln->ln_globals[id];
+	return 0;
+}
+
+static void lnet_stats_peers(struct lnet *ln, struct lnet_ioc_stats *st, bool reset)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+				if (reset) {
+					lpni->lpni_send_count = 0;
+					lpni->lpni_recv_count = 0;
+					lpni->lpni_drop_count = 0;
+					continue;
+				}
+				st->st_peer_send_count += lpni->lpni_send_count;
+				st->st_peer_recv_count += lpni->lpni_recv_count;
+				st->st_peer_drop_count += lpni->lpni_drop_count;
+				st->st_peer_nis++;
+			}
+}
+
+/* Sum (or, with @reset, zero) the counters of the local NIs and peer NIs. */
+static void lnet_stats_walk(struct lnet *ln, struct lnet_ioc_stats *st, bool reset)
+{
+	struct lnet_route *r;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			if (reset) {
+				ni->ni_send_count = 0;
+				ni->ni_recv_count = 0;
+				ni->ni_drop_count = 0;
+				continue;
+			}
+			st->st_send_count += ni->ni_send_count;
+			st->st_recv_count += ni->ni_recv_count;
+			st->st_drop_count += ni->ni_drop_count;
+			st->st_nis++;
+		}
+	lnet_stats_peers(ln, st, reset);
+	if (!reset)
+		list_for_each_entry(r, &ln->ln_routes, lr_list)
+			st->st_routes++;
+}
+
+void lnet_stats_get(struct lnet *ln, struct lnet_ioc_stats *st)
+{
+	struct lnet_ioc_hdr hdr = st->st_hdr;
+
+	memset(st, 0, sizeof(*st));
+	st->st_hdr = hdr;
+	lnet_stats_walk(ln, st, false);
+}
+
+void lnet_stats_reset(struct lnet *ln)
+{
+	lnet_stats_walk(ln, NULL, true);
+}
