@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# completions/lnetctl: _lnetctl called as bash calls it (COMP_WORDS,
+# COMP_CWORD, and COMP_LINE/COMP_POINT for the cases that need the line),
+# against a private lnetd. The completion runs `lnetctl`, which is the
+# helpers' function (the built binary) here.
+
+load helpers
+
+setup() {
+	lnet_setup
+	source "$TOP/completions/lnetctl"
+}
+
+teardown() {
+	lnet_teardown
+}
+
+# comp WORD...: _lnetctl on "lnetctl WORD..." with the cursor at the end
+# of the last WORD; $reply = the candidates, sorted, one space between.
+comp() {
+	COMP_WORDS=(lnetctl "$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	unset COMP_LINE COMP_POINT
+	reply_of_lnetctl
+}
+
+# complete_line LINE: as bash fills it when the line holds '=' or ':'
+# (COMP_WORDBREAKS); the script reads COMP_LINE up to COMP_POINT.
+complete_line() {
+	COMP_LINE="lnetctl $1"
+	COMP_POINT=${#COMP_LINE}
+	COMP_WORDS=(lnetctl)
+	COMP_CWORD=1
+	reply_of_lnetctl
+}
+
+reply_of_lnetctl() {
+	COMPREPLY=(unchanged)
+	_lnetctl
+	reply=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | paste -sd ' ')
+	echo "reply: '$reply'"
+}
+
+configure_two_nets() {
+	lnetctl lnet configure
+	lnetctl net add --net tcp --if veth0	# 10.11.0.1@tcp
+	lnetctl net add --net tcp1 --if veth1	# 10.11.0.2@tcp1
+}
+
+@test "top level: every command, no hidden __complete" {
+	comp ""
+	[ "$reply" = "debug export help import lnet net peer policy udsp" ]
+}
+
+@test "top level options: --help --socket --version" {
+	comp --
+	[ "$reply" = "--help --socket --version" ]
+}
+
+@test "net : its sub-commands" {
+	comp net ""
+	[ "$reply" = "add del show" ]
+	comp udsp s
+	[ "$reply" = "show" ]
+}
+
+@test "policy add --: every option of the leaf" {
+	comp policy add --
+	[ "$reply" = "--dst --help --idx --priority --rte --src" ]
+}
+
+@test "--pr: the options with that prefix" {
+	comp policy add --pr
+	[ "$reply" = "--priority" ]
+	comp peer add --
+	[ "$reply" = "--help --lock_prim --nid --non_mr --prim_nid" ]
+	comp peer add --n
+	[ "$reply" = "--nid --non_mr" ]
+}
+
+@test "an option already on the line is not offered again" {
+	comp policy add --src tcp --priority 1 --
+	[ "$reply" = "--dst --help --idx --rte" ]
+}
+
+@test "policy del --idx : the indexes of the two rules" {
+	configure_two_nets
+	lnetctl policy add --src tcp --priority 1
+	lnetctl policy add --dst tcp1 --priority 2
+	comp policy del --idx ""
+	[ "$reply" = "0 1" ]
+	comp udsp show --idx 1
+	[ "$reply" = "1" ]
+	comp policy del --i ""	# --i is --idx, as the parser reads it
+	[ "$reply" = "0 1" ]
+}
+
+@test "net show --net : the configured nets, lo left out" {
+	configure_two_nets
+	comp net show --net ""
+	[ "$reply" = "tcp tcp1" ]
+	comp net del --net tcp
+	[ "$reply" = "tcp tcp1" ]
+	complete_line "net show --net=tcp1"
+	[ "$reply" = "tcp1" ]
+}
+
+@test "--nid, --prim_nid, --src, --dst, --rte of the leaf: local and peer NIDs" {
+	configure_two_nets
+	lnetctl peer add --prim_nid 10.11.0.100@tcp --nid 10.11.0.101@tcp
+	local all="10.11.0.100@tcp 10.11.0.101@tcp 10.11.0.1@tcp 10.11.0.2@tcp1"
+	for line in "peer show --nid" "peer add --prim_nid" "peer del --nid" \
+		    "policy add --src" "policy add --dst" "policy add --rte"; do
+		comp $line ""
+		[ "$reply" = "$all" ]
+	done
+	comp peer show --prim_nid ""	# not an option of peer show
+	[ "$reply" = "" ]
+	comp peer del --prim_nid 10.11.0.10
+	[ "$reply" = "10.11.0.100@tcp 10.11.0.101@tcp" ]
+}
+
+@test "IPv6 NIDs: only what follows the last ':' is handed back" {
+	configure_two_nets
+	lnetctl peer add --prim_nid 2001:db8::5@tcp
+	complete_line "peer show --nid 2001:db"
+	[ "$reply" = "db8::5@tcp" ]
+	complete_line "peer show --nid 2001:db8::"
+	[ "$reply" = "5@tcp" ]
+}
+
+@test "--socket PATH typed on the line is the LNet asked" {
+	configure_two_nets
+	local sock=$LNET_SOCKET
+	export LNET_SOCKET=$T/nobody.sock
+	comp net show --net ""
+	[ "$reply" = "" ]
+	comp --socket "$sock" net show --net ""
+	[ "$reply" = "tcp tcp1" ]
+	complete_line "--socket=$sock net show --net t"
+	[ "$reply" = "tcp tcp1" ]
+}
+
+@test "no values, and no error, when LNet is down or unreachable" {
+	comp net show --net ""	# lnetd runs, LNet not configured
+	[ "$reply" = "" ]
+	run lnetctl __complete values nids
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	LNET_SOCKET=$T/nobody.sock run lnetctl __complete values nets
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+}
+
+@test "import : file names" {
+	mkdir "$T/files" "$T/files/dir"
+	touch "$T/files/a.yaml" "$T/files/b.yaml"
+	cd "$T/files"
+	comp import ""
+	[ "$reply" = "a.yaml b.yaml dir" ]
+	comp import --del a
+	[ "$reply" = "a.yaml" ]
+	comp export --backup ""
+	[ "$reply" = "a.yaml b.yaml dir" ]
+	comp import a.yaml ""	# one FILE only
+	[ "$reply" = "" ]
+}
+
+@test "help : commands, then sub-commands" {
+	comp help ""
+	[ "$reply" = "debug export help import lnet net peer policy udsp" ]
+	comp help peer ""
+	[ "$reply" = "add del list show" ]
+}
+
+@test "__complete: usage errors exit 2, hidden from help" {
+	run lnetctl __complete
+	[ "$status" -eq 2 ]
+	run lnetctl __complete values peers
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl __complete: invalid KIND 'peers': expected nets, nids or idx" ]
+	run lnetctl __complete options net
+	[ "$status" -eq 2 ]
+	run lnetctl __complete options policy add
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf -- '--src\n--dst\n--rte\n--priority\n--idx\n--help')" ]
+	run lnetctl --help
+	[ "$status" -eq 0 ]
+	[[ $output != *__complete* ]]
+	run lnetctl nosuch
+	[ "$status" -eq 2 ]
+	[[ $output != *__complete* ]]
+}
