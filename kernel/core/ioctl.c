@@ -170,6 +170,7 @@ static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
 
 static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
 {
+	n->ni_net = ni->ni_net->net_id;
 	n->ni_nid = ni->ni_nid;
 	memset(n->ni_ifname, 0, sizeof(n->ni_ifname));
 	memcpy(n->ni_ifname, ni->ni_ifname, strlen(ni->ni_ifname));

@@ -55,15 +55,26 @@ lnet_teardown() {
 	if [ "$LNET_TRANSPORT" = dev ] && [ -n "${LNET_NETNS:-}" ]; then
 		"$LNETCTL_BIN" lnet unconfigure || true
 	fi
-	if [ -f "$T/lnetd.pid" ]; then
-		kill "$(cat "$T/lnetd.pid")" 2>/dev/null || true
+	local pid
+	pid=$(cat "$T/lnetd.pid" 2>/dev/null) || pid=
+	if [ -n "$pid" ]; then
+		kill "$pid" 2>/dev/null || true
 		for _ in $(seq 100); do
-			kill -0 "$(cat "$T/lnetd.pid")" 2>/dev/null || break
+			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.05
 		done
 	fi
 	ip netns del "$NS" 2>/dev/null || true
 	rm -rf "$T"
+}
+
+# lnetd_only: call first in a test that is about the socket transport or
+# lnetd itself (e.g. --socket against the same instance): skipped, with the
+# reason, when the suite runs on /dev/lnet.
+lnetd_only() {
+	if [ "$LNET_TRANSPORT" = dev ]; then
+		skip "tests the lnetd socket transport; LNET_TRANSPORT=dev drives /dev/lnet"
+	fi
 }
 
 # The dev half of lnet_setup: no lnetd, no socket; LNet down to start with.

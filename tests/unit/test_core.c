@@ -809,6 +809,7 @@ static void test_ioctl_nets(void **state)
 	n = ioc_ni(0, NULL, 1);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
 	assert_true(lnet_nid_equal(&n.ni_nid, &e0));
+	assert_int_equal(n.ni_net, TCP);	/* the reply names the NI's net */
 	assert_string_equal(n.ni_ifname, "eth0");
 	assert_int_equal(n.ni_peer_timeout, LNET_DEF_PEER_TIMEOUT);
 	assert_int_equal(n.ni_peer_credits, 16);
