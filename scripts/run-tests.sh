@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Run every suite and print one summary line: "N passed, N failed".
 # Unit tests run twice (plain, ASan+UBSan); fuzz corpora are replayed under
-# the sanitizers; bats suites drive lnetctl against a private lnetd.
+# the sanitizers; bats suites drive lnetctl against a private lnetd; then
+# tests/kernel/run.sh runs them again on the lnet module under QEMU.
 set -u
 cd "$(dirname "$0")/.."
 pass=0
@@ -52,6 +53,20 @@ for b in tests/bats/*.bats; do
 	echo "bats $(basename "$b"): $p passed, $f failed"
 	pass=$((pass + p)); fail=$((fail + f))
 done
+
+# The lnet module under QEMU (tests/kernel/run.sh, about 10 minutes): its
+# per-suite lines are shown and its total is added. SKIP_KERNEL=1 skips it.
+if [ "${SKIP_KERNEL:-0}" != 1 ]; then
+	tests/kernel/run.sh >"$log/kernel" 2>&1
+	krc=$?
+	grep -v '^[0-9]* passed, [0-9]* failed$' "$log/kernel"
+	total=$(grep '^[0-9]* passed, [0-9]* failed$' "$log/kernel" | tail -n1)
+	p=$(echo "$total" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+	f=$(echo "$total" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+	p=${p:-0}; f=${f:-0}
+	if [ "$krc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	pass=$((pass + p)); fail=$((fail + f))
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

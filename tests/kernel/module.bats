@@ -38,7 +38,13 @@ teardown() {
 	insmod "$KO"
 	[ -c /dev/lnet ]
 	run "$LNETCTL" net show
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl net show: "*"Network is down"* ]]
+	"$LNETCTL" lnet configure
+	run "$LNETCTL" peer show
 	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	"$LNETCTL" lnet unconfigure
 }
 
 @test "load and unload 20 times: 0 objects left each time" {
