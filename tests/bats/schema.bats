@@ -1,0 +1,528 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# yaml-schemas/: every example, every show output (each -v level against
+# its own schema, and not against its neighbours'), export and
+# export --backup validate; a wrong key or type fails each schema; a
+# document that breaks the import schema fails `lnetctl import` with
+# FILE:LINE:COL before anything is applied; the NID patterns agree with
+# the NID library. The validator runs on /usr/bin/python3 (Debian's
+# python3-jsonschema and python3-yaml).
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+PY=/usr/bin/python3
+SCHEMAS=$TOP/yaml-schemas
+
+setup() {
+	lnet_setup
+	lnetctl lnet configure
+}
+
+teardown() {
+	lnet_teardown
+}
+
+# validate SCHEMA FILE...: run the validator (SCHEMA without .schema.yaml).
+validate() {
+	run "$PY" "$TOP/tests/tools/yaml-validate.py" "$SCHEMAS/$1.schema.yaml" "${@:2}"
+}
+
+# valid SCHEMA FILE: FILE is valid, and not empty.
+valid() {
+	[ -s "$2" ] || { echo "$2 is empty"; return 1; }
+	validate "$1" "$2"
+	[ "$output" = "$2: ok" ] || { echo "$output"; return 1; }
+	[ "$status" -eq 0 ]
+}
+
+# invalid SCHEMA TEXT MESSAGE: the document TEXT fails SCHEMA with exactly
+# the one line "doc.yaml:MESSAGE".
+invalid() {
+	printf '%s\n' "$2" >"$T/doc.yaml"
+	validate "$1" "$T/doc.yaml"
+	[ "$output" = "$T/doc.yaml:$3" ] || { echo "got: $output"; echo "want: $T/doc.yaml:$3"; return 1; }
+	[ "$status" -eq 1 ]
+}
+
+# Interfaces of the examples (eth0/eth1, ib0/ib1 as veth pairs) and one
+# with only an IPv6 address (v6a), in the test's namespace.
+add_ifs() {
+	ip -n "$NS" link add eth0 type veth peer name eth1
+	ip -n "$NS" link add ib0 type veth peer name ib1
+	ip -n "$NS" link add v6a type veth peer name v6b
+	ip -n "$NS" addr add 192.168.1.10/24 dev eth0
+	ip -n "$NS" addr add 192.168.1.11/24 dev eth1
+	ip -n "$NS" addr add 10.10.0.10/24 dev ib0
+	ip -n "$NS" addr add 10.10.1.10/24 dev ib1
+	ip -n "$NS" -6 addr add 2001:db8:12::1/64 dev v6a nodad
+	for i in eth0 eth1 ib0 ib1 v6a v6b; do ip -n "$NS" link set "$i" up; done
+}
+
+# Nets (IPv4 and IPv6 NIs, tunables), peers (multi-rail, non-MR, locked,
+# numeric, IPv6), all six rule shapes and an IPv6 descriptor.
+configure_all() {
+	add_ifs
+	lnetctl net add --net tcp --if veth0 --peer-credits 16
+	lnetctl net add --net tcp1 --if veth1
+	lnetctl net add --net tcp2 --if v6a
+	lnetctl net add --net o2ib --if ib0,ib1
+	lnetctl peer add --prim_nid 10.11.0.10@tcp --nid 10.11.0.11@tcp1,10.10.0.21@o2ib
+	lnetctl peer add --prim_nid 10.11.0.20@tcp --nid 10.11.0.21@tcp1
+	lnetctl peer add --prim_nid 10.11.0.30@tcp --non_mr
+	lnetctl peer add --prim_nid 10.11.0.40@tcp --lock_prim
+	lnetctl peer add --prim_nid 5@gni
+	lnetctl peer add --prim_nid 2001:db8:12::20@tcp2 --nid 2001:db8:12::21@tcp2
+	lnetctl policy add --src tcp1 --priority 0
+	lnetctl policy add --src 10.11.0.1@tcp --priority 1
+	lnetctl policy add --dst tcp1 --priority 1
+	lnetctl policy add --dst 10.11.0.20@tcp
+	lnetctl policy add --src 10.11.0.2@tcp1 --dst '10.11.0.[10-11]@tcp1'
+	lnetctl policy add --dst 10.11.0.21@tcp1 --rte '10.11.0.[250-254]@tcp'
+	lnetctl policy add --src '2001:db8:12::[1-ff]@tcp2' --priority 2
+}
+
+# Everything a user can see, to compare before and after a failed import.
+state() {
+	lnetctl net show -v 4
+	lnetctl peer show -v 4
+	lnetctl policy show
+}
+
+@test "every schema is a draft 2020-12 JSON Schema whose references all resolve" {
+	run "$PY" - "$SCHEMAS" <<'PY'
+import os, sys, warnings, yaml, jsonschema
+d = sys.argv[1]
+names = sorted(n for n in os.listdir(d) if n.endswith('.schema.yaml'))
+store = {'file://' + os.path.join(d, n): yaml.safe_load(open(os.path.join(d, n))) for n in names}
+def refs(node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == '$ref':
+                yield v
+            else:
+                yield from refs(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from refs(v)
+for n in names:
+    uri = 'file://' + os.path.join(d, n)
+    s = store[uri]
+    assert s['$schema'] == 'https://json-schema.org/draft/2020-12/schema', n
+    jsonschema.Draft202012Validator.check_schema(s)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        r = jsonschema.RefResolver(uri, s, store=store)
+        for ref in refs(s):
+            r.resolve(ref)
+    print(n)
+PY
+	[ "$status" -eq 0 ]
+	# Each schema file is listed here: a new one needs tests below.
+	[ "$output" = "defs.schema.yaml
+global-show.schema.yaml
+lnet.schema.yaml
+net-show-v1.schema.yaml
+net-show-v2.schema.yaml
+net-show-v4.schema.yaml
+net-show.schema.yaml
+peer-list.schema.yaml
+peer-show-v1.schema.yaml
+peer-show-v2.schema.yaml
+peer-show-v4.schema.yaml
+peer-show.schema.yaml
+policy-show.schema.yaml
+route-show-v.schema.yaml
+route-show.schema.yaml
+routing-show.schema.yaml
+stats-show.schema.yaml" ]
+}
+
+@test "every example validates against the import/export schema" {
+	local f n=0
+	for f in "$TOP"/examples/*.yaml; do
+		valid lnet "$f"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ]
+}
+
+@test "every example imports into an empty node, exports a valid backup, and import --del undoes it" {
+	local f
+	add_ifs
+	state >"$T/empty"
+	for f in "$TOP"/examples/*.yaml; do
+		run lnetctl import "$f"
+		[ "$status" -eq 0 ] || { echo "$f: $output"; return 1; }
+		lnetctl export --backup >"$T/backup.yaml"
+		valid lnet "$T/backup.yaml"
+		lnetctl export >"$T/export.yaml"
+		valid lnet "$T/export.yaml"
+		run lnetctl import --del "$f"
+		[ "$status" -eq 0 ] || { echo "$f --del: $output"; return 1; }
+		state >"$T/after"
+		diff -u "$T/empty" "$T/after"
+	done
+}
+
+@test "net show at every -v level validates against its level's schema only" {
+	configure_all
+	local v schema other
+	for v in 0 1 2 3 4 5; do
+		case $v in
+		0) schema=net-show other=net-show-v1 ;;
+		1) schema=net-show-v1 other=net-show-v2 ;;
+		2|3) schema=net-show-v2 other=net-show-v4 ;;
+		*) schema=net-show-v4 other=net-show-v2 ;;
+		esac
+		lnetctl net show -v "$v" >"$T/net$v.yaml"
+		valid "$schema" "$T/net$v.yaml"
+		validate "$other" "$T/net$v.yaml"
+		[ "$status" -eq 1 ]
+	done
+	lnetctl net show >"$T/net.yaml"
+	cmp "$T/net.yaml" "$T/net0.yaml"
+	lnetctl net show --net tcp2 -v 4 >"$T/tcp2.yaml"
+	valid net-show-v4 "$T/tcp2.yaml"
+	grep -q '2001:db8:12::1@tcp2' "$T/tcp2.yaml"
+}
+
+@test "peer show at every -v level validates against its level's schema only" {
+	configure_all
+	local v schema other
+	for v in 0 1 2 3 4 5; do
+		case $v in
+		0) schema=peer-show other=peer-show-v1 ;;
+		1) schema=peer-show-v1 other=peer-show-v2 ;;
+		2|3) schema=peer-show-v2 other=peer-show-v4 ;;
+		*) schema=peer-show-v4 other=peer-show-v2 ;;
+		esac
+		lnetctl peer show -v "$v" >"$T/peer$v.yaml"
+		valid "$schema" "$T/peer$v.yaml"
+		validate "$other" "$T/peer$v.yaml"
+		[ "$status" -eq 1 ]
+	done
+	# the preferred lists and the lock flag are in there
+	grep -q 'Preferred source NIDs' "$T/peer4.yaml"
+	grep -q 'Lock Primary NID: true' "$T/peer0.yaml"
+	grep -q 'Multi-Rail: false' "$T/peer0.yaml"
+	lnetctl peer show --nid 10.11.0.11@tcp1 -v 4 >"$T/one.yaml"
+	valid peer-show-v4 "$T/one.yaml"
+}
+
+@test "peer list and policy show validate" {
+	configure_all
+	lnetctl peer list >"$T/list.yaml"
+	valid peer-list "$T/list.yaml"
+	lnetctl policy show >"$T/rules.yaml"
+	valid policy-show "$T/rules.yaml"
+	[ "$(grep -c '^-' "$T/rules.yaml")" -eq 7 ]
+	lnetctl policy show --idx 5 >"$T/rule5.yaml"
+	valid policy-show "$T/rule5.yaml"
+	grep -q 'rte: 10.11.0.\[250-254\]@tcp' "$T/rule5.yaml"
+}
+
+@test "export and export --backup of a configured node validate" {
+	configure_all
+	lnetctl export >"$T/export.yaml"
+	valid lnet "$T/export.yaml"
+	lnetctl export --backup >"$T/backup.yaml"
+	valid lnet "$T/backup.yaml"
+	# the backup is what the import schema says import takes: it imports
+	lnetctl import --del "$T/backup.yaml"
+	run lnetctl export --backup
+	[ -z "$output" ]
+	lnetctl import "$T/backup.yaml"
+	lnetctl export --backup >"$T/again.yaml"
+	cmp "$T/backup.yaml" "$T/again.yaml"
+}
+
+@test "import/export schema: a wrong key, type or value fails validation" {
+	invalid lnet 'nets: []' \
+		"1:1: Additional properties are not allowed ('nets' was unexpected) (at (document))"
+	invalid lnet '- net type: tcp' \
+		"1:1: [{'net type': 'tcp'}] is not of type 'object', 'null' (at (document))"
+	invalid lnet 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: eth0}
+    tunables: {credits: 0}' \
+		"5:25: 0 is less than the minimum of 1 (at net/0/local NI(s)/0/tunables/credits)"
+	invalid lnet 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: eth0/1}' \
+		'4:21: '"'eth0/1' does not match '^(?!\\\\.\\\\.?\$)[^/,:\\\\s]{1,15}\$' (at net/0/local NI(s)/0/interfaces/0)"
+	invalid lnet 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: [eth0, eth0]' \
+		"4:17: ['eth0', 'eth0'] has non-unique elements (at net/0/local NI(s)/0/interfaces)"
+	invalid lnet 'net:
+- net type: tcp
+  local NI(s): []' \
+		"3:16: [] is too short (at net/0/local NI(s))"
+	invalid lnet 'peer:
+- primary nid: 10.0.0.1@tcp
+  Multi-Rail: 1' \
+		"3:15: 1 is not of type 'boolean' (at peer/0/Multi-Rail)"
+	invalid lnet 'peer:
+- primary nid: 10.0.0.1@tcp
+  Multi-Rail: false
+  peer ni: [{nid: 10.0.0.1@tcp}, {nid: 10.0.0.2@tcp}]' \
+		"4:12: [{'nid': '10.0.0.1@tcp'}, {'nid': '10.0.0.2@tcp'}] is too long (at peer/0/peer ni)"
+	invalid lnet 'udsp:
+- src: tcp
+  priority: "3"' \
+		"3:13: '3' is not of type 'integer' (at udsp/0/priority)"
+	invalid lnet 'udsp:
+- src: tcp
+  priority: 0x3' \
+		"3:13: '0x3' is not of type 'integer' (at udsp/0/priority)"
+	invalid lnet 'udsp:
+- src: tcp
+  dst: 10.0.0.[1-3]@tcp
+  priority: 3' \
+		"4:13: False schema does not allow 3 (at udsp/0/priority)"
+	invalid lnet 'udsp:
+- src: tcp
+  priority: 1
+  action: {priority: 2}' \
+		"2:3: {'src': 'tcp', 'priority': 1, 'action': {'priority': 2}} should not be valid under {'description': 'a priority in the rule and in its action', 'required': ['priority', 'action'], 'properties': {'action': {'required': ['priority']}}} (at udsp/0)"
+	invalid lnet 'udsp:
+- dst: tcp
+  rte: 10.0.0.1@o2ib
+  src: tcp1' \
+		"3:8: False schema does not allow '10.0.0.1@o2ib' (at udsp/0/rte)
+$T/doc.yaml:4:8: False schema does not allow 'tcp1' (at udsp/0/src)"
+}
+
+@test "show schemas: a wrong key or type fails validation" {
+	invalid net-show 'net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.0.0.1@tcp
+    status: up
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0}' \
+		"6:5: Additional properties are not allowed ('statistics' was unexpected) (at net/0/local NI(s)/0)"
+	invalid net-show 'net:
+- net type: tcp0
+  local NI(s):
+  - {nid: 10.0.0.1@tcp, status: up}' \
+		"2:13: 'tcp0' does not match '^(lo|(tcp|o2ib|efa|gni|ptlf|kfi)([1-9][0-9]{0,4})?)\$' (at net/0/net type)"
+	invalid net-show-v1 'net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.0.0.1@tcp
+    status: up
+    statistics: {send_count: -1, recv_count: 0, drop_count: 0}' \
+		"6:30: -1 is less than the minimum of 0 (at net/0/local NI(s)/0/statistics/send_count)"
+	invalid net-show-v2 'net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.0.0.1@tcp
+    status: sideways
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0}
+    health stats: {health value: 1000}' \
+		"5:13: 'sideways' is not one of ['up', 'down'] (at net/0/local NI(s)/0/status)"
+	invalid net-show-v4 'net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.0.0.1@tcp
+    status: up
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0}
+    health stats: {health value: 1000}
+    udsp info: {net priority: -2, nid priority: -1}' \
+		"8:31: -2 is less than the minimum of -1 (at net/0/local NI(s)/0/udsp info/net priority)"
+	invalid peer-show 'peer:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: "true"
+  peer ni: [{nid: 10.0.0.2@tcp, state: up}]' \
+		"3:15: 'true' is not of type 'boolean' (at peer/0/Multi-Rail)"
+	invalid peer-show-v1 'peer:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
+		"5:5: 'available_tx_credits' is a required property (at peer/0/peer ni/0)"
+	invalid peer-show 'peer:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: true
+  Lock Primary NID: false
+  peer ni: [{nid: 10.0.0.2@tcp, state: up}]' \
+		"4:21: True was expected (at peer/0/Lock Primary NID)"
+	invalid peer-show-v2 'peer:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, available_tx_credits: 8,
+     statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
+		"5:5: 'health stats' is a required property (at peer/0/peer ni/0)"
+	invalid peer-show-v4 'peer:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: true
+  peer ni:
+  - nid: 10.0.0.2@tcp
+    state: up
+    max_ni_tx_credits: 8
+    available_tx_credits: 8
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0}
+    health stats: {health value: 1000}
+    udsp info:
+      net priority: -1
+      nid priority: -1
+      Preferred source NIDs: {NID-16: 10.0.0.1@tcp}' \
+		"14:31: 'NID-16' does not match '^NID-([0-9]|1[0-5])\$' (at peer/0/peer ni/0/udsp info/Preferred source NIDs)"
+	invalid peer-list 'peer list:
+- nid: 10.0.0.2@tcp
+  primary nid: 10.0.0.2@tcp' \
+		"3:3: Additional properties are not allowed ('primary nid' was unexpected) (at peer list/0)"
+	invalid policy-show 'udsp:
+- src: tcp
+  action: {priority: 1}' \
+		"2:3: 'idx' is a required property (at udsp/0)"
+	invalid policy-show 'udsp:
+- idx: 0
+  dst: 10.0.0.1@tcp
+  rte: 10.0.0.9@tcp
+  action: {priority: 1}' \
+		"2:3: {'idx': 0, 'dst': '10.0.0.1@tcp', 'rte': '10.0.0.9@tcp', 'action': {'priority': 1}} is not valid under any of the given schemas (at udsp/0)"
+}
+
+# bad_import NAME 'LINE:COL: message' DOC: the document (a valid tcp1
+# section, then DOC) fails lnetctl import with exactly that message, exit 1
+# and nothing applied; the schema rejects it too, at the same place unless
+# a 4th argument says where.
+bad_import() {
+	local f=$T/$1.yaml pos
+	printf 'net:\n- net type: tcp1\n  local NI(s):\n  - interfaces: [veth1]\n%s\n' "$3" >"$f"
+	state >"$T/before"
+	run lnetctl import "$f"
+	[ "$status" -eq 1 ] || { echo "$1: status $status: $output"; return 1; }
+	[ "$output" = "$f:$2" ] || { echo "$1: got: $output"; echo "want: $f:$2"; return 1; }
+	state >"$T/after"
+	diff -u "$T/before" "$T/after"
+	validate lnet "$f"
+	[ "$status" -eq 1 ] || { echo "$1: the schema takes it"; return 1; }
+	pos=${output#"$f:"}
+	pos=${pos%%: *}
+	[ "$pos" = "${4:-${2%%: *}}" ] || { echo "$1: the schema says $output"; return 1; }
+}
+
+@test "import of a document that breaks the schema: FILE:LINE:COL, exit 1, nothing applied" {
+	bad_import wrong_type "7:12: 'peer ni' must be a sequence, not a scalar" 'peer:
+- primary nid: 10.11.0.5@tcp
+  peer ni: 10.11.0.5@tcp'
+	bad_import unknown_key "6:3: unknown key 'interface' in a net: expected 'net type', 'local NI(s)', 'tunables'" '- net type: tcp
+  interface: veth0'
+	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'" 'routes:
+- net: o2ib'
+	bad_import credits_range "8:30: invalid peer_credits '2000': expected an integer 1-1024" '- net type: tcp
+  local NI(s):
+  - interfaces: {0: veth0}
+    tunables: {peer_credits: 2000}'
+	bad_import timeout_range "7:19: invalid peer_timeout '-5': expected an integer 0-86400" '- net type: tcp
+  tunables:
+    peer_timeout: -5'
+	bad_import if_index "7:18: invalid interfaces index '32': expected an integer 0-31" '- net type: tcp
+  local NI(s):
+  - interfaces: {32: veth0}'
+	bad_import bad_bool "7:15: invalid Multi-Rail 'maybe': expected true/false, yes/no, on/off or 1/0" 'peer:
+- primary nid: 10.11.0.5@tcp
+  Multi-Rail: maybe'
+	bad_import bad_nid "6:16: invalid primary nid '10.11.0.5@eth': unknown LND 'eth': expected tcp, o2ib, efa, gni, ptlf, kfi or lo" 'peer:
+- primary nid: 10.11.0.5@eth'
+	bad_import prio_range "7:13: invalid priority '4294967295': expected an integer 0-4294967294" 'udsp:
+- src: tcp
+  priority: 4294967295'
+	bad_import idx_range "6:8: invalid idx '65536': expected an integer -1-65535" 'udsp:
+- idx: 65536
+  src: tcp'
+	bad_import expr_type "6:8: 'src' must be a scalar, not a sequence" 'udsp:
+- src: [tcp]'
+	bad_import rte_alone "6:3: invalid rule (rte): --rte needs --dst: a router rule is --dst with --rte" 'udsp:
+- rte: 10.11.0.9@tcp'
+	# lnetctl points at the rule, the schema at the priority
+	bad_import pair_priority "6:3: invalid rule (src + dst + priority 3): a priority applies to one descriptor only: --src with --dst makes a preferred-NID rule, which takes no priority" 'udsp:
+- src: tcp
+  dst: tcp1
+  action:
+    priority: 3' 9:15
+	bad_import no_nid "6:3: a peer needs 'primary nid' or 'peer ni'" 'peer:
+- Multi-Rail: true'
+}
+
+@test "the NID, net and expression patterns agree with the NID library" {
+	local e
+	# accepted by lnetctl debug nidlist: the expression pattern matches
+	# what was given and the canonical form printed
+	printf '%s\n' tcp tcp0 'tcp*' 'o2ib[1-3]' '*@tcp' '10.0.0.[1-3]@tcp' \
+		'192.168.[0-2].[1-254/2]@tcp1' '[1-3]@gni' '2001:db8::[1-ff]@tcp' \
+		'2001:db8::/64@tcp' 0@lo lo 0x10@gni '*@gni' 'tcp[1,3,5-9]' \
+		'10.0.0.*@o2ib*' '[1-3/1]@kfi' efa 1.2.3.4@efa65535 5@ptlf >"$T/good"
+	while read -r e; do
+		run lnetctl debug nidlist "$e"
+		[ "$status" -eq 0 ] || { echo "nidlist $e: $output"; return 1; }
+		printf 'udsp:\n- {idx: 0, src: "%s", action: {priority: 0}}\n- {idx: 1, src: "%s", action: {priority: 0}}\n' \
+			"$e" "$output" >"$T/e.yaml"
+		valid policy-show "$T/e.yaml"
+	done <"$T/good"
+	# rejected by both
+	printf '%s\n' TCP 'lo*' '*' '*@*' 'tcp 1' 'tcp123456' '10.0.0.1@' '@tcp' >"$T/bad"
+	while read -r e; do
+		run lnetctl debug nidlist "$e"
+		[ "$status" -eq 1 ] || { echo "nidlist took $e"; return 1; }
+		printf 'udsp:\n- {src: "%s"}\n' "$e" >"$T/e.yaml"
+		validate lnet "$T/e.yaml"
+		[ "$status" -eq 1 ] || { echo "the schema took $e"; return 1; }
+	done <"$T/bad"
+	# NIDs: what peer add takes matches the nid pattern, the printed form
+	# the canonical one
+	for e in 10.11.0.50@tcp0 2001:DB8::51@tcp3 0x33@gni 7@kfi12 1.2.3.4@efa; do
+		lnetctl peer add --prim_nid "$e"
+		printf 'peer:\n- primary nid: "%s"\n' "$e" >"$T/p.yaml"
+		valid lnet "$T/p.yaml"
+	done
+	lnetctl peer list >"$T/list.yaml"
+	valid peer-list "$T/list.yaml"
+	output=$(cat "$T/list.yaml")
+	[ "$(yaml_get "' '.join(p['nid'] for p in d['peer list'])")" = \
+		"10.11.0.50@tcp 2001:db8::51@tcp3 51@gni 7@kfi12 1.2.3.4@efa" ]
+	for e in 10.11.0.50@tcp0 2001:DB8::51@tcp3 0x33@gni; do
+		printf 'peer list:\n- nid: "%s"\n' "$e" >"$T/p.yaml"
+		validate peer-list "$T/p.yaml"
+		[ "$status" -eq 1 ] || { echo "canonical pattern took $e"; return 1; }
+	done
+}
+
+@test "yaml-validate.py: duplicate keys, decimal integers, one document, usage" {
+	printf 'peer:\n- primary nid: 10.0.0.1@tcp\n  primary nid: 10.0.0.2@tcp\n' >"$T/dup.yaml"
+	validate lnet "$T/dup.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/dup.yaml:3:3: duplicate key 'primary nid' (first at 2:3)" ]
+	# 010 is ten, as lnetctl reads it (not YAML 1.1's octal 8)
+	printf 'udsp:\n- {idx: 010, src: tcp, action: {priority: 1}}\n' >"$T/ten.yaml"
+	valid policy-show "$T/ten.yaml"
+	printf 'udsp:\n- {idx: 0010, src: tcp, action: {priority: 1_0}}\n' >"$T/under.yaml"
+	validate policy-show "$T/under.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/under.yaml:2:44: '1_0' is not of type 'integer' (at udsp/0/action/priority)" ]
+	printf 'net: []\n---\npeer: []\n' >"$T/two.yaml"
+	validate lnet "$T/two.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/two.yaml:2:1: expected a single document in the stream, but found another document" ]
+	printf 'net: [\n' >"$T/broken.yaml"
+	validate lnet "$T/broken.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/broken.yaml:2:1: while parsing a flow node, expected the node content, but found '<stream end>'" ]
+	validate lnet
+	[ "$status" -eq 2 ]
+	[ "$output" = 'usage: yaml-validate.py SCHEMA FILE... (FILE "-" = stdin)' ]
+	validate lnet "$T/missing.yaml"
+	[ "$status" -eq 2 ]
+	[ "$output" = "yaml-validate.py: $T/missing.yaml: No such file or directory" ]
+	run "$PY" "$TOP/tests/tools/yaml-validate.py" "$T/none.schema.yaml" "$T/ten.yaml"
+	[ "$status" -eq 2 ]
+	printf 'udsp: []\n' | { validate lnet -; [ "$output" = "-: ok" ]; }
+}
