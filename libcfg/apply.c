@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "yemit.h"
+#include "route_priv.h"
 
 enum undo_kind {
 	UNDO_NET_ADD,		/* added doc net: delete its NIs */
@@ -478,6 +479,7 @@ int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		  struct cfg_err *err)
 {
 	struct applier *a = calloc(1, sizeof(*a));
+	struct cfg_route_undo *routes = NULL;
 	int rc;
 
 	memset(err, 0, sizeof(*err));
@@ -489,6 +491,8 @@ int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 	if (del) {
 		rc = del_rules(a);
 		if (!rc)
+			rc = cfg_doc_apply_routes(h, doc, true, err, &routes);
+		if (!rc)
 			rc = del_peers(a);
 		if (!rc)
 			rc = del_nets(a);
@@ -497,10 +501,16 @@ int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		if (!rc)
 			rc = add_peers(a);
 		if (!rc)
+			rc = cfg_doc_apply_routes(h, doc, false, err, &routes);
+		if (!rc)
 			rc = add_rules(a);
 	}
-	if (rc)
+	if (rc) {
 		rollback(a, rc);
+		cfg_doc_undo_routes(h, routes, err);
+	} else {
+		cfg_doc_free_routes(routes);
+	}
 	while (a->nundo)
 		free_undo(&a->undo[--a->nundo]);
 	free(a->undo);
@@ -590,6 +600,8 @@ int cfg_doc_read_nets_rules(struct cfg_handle *h, struct cfg_doc *doc,
 	rc = read_nets(h, doc, err);
 	if (!rc)
 		rc = read_rules(h, &doc->policies, &doc->npolicies, err);
+	if (!rc)
+		rc = cfg_doc_read_routes(h, doc, err);
 	if (rc)
 		cfg_doc_free(doc);
 	return rc;

@@ -155,6 +155,106 @@ int cfg_policy_del(struct cfg_handle *h, s32 idx, struct cfg_err *err);
 /* 0, or -ENOENT when there is no rule @idx. */
 int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out);
 
+/* --- routes, routing, router buffers, global settings, statistics ----------- */
+/* (ops_route.c, ops_global.c) */
+
+struct cfg_route {
+	u32 net_id;			/* the remote net */
+	u32 ngws;			/* one route per gateway NID */
+	struct lnet_nid gws[LNET_PEER_MAX_NIS];
+	s32 hops;			/* LNET_ROUTE_HOPS_UNSET (-1) or 1-255 */
+	u32 priority;			/* 0-LNET_ROUTE_PRIORITY_MAX, 0 highest */
+	struct cfg_loc loc;
+};
+
+void cfg_route_init(struct cfg_route *r);	/* hops unset, priority 0 */
+/* "10.0.0.[1-3]@tcp,10.0.1.1@tcp" appended to r->gws (ranges expanded). */
+int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
+		       struct cfg_err *err);
+/* One route per gateway; a failure deletes what this call added. */
+int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err);
+/* The route to r->net_id through each of r->gws. */
+int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err);
+/* The index-th route (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
+int cfg_route_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_route *out);
+
+/* Router buffer kinds, in the order of enum lnet_buf_kind. */
+#define CFG_NBUF	3
+extern const char *const cfg_buf_names[CFG_NBUF];	/* "tiny", "small", "large" */
+/* A buffer count: 0 (the default) or its range; message names @what. */
+int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
+		      struct cfg_err *err);
+
+/* The routing and buffers sections; @set says which fields were given. */
+#define CFG_RTR_ENABLE		(1U << 0)
+#define CFG_RTR_BUF(kind)	(2U << (kind))
+struct cfg_routing {
+	u32 set;
+	u32 enable;			/* 0 or 1 */
+	s32 buffers[CFG_NBUF];		/* 0 = default */
+	struct cfg_loc loc, buffers_loc;
+};
+
+int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err);
+/* counts[i] -1 = leave it as it is. */
+int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg_err *err);
+int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err);
+
+/*
+ * The global settings: one row each, X(name, id, min, max, default), in
+ * the order `global show` prints them. lnd_timeout is read-only: it is
+ * shown (cfg_global_read) but cannot be set.
+ */
+#define CFG_GLOBALS(X) \
+	X(numa_range, LNET_GLOBAL_NUMA_RANGE, 0, 2147483647, 0) \
+	X(max_interfaces, LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 200) \
+	X(discovery, LNET_GLOBAL_DISCOVERY, 0, 1, 1) \
+	X(drop_asym_route, LNET_GLOBAL_DROP_ASYM_ROUTE, 0, 1, 0) \
+	X(retry_count, LNET_GLOBAL_RETRY_COUNT, 0, 100, 2) \
+	X(transaction_timeout, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1, 86400, 150) \
+	X(health_sensitivity, LNET_GLOBAL_HEALTH_SENSITIVITY, 0, 1000, 100) \
+	X(recovery_interval, LNET_GLOBAL_RECOVERY_INTERVAL, 1, 86400, 1) \
+	X(router_sensitivity, LNET_GLOBAL_ROUTER_SENSITIVITY, 0, 100, 100) \
+	X(response_tracking, LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3) \
+	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0)
+
+struct cfg_global_spec {
+	const char *name;
+	u32 id;				/* enum lnet_global */
+	u32 min, max, def;
+};
+
+/* The rows of CFG_GLOBALS, then a NULL name. */
+extern const struct cfg_global_spec cfg_global_specs[];
+const struct cfg_global_spec *cfg_global_find(const char *name);
+
+struct cfg_global {
+	u32 set;				/* bit (1 << id): value[id] given */
+	u32 value[__LNET_GLOBAL_MAX];
+	struct cfg_loc loc[__LNET_GLOBAL_MAX];
+};
+
+/* One setting (range and cross-checks explained in the message). */
+int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
+		   struct cfg_err *err);
+/* Every setting, lnd_timeout included. */
+int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *err);
+/*
+ * The settings of @g that are set, in an order the cross-checks accept
+ * whatever the running values are; a failure restores what this call set.
+ */
+int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cfg_err *err);
+
+int cfg_stats_get(struct cfg_handle *h, struct lnet_ioc_stats *st, struct cfg_err *err);
+int cfg_stats_reset(struct cfg_handle *h, struct cfg_err *err);
+
+/* Show output as YAML on @out (show_route.c). */
+int cfg_show_routes(struct cfg_handle *h, u32 net_id, const struct lnet_nid *gw,
+		    bool verbose, FILE *out, struct cfg_err *err);
+int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err);
+int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err);
+int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
+
 /* --- YAML documents (import / export / show) ------------------------------- */
 
 /* A whole configuration: what an import file holds, what export writes. */
@@ -165,6 +265,10 @@ struct cfg_doc {
 	size_t npeers;
 	struct cfg_policy *policies;
 	size_t npolicies;
+	struct cfg_route *routes;	/* route, routing, buffers, global */
+	size_t nroutes;
+	struct cfg_routing routing;
+	struct cfg_global global;
 };
 
 void cfg_doc_free(struct cfg_doc *doc);

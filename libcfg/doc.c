@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ytree.h"
+#include "route_priv.h"
 
 struct dparse {
 	struct cfg_doc *doc;
@@ -41,7 +42,9 @@ struct dparse {
 	size_t cap_nets, cap_peers, cap_policies;
 };
 
-static const char *const top_keys[] = { "net", "peer", "udsp", NULL };
+static const char *const top_keys[] = {
+	"net", "peer", "udsp", "route", "routing", "buffers", "global", NULL
+};
 static const char *const net_keys[] = { "net type", "local NI(s)", "tunables", NULL };
 static const char *const ni_keys[] = { "interfaces", "tunables", NULL };
 static const char *const ni_ignored[] = {
@@ -72,6 +75,7 @@ void cfg_doc_free(struct cfg_doc *doc)
 	free(doc->nets);
 	free(doc->peers);
 	free(doc->policies);
+	free(doc->routes);
 	memset(doc, 0, sizeof(*doc));
 }
 
@@ -617,6 +621,8 @@ static int parse_section(struct dparse *p, const struct ynode *key)
 	const struct ynode *c, *seq = key->value;
 	int rc;
 
+	if (cfg_doc_is_route_section(key->str))
+		return cfg_doc_parse_route_section(p->doc, key, p->err);
 	if (!strcmp(key->str, "net"))
 		item_fn = parse_net_item;
 	else if (!strcmp(key->str, "peer"))

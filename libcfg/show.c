@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "yemit.h"
+#include "route_priv.h"
 
 struct printer {
 	struct yemit w;
@@ -472,7 +473,7 @@ int cfg_doc_write(const struct cfg_doc *doc, FILE *out, struct cfg_err *err)
 	struct printer p = { .out = out, .err = err };
 	size_t i;
 
-	if (!doc->nnets && !doc->npeers && !doc->npolicies)
+	if (!doc->nnets && !doc->npeers && !doc->npolicies && !cfg_doc_has_routes(doc))
 		return 0;
 	pr_start(&p);
 	write_nets(&p.w, doc);
@@ -482,6 +483,7 @@ int cfg_doc_write(const struct cfg_doc *doc, FILE *out, struct cfg_err *err)
 			write_peer(&p.w, &doc->peers[i]);
 		yemit_seq_end(&p.w);
 	}
+	cfg_doc_write_routes(&p.w, doc);
 	write_rules(&p.w, doc);
 	return pr_finish(&p, 0);
 }
@@ -505,6 +507,10 @@ static int export_backup(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 		write_nets(&p.w, &doc);
 	}
 	rc = emit_peers(&p, h, NULL, -1, false);
+	if (!rc && cfg_doc_has_routes(&doc)) {
+		pr_start(&p);
+		cfg_doc_write_routes(&p.w, &doc);
+	}
 	if (!rc && doc.npolicies) {
 		pr_start(&p);
 		write_rules(&p.w, &doc);
@@ -523,6 +529,10 @@ int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err
 	rc = emit_nets(&p, h, 0, 4);
 	if (!rc)
 		rc = emit_peers(&p, h, NULL, 4, false);
+	if (!rc) {
+		pr_start(&p);
+		rc = cfg_export_routes(&p.w, h, err);
+	}
 	if (!rc)
 		rc = emit_rules(&p, h, -1);
 	return pr_finish(&p, rc);

@@ -83,7 +83,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run --separate-stderr lnetctl bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, debug, import, export, help" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, debug, import, export, help" ]
 	run --separate-stderr lnetctl net bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
@@ -283,10 +283,10 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	adder=$!
 	for _ in $(seq 1 40); do
 		run lnetctl peer show
-		[ "$status" -eq 0 ]
+		[ "$status" -eq 0 ] || { echo "peer show: $output"; return 1; }
 		printf '%s\n' "$output" | python3 -c 'import sys, yaml; yaml.safe_load(sys.stdin)'
 		run lnetctl net show --net tcp
-		[ "$status" -eq 0 ]
+		[ "$status" -eq 0 ] || { echo "net show: $output"; return 1; }
 	done
 	wait "$adder"
 	run lnetctl peer list

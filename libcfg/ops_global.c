@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Global settings (one table, CFG_GLOBALS in cfg.h, for lnetctl set, the
+ * YAML global section and global show) and LNet statistics.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ops_priv.h"
+
+#define GLOBAL_ROW(name, id, min, max, def) { #name, id, min, max, def },
+const struct cfg_global_spec cfg_global_specs[] = {
+	CFG_GLOBALS(GLOBAL_ROW)
+	{ NULL }
+};
+
+#define G_BIT(id)	(1U << (id))
+
+const struct cfg_global_spec *cfg_global_find(const char *name)
+{
+	const struct cfg_global_spec *s;
+
+	for (s = cfg_global_specs; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+static const struct cfg_global_spec *spec_of(u32 id)
+{
+	const struct cfg_global_spec *s;
+
+	for (s = cfg_global_specs; s->name && s->id != id; s++)
+		;
+	return s->name ? s : NULL;
+}
+
+static int global_cmd(struct cfg_handle *h, unsigned int cmd, u32 id, u32 *value)
+{
+	struct lnet_ioc_global g = { .gl_hdr.ioc_len = sizeof(g), .gl_id = id };
+	int rc;
+
+	g.gl_value = *value;
+	rc = cfg_ioctl(h, cmd, &g);
+	if (!rc)
+		*value = g.gl_value;
+	return rc;
+}
+
+static u32 global_now(struct cfg_handle *h, u32 id)
+{
+	u32 v = 0;
+
+	global_cmd(h, IOC_LIBCFS_GET_GLOBAL, id, &v);
+	return v;
+}
+
+/* Why LNet refused a value that is in range: the cross-checks. */
+static int global_refused(struct cfg_handle *h, const struct cfg_global_spec *s,
+			  u32 value, struct cfg_err *err)
+{
+	u32 tt = global_now(h, LNET_GLOBAL_TRANSACTION_TIMEOUT);
+	u32 rc = global_now(h, LNET_GLOBAL_RETRY_COUNT);
+
+	if (s->id == LNET_GLOBAL_RETRY_COUNT && value >= tt)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid retry_count '%u': must be smaller than transaction_timeout (%u)",
+				value, tt);
+	if (s->id == LNET_GLOBAL_RETRY_COUNT)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid retry_count '%u': must be 0 while health_sensitivity is 0",
+				value);
+	if (s->id == LNET_GLOBAL_TRANSACTION_TIMEOUT)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid transaction_timeout '%u': must be greater than retry_count (%u)",
+				value, rc);
+	return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': refused by LNet", s->name, value);
+}
+
+int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
+		   struct cfg_err *err)
+{
+	char doing[64];
+	u32 v = value;
+	int rc;
+
+	if (value < s->min || value > s->max)
+		return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': expected an integer %u-%u",
+				s->name, value, s->min, s->max);
+	rc = global_cmd(h, IOC_LIBCFS_SET_GLOBAL, s->id, &v);
+	if (rc == -EINVAL && !cfg_unreachable(h))
+		return global_refused(h, s, value, err);
+	snprintf(doing, sizeof(doing), "cannot set %s", s->name);
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
+}
+
+int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *err)
+{
+	u32 id;
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	for (id = 0; id < __LNET_GLOBAL_MAX; id++) {
+		rc = global_cmd(h, IOC_LIBCFS_GET_GLOBAL, id, &g->value[id]);
+		if (rc)
+			return cfg_ioc_fail(h, rc, err, NULL, "cannot read the global settings");
+		g->set |= G_BIT(id);
+	}
+	return 0;
+}
+
+static int apply_one(struct cfg_handle *h, const struct cfg_global *g, u32 id,
+		     struct cfg_err *err)
+{
+	int rc;
+
+	if (!(g->set & G_BIT(id)) || !spec_of(id))
+		return 0;
+	rc = cfg_global_set(h, spec_of(id), g->value[id], err);
+	if (rc)
+		err->loc = g->loc[id];
+	return rc;
+}
+
+/*
+ * retry_count < transaction_timeout holds before and after: raise the
+ * timeout first when the new one is above the running retry count, else
+ * lower the retry count first. A health_sensitivity of 0 comes last (it
+ * zeroes retry_count), any other first (retries may need it).
+ */
+static int apply_ordered(struct cfg_handle *h, const struct cfg_global *g,
+			 struct cfg_err *err)
+{
+	const u32 hs = LNET_GLOBAL_HEALTH_SENSITIVITY, rc_id = LNET_GLOBAL_RETRY_COUNT;
+	const u32 tt = LNET_GLOBAL_TRANSACTION_TIMEOUT;
+	bool hs_zero = (g->set & G_BIT(hs)) && !g->value[hs];
+	bool tt_first;
+	int rc = 0;
+	u32 id;
+
+	if (!hs_zero)
+		rc = apply_one(h, g, hs, err);
+	tt_first = (g->set & G_BIT(tt)) && g->value[tt] > global_now(h, rc_id);
+	if (!rc)
+		rc = apply_one(h, g, tt_first ? tt : rc_id, err);
+	if (!rc)
+		rc = apply_one(h, g, tt_first ? rc_id : tt, err);
+	if (!rc && hs_zero)
+		rc = apply_one(h, g, hs, err);
+	for (id = 0; id < __LNET_GLOBAL_MAX && !rc; id++)
+		if (id != hs && id != rc_id && id != tt)
+			rc = apply_one(h, g, id, err);
+	return rc;
+}
+
+int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cfg_err *err)
+{
+	struct cfg_global old;
+	struct cfg_err ignored;
+	int rc;
+
+	if (!g->set)
+		return 0;
+	rc = cfg_global_read(h, &old, err);
+	if (rc)
+		return rc;
+	rc = apply_ordered(h, g, err);
+	if (rc) {
+		old.set &= ~G_BIT(LNET_GLOBAL_LND_TIMEOUT);
+		apply_ordered(h, &old, &ignored);
+	}
+	return rc;
+}
+
+/* --- statistics -------------------------------------------------------------------- */
+
+static int stats_cmd(struct cfg_handle *h, unsigned int cmd, struct lnet_ioc_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_hdr.ioc_len = sizeof(*st);
+	return cfg_ioctl(h, cmd, st);
+}
+
+int cfg_stats_get(struct cfg_handle *h, struct lnet_ioc_stats *st, struct cfg_err *err)
+{
+	int rc = stats_cmd(h, IOC_LIBCFS_GET_LNET_STATS, st);
+
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot read the statistics") : 0;
+}
+
+int cfg_stats_reset(struct cfg_handle *h, struct cfg_err *err)
+{
+	struct lnet_ioc_stats st;
+	int rc = stats_cmd(h, IOC_LIBCFS_RESET_LNET_STATS, &st);
+
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot reset the statistics") : 0;
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Operations on routes (one route per gateway NID: ranges are expanded
+ * here, the core sees single NIDs), routing and router buffers.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops_priv.h"
+
+const char *const cfg_buf_names[CFG_NBUF] = { "tiny", "small", "large" };
+static const s32 buf_min[CFG_NBUF] = {
+	LNET_TINY_BUF_MIN, LNET_SMALL_BUF_MIN, LNET_LARGE_BUF_MIN
+};
+
+void cfg_route_init(struct cfg_route *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->hops = LNET_ROUTE_HOPS_UNSET;
+}
+
+int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
+		       struct cfg_err *err)
+{
+	struct cfg_peer *tmp = malloc(sizeof(*tmp));
+	int rc;
+
+	if (!tmp)
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	cfg_peer_init(tmp);
+	rc = cfg_parse_nidlist(what, s, tmp, err);
+	if (!rc && r->ngws + tmp->nnids > LNET_PEER_MAX_NIS)
+		rc = cfg_fail(err, -EINVAL, NULL,
+			      "invalid %s '%s': more than %d gateways", what, s,
+			      LNET_PEER_MAX_NIS);
+	if (!rc) {
+		memcpy(&r->gws[r->ngws], tmp->nids, tmp->nnids * sizeof(tmp->nids[0]));
+		r->ngws += tmp->nnids;
+	}
+	free(tmp);
+	return rc;
+}
+
+int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
+		      struct cfg_err *err)
+{
+	s32 v;
+
+	if (cfg_parse_s32(what, s, 0, LNET_BUF_MAX, &v, err) ||
+	    (v && v < buf_min[kind]))
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': expected 0 (the default) or an integer %d-%d",
+				what, s, buf_min[kind], LNET_BUF_MAX);
+	*out = v;
+	return 0;
+}
+
+/* --- routes ------------------------------------------------------------------ */
+
+static void route_request(struct lnet_ioc_route *rt, u32 net_id,
+			  const struct lnet_nid *gw)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->rt_hdr.ioc_len = sizeof(*rt);
+	rt->rt_net = net_id;
+	if (gw)
+		rt->rt_gateway = *gw;
+	rt->rt_hops = LNET_ROUTE_HOPS_UNSET;
+}
+
+int cfg_route_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_route *out)
+{
+	route_request(out, net_id, NULL);
+	out->rt_index = index;
+	return cfg_ioctl(h, IOC_LIBCFS_GET_ROUTE, out);
+}
+
+static int route_cmd(struct cfg_handle *h, unsigned int cmd, const struct cfg_route *r,
+		     u32 i)
+{
+	struct lnet_ioc_route rt;
+
+	route_request(&rt, r->net_id, &r->gws[i]);
+	rt.rt_hops = r->hops;
+	rt.rt_priority = r->priority;
+	return cfg_ioctl(h, cmd, &rt);
+}
+
+static int route_check(const struct cfg_route *r, struct cfg_err *err)
+{
+	u32 i;
+
+	if (LNET_NET_LND(r->net_id) == LNET_LND_LO)
+		return cfg_fail(err, -EINVAL, &r->loc,
+				"net lo cannot be routed: it is this node itself");
+	if (!r->ngws)
+		return cfg_fail(err, -EINVAL, &r->loc, "a route needs a gateway NID");
+	for (i = 0; i < r->ngws; i++)
+		if (LNET_NET_LND(lnet_nid_net(&r->gws[i])) == LNET_LND_LO)
+			return cfg_fail(err, -EINVAL, &r->loc, "0@lo cannot be a gateway");
+	return 0;
+}
+
+static int route_add_fail(struct cfg_handle *h, const struct cfg_route *r, u32 i,
+			  int rc, struct cfg_err *err)
+{
+	char net[LNET_NET_STR_MAX], gw[LNET_NID_STR_MAX], doing[128];
+
+	cfg_net_str(r->net_id, net, sizeof(net));
+	cfg_nid_str(&r->gws[i], gw, sizeof(gw));
+	snprintf(doing, sizeof(doing), "cannot add the route to %s through %s", net, gw);
+	if (cfg_unreachable(h))
+		return cfg_ioc_fail(h, rc, err, &r->loc, doing);
+	switch (rc) {
+	case -EISCONN:
+		return cfg_fail(err, rc, &r->loc,
+				"net %s is a local net: it is reached directly, not through a gateway",
+				net);
+	case -EEXIST:
+		return cfg_fail(err, rc, &r->loc,
+				"a route to %s through gateway %s already exists", net, gw);
+	case -EINVAL:
+		return cfg_fail(err, rc, &r->loc,
+				"gateway %s is one of this node's own NIDs", gw);
+	}
+	return cfg_ioc_fail(h, rc, err, &r->loc, doing);
+}
+
+/* Delete route @i of @r and, when @peer_new, its gateway peer too. */
+static void route_undo(struct cfg_handle *h, const struct cfg_route *r, u32 i,
+		       bool peer_new)
+{
+	struct lnet_ioc_peer pr;
+
+	route_cmd(h, IOC_LIBCFS_DEL_ROUTE, r, i);
+	if (!peer_new)
+		return;
+	memset(&pr, 0, sizeof(pr));
+	pr.pr_hdr.ioc_len = sizeof(pr);
+	pr.pr_prim_nid = r->gws[i];
+	pr.pr_flags = LNET_PEER_F_FORCE;
+	cfg_ioctl(h, IOC_LIBCFS_DEL_PEER_NI, &pr);
+}
+
+static bool gateway_known(struct cfg_handle *h, const struct lnet_nid *gw)
+{
+	struct lnet_ioc_peer pr;
+
+	return !cfg_peer_ni_get(h, 0, gw, &pr);
+}
+
+int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err)
+{
+	bool *peer_new;
+	int rc;
+	u32 i;
+
+	rc = route_check(r, err);
+	if (rc)
+		return rc;
+	peer_new = calloc(r->ngws, sizeof(*peer_new));
+	if (!peer_new)
+		return cfg_fail(err, -ENOMEM, &r->loc, "out of memory");
+	for (i = 0; i < r->ngws; i++) {
+		peer_new[i] = !gateway_known(h, &r->gws[i]);
+		rc = route_cmd(h, IOC_LIBCFS_ADD_ROUTE, r, i);
+		if (rc) {
+			route_add_fail(h, r, i, rc, err);
+			while (i--)	/* undo this call's routes, newest first */
+				route_undo(h, r, i, peer_new[i]);
+			break;
+		}
+	}
+	free(peer_new);
+	return rc;
+}
+
+int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err)
+{
+	char net[LNET_NET_STR_MAX], gw[LNET_NID_STR_MAX], doing[128];
+	int rc = 0;
+	u32 i;
+
+	cfg_net_str(r->net_id, net, sizeof(net));
+	for (i = 0; !rc && i < r->ngws; i++) {
+		rc = route_cmd(h, IOC_LIBCFS_DEL_ROUTE, r, i);
+		if (!rc)
+			continue;
+		cfg_nid_str(&r->gws[i], gw, sizeof(gw));
+		if (rc == -ENOENT && !cfg_unreachable(h))
+			return cfg_fail(err, rc, &r->loc, "no route to %s through gateway %s",
+					net, gw);
+		snprintf(doing, sizeof(doing), "cannot delete the route to %s through %s",
+			 net, gw);
+		return cfg_ioc_fail(h, rc, err, &r->loc, doing);
+	}
+	return rc;
+}
+
+/* --- routing and buffers --------------------------------------------------------- */
+
+static int routing_cmd(struct cfg_handle *h, unsigned int cmd, struct lnet_ioc_routing *r)
+{
+	r->rtr_hdr.ioc_len = sizeof(*r);
+	return cfg_ioctl(h, cmd, r);
+}
+
+int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err)
+{
+	struct lnet_ioc_routing r = { .rtr_enable = enable };
+	int rc = routing_cmd(h, IOC_LIBCFS_CONFIG_RTR, &r);
+
+	if (rc == -EINVAL && !cfg_unreachable(h))
+		return cfg_fail(err, rc, NULL, "invalid routing '%u': expected 0 or 1", enable);
+	return rc ? cfg_ioc_fail(h, rc, err, NULL,
+				 enable ? "cannot enable routing" : "cannot disable routing") : 0;
+}
+
+int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg_err *err)
+{
+	struct lnet_ioc_routing r = {
+		.rtr_tiny = counts[0], .rtr_small = counts[1], .rtr_large = counts[2],
+	};
+	int rc = routing_cmd(h, IOC_LIBCFS_ADD_BUF, &r);
+
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot set the router buffers") : 0;
+}
+
+int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err)
+{
+	struct lnet_ioc_routing r = { 0 };
+	int rc = routing_cmd(h, IOC_LIBCFS_GET_BUF, &r);
+
+	if (rc)
+		return cfg_ioc_fail(h, rc, err, NULL, "cannot read the routing settings");
+	memset(out, 0, sizeof(*out));
+	out->set = CFG_RTR_ENABLE | CFG_RTR_BUF(0) | CFG_RTR_BUF(1) | CFG_RTR_BUF(2);
+	out->enable = r.rtr_enable;
+	out->buffers[0] = r.rtr_tiny;
+	out->buffers[1] = r.rtr_small;
+	out->buffers[2] = r.rtr_large;
+	return 0;
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lnetctl set NAME VALUE: routing, router buffers and the global settings.
+ * The global settings come from one table (CFG_GLOBALS in cfg.h): its rows
+ * make both the sub-commands here and the checks of their values.
+ */
+#include <ctype.h>
+#include <string.h>
+#include "lnetctl.h"
+
+/*
+ * The one VALUE word. A negative number is a value here, not an option,
+ * so that "set retry_count -1" names the range instead of "-1".
+ */
+static bool set_value(struct lnetctl_ctx *ctx, int argc, char **argv,
+		      const char **val, int *status)
+{
+	struct lnetctl_args a;
+
+	if (argc >= 1 && argv[0][0] == '-' && isdigit((unsigned char)argv[0][1])) {
+		if (argc > 1) {
+			*status = lnetctl_usage(ctx, "unexpected argument '%s'", argv[1]);
+			return false;
+		}
+		*val = argv[0];
+		return true;
+	}
+	if (!lnetctl_parse(ctx, argc, argv, 1, 1, &a)) {
+		*status = a.status;
+		return false;
+	}
+	*val = a.pos[0];
+	return true;
+}
+
+static int set_routing(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_err err = { 0 };
+	const char *val;
+	u32 enable;
+	int rc;
+
+	if (!set_value(ctx, argc, argv, &val, &rc))
+		return rc;
+	if (cfg_parse_u32("routing", val, 0, 1, &enable, &err))
+		return lnetctl_usage(ctx, "invalid routing '%s': expected 0 (disable) or 1 (enable)",
+				     val);
+	rc = cfg_routing_set(ctx->h, enable, &err);
+	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+}
+
+/* tiny_buffers, small_buffers, large_buffers: the kind from the name. */
+static int set_buffers(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct cfg_err err = { 0 };
+	s32 counts[CFG_NBUF] = { -1, -1, -1 };
+	const char *val;
+	unsigned int k;
+	int rc;
+
+	if (!set_value(ctx, argc, argv, &val, &rc))
+		return rc;
+	for (k = 0; strncmp(ctx->cmd->name, cfg_buf_names[k], strlen(cfg_buf_names[k])); k++)
+		;
+	if (cfg_parse_buffers(ctx->cmd->name, val, k, &counts[k], &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	rc = cfg_buffers_set(ctx->h, counts, &err);
+	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+}
+
+static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	const struct cfg_global_spec *s = cfg_global_find(ctx->cmd->name);
+	struct cfg_err err = { 0 };
+	const char *val;
+	u32 value;
+	int rc;
+
+	if (!set_value(ctx, argc, argv, &val, &rc))
+		return rc;
+	if (cfg_parse_u32(s->name, val, s->min, s->max, &value, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	rc = cfg_global_set(ctx->h, s, value, &err);
+	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+}
+
+#define BUF_HELP(kind, min) \
+	"router buffers for " kind " messages: 0 (the default) or " #min "-1048576"
+#define SET_ROW(name, id, min, max, def) \
+	{ #name, set_global, NULL, NULL, #min "-" #max " (default " #def ")", "N" },
+
+const struct lnetctl_cmd lnetctl_set_cmds[] = {
+	{ "routing", set_routing, NULL, NULL, "1: this node routes; 0: it does not", "0|1" },
+	{ "tiny_buffers", set_buffers, NULL, NULL, BUF_HELP("tiny", 512), "N" },
+	{ "small_buffers", set_buffers, NULL, NULL, BUF_HELP("small", 4096), "N" },
+	{ "large_buffers", set_buffers, NULL, NULL, BUF_HELP("large", 256), "N" },
+	CFG_GLOBALS(SET_ROW)
+	{ NULL }
+};
