@@ -81,6 +81,15 @@ configure_all() {
 	lnetctl policy add --src 10.11.0.2@tcp1 --dst '10.11.0.[10-11]@tcp1'
 	lnetctl policy add --dst 10.11.0.21@tcp1 --rte '10.11.0.[250-254]@tcp'
 	lnetctl policy add --src '2001:db8:12::[1-ff]@tcp2' --priority 2
+	# a remote net through two routers, a peer there and a router rule
+	# that prefers one of them for it
+	lnetctl route add --net o2ib1 --gateway '10.11.0.[250-251]@tcp' --hop 2 --priority 5
+	lnetctl route add --net tcp9 --gateway 10.11.0.252@tcp
+	lnetctl peer add --prim_nid 10.12.0.5@o2ib1
+	lnetctl policy add --dst 10.12.0.5@o2ib1 --rte 10.11.0.251@tcp
+	lnetctl set routing 1
+	lnetctl set small_buffers 8192
+	lnetctl set retry_count 3
 }
 
 # Everything a user can see, to compare before and after a failed import.
@@ -88,6 +97,9 @@ state() {
 	lnetctl net show -v 4
 	lnetctl peer show -v 4
 	lnetctl policy show
+	lnetctl route show -v
+	lnetctl routing show
+	lnetctl global show
 }
 
 @test "every schema is a draft 2020-12 JSON Schema whose references all resolve" {
@@ -205,6 +217,7 @@ stats-show.schema.yaml" ]
 	done
 	# the preferred lists and the lock flag are in there
 	grep -q 'Preferred source NIDs' "$T/peer4.yaml"
+	grep -q 'Preferred gateway NIDs' "$T/peer4.yaml"
 	grep -q 'Lock Primary NID: true' "$T/peer0.yaml"
 	grep -q 'Multi-Rail: false' "$T/peer0.yaml"
 	lnetctl peer show --nid 10.11.0.11@tcp1 -v 4 >"$T/one.yaml"
@@ -217,10 +230,43 @@ stats-show.schema.yaml" ]
 	valid peer-list "$T/list.yaml"
 	lnetctl policy show >"$T/rules.yaml"
 	valid policy-show "$T/rules.yaml"
-	[ "$(grep -c '^-' "$T/rules.yaml")" -eq 7 ]
+	[ "$(grep -c '^-' "$T/rules.yaml")" -eq 8 ]
 	lnetctl policy show --idx 5 >"$T/rule5.yaml"
 	valid policy-show "$T/rule5.yaml"
 	grep -q 'rte: 10.11.0.\[250-254\]@tcp' "$T/rule5.yaml"
+}
+
+@test "route show, route show -v, routing show, global show and stats show validate" {
+	configure_all
+	lnetctl route show >"$T/routes.yaml"
+	valid route-show "$T/routes.yaml"
+	validate route-show-v "$T/routes.yaml"
+	[ "$status" -eq 1 ]
+	[ "$(grep -c '^-' "$T/routes.yaml")" -eq 3 ]
+	lnetctl route show -v >"$T/routes-v.yaml"
+	valid route-show-v "$T/routes-v.yaml"
+	validate route-show "$T/routes-v.yaml"
+	[ "$status" -eq 1 ]
+	grep -q 'type: multi-hop' "$T/routes-v.yaml"
+	grep -q 'type: single-hop' "$T/routes-v.yaml"
+	lnetctl route show --net o2ib1 -v >"$T/o2ib1.yaml"
+	valid route-show-v "$T/o2ib1.yaml"
+	lnetctl routing show >"$T/routing.yaml"
+	valid routing-show "$T/routing.yaml"
+	lnetctl global show >"$T/global.yaml"
+	valid global-show "$T/global.yaml"
+	lnetctl stats show >"$T/stats.yaml"
+	valid stats-show "$T/stats.yaml"
+	# a fresh node: routing off, default buffers and settings
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl routing show >"$T/routing0.yaml"
+	valid routing-show "$T/routing0.yaml"
+	lnetctl global show >"$T/global0.yaml"
+	valid global-show "$T/global0.yaml"
+	run lnetctl route show
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
 
 @test "export and export --backup of a configured node validate" {
@@ -290,6 +336,25 @@ stats-show.schema.yaml" ]
   priority: 1
   action: {priority: 2}' \
 		"2:3: {'src': 'tcp', 'priority': 1, 'action': {'priority': 2}} should not be valid under {'description': 'a priority in the rule and in its action', 'required': ['priority', 'action'], 'properties': {'action': {'required': ['priority']}}} (at udsp/0)"
+	invalid lnet 'route:
+- net: o2ib
+  gateway: 10.0.0.1@tcp
+  hop: 0' \
+		"4:8: 0 is not valid under any of the given schemas (at route/0/hop)"
+	invalid lnet 'route:
+- net: o2ib
+  gateway: 10.0.0.[1-2]@tcp,10.0.1.1
+  priority: 1' \
+		"3:12: '10.0.0.[1-2]@tcp,10.0.1.1' does not match '^[0-9a-fA-FxX.:*\\\\[\\\\],/-]+@(tcp|o2ib|efa|gni|ptlf|kfi)[0-9]{0,5}(,[0-9a-fA-FxX.:*\\\\[\\\\],/-]+@(tcp|o2ib|efa|gni|ptlf|kfi)[0-9]{0,5})*\$' (at route/0/gateway)"
+	invalid lnet 'routing:
+  enable: true' \
+		"2:11: True is not one of [0, 1] (at routing/enable)"
+	invalid lnet 'buffers:
+  large: 255' \
+		"2:10: 255 is not valid under any of the given schemas (at buffers/large)"
+	invalid lnet 'global:
+  max_intf: 200' \
+		"2:3: Additional properties are not allowed ('max_intf' was unexpected) (at global)"
 	invalid lnet 'udsp:
 - dst: tcp
   rte: 10.0.0.1@o2ib
@@ -378,6 +443,51 @@ $T/doc.yaml:4:8: False schema does not allow 'tcp1' (at udsp/0/src)"
 - nid: 10.0.0.2@tcp
   primary nid: 10.0.0.2@tcp' \
 		"3:3: Additional properties are not allowed ('primary nid' was unexpected) (at peer list/0)"
+	invalid route-show 'route:
+- net: o2ib
+  gateway: 10.0.0.1@tcp
+  hop: 1' \
+		"4:3: Additional properties are not allowed ('hop' was unexpected) (at route/0)"
+	invalid route-show-v 'route:
+- net: o2ib
+  gateway: 10.0.0.1@tcp
+  hop: 3
+  priority: 0
+  state: up
+  type: single-hop' \
+		"7:9: 'multi-hop' was expected (at route/0/type)"
+	invalid routing-show 'routing:
+  enable: 1
+buffers:
+  tiny: 0
+  small: 16384
+  large: 1024' \
+		"4:9: 0 is less than the minimum of 512 (at buffers/tiny)"
+	invalid global-show 'global:
+  numa_range: 0
+  max_interfaces: 200
+  discovery: 1
+  drop_asym_route: 0
+  retry_count: 2
+  transaction_timeout: 150
+  health_sensitivity: 100
+  recovery_interval: 1
+  router_sensitivity: 100
+  response_tracking: 3
+  recovery_limit: 0' \
+		"2:3: 'lnd_timeout' is a required property (at global)"
+	invalid stats-show 'statistics:
+  send_count: 0
+  recv_count: 0
+  drop_count: 0
+  peer_send_count: 0
+  peer_recv_count: 0
+  peer_drop_count: 0
+  local_nis: 1
+  peer_nis: 0
+  routes: 0
+  msgs_alloc: 0' \
+		"11:3: Additional properties are not allowed ('msgs_alloc' was unexpected) (at statistics)"
 	invalid policy-show 'udsp:
 - src: tcp
   action: {priority: 1}' \
@@ -451,6 +561,32 @@ bad_import() {
     priority: 3' 9:15
 	bad_import no_nid "6:3: a peer needs 'primary nid' or 'peer ni'" 'peer:
 - Multi-Rail: true'
+	bad_import hop_range "8:8: invalid hop '0': expected an integer 1-255" 'route:
+- net: o2ib
+  gateway: 10.11.0.9@tcp
+  hop: 0'
+	bad_import route_key "8:3: unknown key 'hops' in a route: expected 'net', 'gateway', 'hop', 'priority'" 'route:
+- net: o2ib
+  gateway: 10.11.0.9@tcp
+  hops: 1'
+	bad_import route_prio "8:13: invalid priority '2147483648': expected an integer 0-2147483647" 'route:
+- net: o2ib
+  gateway: 10.11.0.9@tcp
+  priority: 2147483648'
+	bad_import gateway_type "7:12: 'gateway' must be a scalar, not a sequence" 'route:
+- net: o2ib
+  gateway: [10.11.0.9@tcp]'
+	bad_import route_net "6:3: a route needs 'net'" 'route:
+- gateway: 10.11.0.9@tcp'
+	bad_import buffers_range "6:9: invalid tiny '100': expected 0 (the default) or an integer 512-1048576" 'buffers:
+  tiny: 100'
+	bad_import buffers_type "5:10: 'buffers' must be a mapping, not a sequence" 'buffers: [1]'
+	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-1" 'routing:
+  enable: true'
+	bad_import global_key "6:3: unknown key 'numa' in global: expected a key of 'lnetctl global show'" 'global:
+  numa: 1'
+	bad_import global_range "6:16: invalid retry_count '200': expected an integer 0-100" 'global:
+  retry_count: 200'
 }
 
 @test "the NID, net and expression patterns agree with the NID library" {
