@@ -144,6 +144,10 @@ $(B)/tests/kernel/ioctl-fuzz: tests/kernel/ioctl-fuzz.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(BASE_CFLAGS) -o $@ $<
 
+$(B)/tests/kernel/ioctl-fuzz32: tests/kernel/ioctl-fuzz.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$< -m32)$(CC) -m32 -static $(CFLAGS) $(BASE_CFLAGS) -o $@ $<
+
 $(B)/tests/kernel/lnetctl-netns: tests/kernel/lnetctl-netns.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(BASE_CFLAGS) -static -o $@ $<

@@ -15,61 +15,29 @@
 
 static struct lnet lnet_instance;
 
-/* The commands of the ABI, and whether they only read. */
-static const struct {
-	unsigned int cmd;
-	bool show;
-} lnet_ioc_cmds[] = {
-	{ IOC_LIBCFS_CONFIGURE, false },
-	{ IOC_LIBCFS_UNCONFIGURE, false },
-	{ IOC_LIBCFS_ADD_NET, false },
-	{ IOC_LIBCFS_DEL_NET, false },
-	{ IOC_LIBCFS_GET_NET, true },
-	{ IOC_LIBCFS_ADD_PEER_NI, false },
-	{ IOC_LIBCFS_DEL_PEER_NI, false },
-	{ IOC_LIBCFS_GET_PEER_NI, true },
-	{ IOC_LIBCFS_ADD_UDSP, false },
-	{ IOC_LIBCFS_DEL_UDSP, false },
-	{ IOC_LIBCFS_GET_UDSP_SIZE, true },
-	{ IOC_LIBCFS_GET_UDSP, true },
-	{ IOC_LIBCFS_GET_CONST_UDSP_INFO, true },
-};
-
-/* 1: a show command, 0: a mutating one, -ENOTTY: not ours. */
-static int lnet_ioc_kind(unsigned int cmd)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(lnet_ioc_cmds); i++)
-		if (lnet_ioc_cmds[i].cmd == cmd)
-			return lnet_ioc_cmds[i].show;
-	return -ENOTTY;
-}
-
 /*
  * Read the header and check the framing in the order lnet_ioctl() does
- * (length, version, command), so that both transports give the same
- * errno. ioc_len must cover the structure the command number names and
- * stay within LNET_IOC_MAX_LEN: that bounds the buffer allocated below.
- * Returns the command's kind (see lnet_ioc_kind()) or -errno.
+ * (length, version, command), so that both transports give the same errno.
+ * ioc_len must cover the structure the command number names and stay
+ * within LNET_IOC_MAX_LEN: that bounds the buffer allocated below. Which
+ * commands exist, and which of them modify, is kernel/core's business: an
+ * unknown command gets ENOTTY from lnet_ioctl(), except one whose number
+ * claims more bytes than ioc_len, refused here with EINVAL.
  */
 static int lnet_ioc_get_hdr(unsigned int cmd, const void __user *uarg,
 			    struct lnet_ioc_hdr *hdr)
 {
-	int kind;
-
 	if (copy_from_user(hdr, uarg, sizeof(*hdr)))
 		return -EFAULT;
 	if (hdr->ioc_len < sizeof(*hdr) || hdr->ioc_len > LNET_IOC_MAX_LEN)
 		return -EINVAL;
 	if (hdr->ioc_version != LNET_IOC_VERSION)
 		return -EPROTO;
-	kind = lnet_ioc_kind(cmd);
-	if (kind < 0)
-		return kind;
+	if (_IOC_TYPE(cmd) != LNET_IOC_TYPE)
+		return -ENOTTY;
 	if (_IOC_SIZE(cmd) > hdr->ioc_len)
 		return -EINVAL;
-	return kind;
+	return 0;
 }
 
 /*
@@ -84,14 +52,12 @@ static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
 {
 	void __user *uarg = (void __user *)arg;
 	struct lnet_ioc_hdr hdr;
-	bool may_modify;
 	void *buf;
-	int kind;
 	long rc;
 
-	kind = lnet_ioc_get_hdr(cmd, uarg, &hdr);
-	if (kind < 0)
-		return kind;
+	rc = lnet_ioc_get_hdr(cmd, uarg, &hdr);
+	if (rc)
+		return rc;
 	buf = kvmalloc(hdr.ioc_len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
@@ -103,9 +69,9 @@ static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
 		rc = -EINVAL;
 		goto out;
 	}
-	/* capable() is audited: ask only when the command needs the answer. */
-	may_modify = !kind && capable(CAP_NET_ADMIN);
-	rc = lnet_ioctl(&lnet_instance, cmd, buf, hdr.ioc_len, may_modify);
+	/* Show commands ignore may_modify; the others fail with EPERM. */
+	rc = lnet_ioctl(&lnet_instance, cmd, buf, hdr.ioc_len,
+			capable(CAP_NET_ADMIN));
 	if (copy_to_user(uarg, buf, hdr.ioc_len) && !rc)
 		rc = -EFAULT;
 out:

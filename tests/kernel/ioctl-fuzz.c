@@ -13,6 +13,9 @@
  *                            failed with an errno the ABI does not list
  *   ioctl-fuzz race N        N requests while a second thread rewrites
  *                            ioc_len (the kernel reads the header twice)
+ *
+ * Built twice: ioctl-fuzz (native) and ioctl-fuzz32 (-m32, static), which
+ * goes through the module's compat_ioctl.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,22 @@
 #include <sys/mman.h>
 
 #include "lnet/lnet_ioctl.h"
+
+/*
+ * The ABI has the same layout for 32-bit callers (compat_ioctl): the sizes
+ * in the command numbers must not depend on the word size. Built -m32 as
+ * ioctl-fuzz32, these fail at compile time if they do.
+ */
+_Static_assert(sizeof(struct lnet_ioc_config) == 16, "lnet_ioc_config layout");
+_Static_assert(sizeof(struct lnet_ioc_ni) == 136, "lnet_ioc_ni layout");
+_Static_assert(sizeof(struct lnet_ioc_peer) == 776, "lnet_ioc_peer layout");
+_Static_assert(sizeof(struct lnet_ioc_route) == 68, "lnet_ioc_route layout");
+_Static_assert(sizeof(struct lnet_ioc_routing) == 40, "lnet_ioc_routing layout");
+_Static_assert(sizeof(struct lnet_ioc_stats) == 88, "lnet_ioc_stats layout");
+_Static_assert(sizeof(struct lnet_ioc_global) == 24, "lnet_ioc_global layout");
+_Static_assert(sizeof(struct lnet_ioc_udsp) == 32, "lnet_ioc_udsp layout");
+_Static_assert(sizeof(struct lnet_ioc_udsp_descr) == 16, "lnet_ioc_udsp_descr layout");
+_Static_assert(sizeof(struct lnet_ioc_udsp_info) == 692, "lnet_ioc_udsp_info layout");
 
 #define DEV "/dev/lnet"
 #define BUF_SIZE (LNET_IOC_MAX_LEN + 4096)
@@ -46,6 +65,16 @@ static const struct cmd_info cmds[] = {
 	{ "ADD_PEER_NI", IOC_LIBCFS_ADD_PEER_NI, sizeof(struct lnet_ioc_peer) },
 	{ "DEL_PEER_NI", IOC_LIBCFS_DEL_PEER_NI, sizeof(struct lnet_ioc_peer) },
 	{ "GET_PEER_NI", IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer) },
+	{ "ADD_ROUTE", IOC_LIBCFS_ADD_ROUTE, sizeof(struct lnet_ioc_route) },
+	{ "DEL_ROUTE", IOC_LIBCFS_DEL_ROUTE, sizeof(struct lnet_ioc_route) },
+	{ "GET_ROUTE", IOC_LIBCFS_GET_ROUTE, sizeof(struct lnet_ioc_route) },
+	{ "CONFIG_RTR", IOC_LIBCFS_CONFIG_RTR, sizeof(struct lnet_ioc_routing) },
+	{ "ADD_BUF", IOC_LIBCFS_ADD_BUF, sizeof(struct lnet_ioc_routing) },
+	{ "GET_BUF", IOC_LIBCFS_GET_BUF, sizeof(struct lnet_ioc_routing) },
+	{ "GET_LNET_STATS", IOC_LIBCFS_GET_LNET_STATS, sizeof(struct lnet_ioc_stats) },
+	{ "RESET_LNET_STATS", IOC_LIBCFS_RESET_LNET_STATS, sizeof(struct lnet_ioc_stats) },
+	{ "SET_GLOBAL", IOC_LIBCFS_SET_GLOBAL, sizeof(struct lnet_ioc_global) },
+	{ "GET_GLOBAL", IOC_LIBCFS_GET_GLOBAL, sizeof(struct lnet_ioc_global) },
 	{ "ADD_UDSP", IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp) },
 	{ "DEL_UDSP", IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp) },
 	{ "GET_UDSP_SIZE", IOC_LIBCFS_GET_UDSP_SIZE, sizeof(struct lnet_ioc_udsp) },

@@ -5,6 +5,7 @@
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 FUZZ=$TOP/build/tests/kernel/ioctl-fuzz
+FUZZ32=$TOP/build/tests/kernel/ioctl-fuzz32
 LNETCTL=$TOP/build/lnetctl
 
 # Still uid 0 (so the device opens read-write), without CAP_NET_ADMIN.
@@ -56,6 +57,16 @@ GET_NET OK
 ADD_PEER_NI EPERM
 DEL_PEER_NI EPERM
 GET_PEER_NI ENOENT
+ADD_ROUTE EPERM
+DEL_ROUTE EPERM
+GET_ROUTE ENOENT
+CONFIG_RTR EPERM
+ADD_BUF EPERM
+GET_BUF OK
+GET_LNET_STATS OK
+RESET_LNET_STATS EPERM
+SET_GLOBAL EPERM
+GET_GLOBAL OK
 ADD_UDSP EPERM
 DEL_UDSP EPERM
 GET_UDSP_SIZE ENOENT
@@ -105,4 +116,25 @@ GET_CONST_UDSP_INFO ENOENT" ]
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "calls 20000" ]
 	[ "${lines[3]}" = "other 0" ]
+}
+
+@test "a 32-bit client (compat_ioctl) gets the answers a 64-bit one gets" {
+	run "$FUZZ" frame
+	want_frame=$output
+	run "$FUZZ32" frame
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want_frame" ]
+	"$LNETCTL" lnet configure
+	run nocap "$FUZZ" perm
+	want_perm=$output
+	run nocap "$FUZZ32" perm
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want_perm" ]
+	[ "${lines[4]}" = "GET_NET OK" ]
+	run "$FUZZ32" fuzz 2000 2
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "calls 2000" ]
+	[ "${lines[2]}" = "random-ok 0" ]
+	[ "${lines[3]}" = "undocumented 0" ]
 }

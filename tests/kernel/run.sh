@@ -29,6 +29,11 @@ die() {
 	exit 1
 }
 
+# One run at a time on a machine: runs share build/kmod and build/kernel-test.
+mkdir -p "$top/build"
+exec 9>"$top/build/kernel-test.lock"
+flock 9
+
 setup=$(tests/kernel/setup.sh) || die "setup failed"
 KVER=${setup#KVER=}
 kernel=$top/build/kernel-x/root/boot/vmlinuz-$KVER
@@ -37,14 +42,17 @@ rm -rf "$out"
 mkdir -p "$out"
 make -s kmod KERNELDIR="/usr/src/linux-headers-$KVER" >"$out/kmod.log" 2>&1 ||
 	{ cat "$out/kmod.log"; die "make kmod failed"; }
-make -s build/lnetctl build/tests/kernel/ioctl-fuzz build/tests/kernel/lnetctl-netns \
+make -s build/lnetctl build/tests/kernel/ioctl-fuzz build/tests/kernel/ioctl-fuzz32 \
+	build/tests/kernel/lnetctl-netns \
 	>"$out/make.log" 2>&1 ||
 	{ cat "$out/make.log"; die "building lnetctl and the test programs failed"; }
 tests/kernel/build-initramfs.sh "$kmoddir" "$out/initrd.cpio.gz" || die "initramfs failed"
 
 # Share the suites out, biggest first, each to the VM with the fewest
 # tests so far; the kernel-only suites go last (module.bats unloads).
-ntests() { grep -c '^@test' "$1"; }
+ntests() {	# lnetd.bats is skipped on /dev/lnet: it weighs nothing
+	case $1 in */lnetd.bats) echo 0 ;; *) grep -c '^@test' "$1" ;; esac
+}
 declare -a group load
 if [ -n "${SUITES:-}" ]; then
 	jobs=1

@@ -142,6 +142,7 @@ struct lnet_ioc_ni {
 	__u32 ni_health;			/* out: 0..1000 */
 	__u32 ni_net_priority;			/* out: UDSP, LNET_PRIORITY_UNSET */
 	__u32 ni_nid_priority;			/* out */
+	__u32 ni_pad;				/* 8-byte alignment on i386 too */
 	__u64 ni_send_count;			/* out */
 	__u64 ni_recv_count;			/* out */
 	__u64 ni_drop_count;			/* out */
