@@ -11,6 +11,15 @@ PREFIX ?= /usr
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+SCHEMADIR ?= $(DATADIR)/lnet/yaml-schemas
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+SYSCONFDIR ?= /etc
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -161,9 +170,63 @@ demo: deps all
 clean:
 	rm -rf build
 
-install: all
+# --- install -----------------------------------------------------------------------------
+# liblnetcfg: libcfg and the NID library (what lnetctl links), static and
+# shared (its objects built again with -fPIC, under build/pic/).
+VERSION := $(shell sed -n 's/^\#define LNETCTL_VERSION[^"]*"\(.*\)"/\1/p' lnetctl/main.c)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+LIBCFG_OBJS := $(call objs,$(B),$(CFG_SRCS) $(NIDLIB_SRCS))
+LIBCFG_PIC_OBJS := $(call objs,$(B)/pic,$(CFG_SRCS) $(NIDLIB_SRCS))
+SONAME := liblnetcfg.so.$(SOMAJOR)
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC-PIC,$<)$(CC) $(CFLAGS) -fPIC $(BASE_CFLAGS) -c -o $@ $<
+$(B)/liblnetcfg.a: $(LIBCFG_OBJS)
+	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
+$(B)/liblnetcfg.so.$(VERSION): $(LIBCFG_PIC_OBJS)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+		-o $@ $^ -lyaml
+
+# Headers: the uapi ones and libcfg/cfg.h with every header it includes,
+# all in $(INCLUDEDIR)/lnet/ (#include <lnet/cfg.h>); their quoted
+# includes are rewritten to the file name alone, as they sit side by side.
+INSTALL_HDRS := $(wildcard include/uapi/lnet/*.h) libcfg/cfg.h kernel/nid/nid.h \
+	kernel/udsp/udsp_wire.h kernel/os/os.h kernel/os/os_user.h kernel/os/list.h
+
+# Files made from dist/*.in with the install paths.
+DIST_GEN := $(B)/dist/lnetcfg.pc $(B)/dist/lnetd.service $(B)/dist/lnet.service
+$(B)/dist/%: dist/%.in FORCE
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
+		-e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		-e 's|@VERSION@|$(VERSION)|g' $< >$@
+# The paths come from the make command line: always regenerate.
+.PHONY: FORCE
+FORCE:
+
+install: all $(B)/liblnetcfg.a $(B)/liblnetcfg.so.$(VERSION) $(DIST_GEN)
 	install -v -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(SBINDIR)"
 	install -v -m 0755 $(B)/lnetctl "$(DESTDIR)$(BINDIR)/lnetctl"
 	install -v -m 0755 $(B)/lnetd "$(DESTDIR)$(SBINDIR)/lnetd"
+	install -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(PKGCONFIGDIR)" "$(DESTDIR)$(INCLUDEDIR)/lnet" \
+		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man8" "$(DESTDIR)$(BASHCOMPDIR)" \
+		"$(DESTDIR)$(SCHEMADIR)" "$(DESTDIR)$(UNITDIR)"
+	install -m 0644 $(B)/liblnetcfg.a "$(DESTDIR)$(LIBDIR)/liblnetcfg.a"
+	install -m 0755 $(B)/liblnetcfg.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/liblnetcfg.so.$(VERSION)"
+	ln -sf liblnetcfg.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
+	ln -sf $(SONAME) "$(DESTDIR)$(LIBDIR)/liblnetcfg.so"
+	install -m 0644 $(B)/dist/lnetcfg.pc "$(DESTDIR)$(PKGCONFIGDIR)/lnetcfg.pc"
+	for h in $(INSTALL_HDRS); do \
+		sed -E 's|^#include "([^"]*/)?([^"/]+)"|#include "\2"|' $$h \
+			>"$(DESTDIR)$(INCLUDEDIR)/lnet/$${h##*/}" && \
+		chmod 0644 "$(DESTDIR)$(INCLUDEDIR)/lnet/$${h##*/}" || exit 1; \
+	done
+	install -m 0644 $(wildcard man/*.5) "$(DESTDIR)$(MANDIR)/man5"
+	install -m 0644 $(wildcard man/*.8) "$(DESTDIR)$(MANDIR)/man8"
+	install -m 0644 completions/lnetctl "$(DESTDIR)$(BASHCOMPDIR)/lnetctl"
+	install -m 0644 yaml-schemas/*.schema.yaml "$(DESTDIR)$(SCHEMADIR)"
+	install -m 0644 $(B)/dist/lnetd.service $(B)/dist/lnet.service "$(DESTDIR)$(UNITDIR)"
 
 -include $(shell find build -name '*.d' 2>/dev/null)
