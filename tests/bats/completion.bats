@@ -50,7 +50,7 @@ configure_two_nets() {
 
 @test "top level: every command, no hidden __complete" {
 	comp ""
-	[ "$reply" = "debug export help import lnet net peer policy udsp" ]
+	[ "$reply" = "debug export global help import lnet net peer policy route routing set stats udsp" ]
 }
 
 @test "top level options: --help --socket --version" {
@@ -63,6 +63,13 @@ configure_two_nets() {
 	[ "$reply" = "add del show" ]
 	comp udsp s
 	[ "$reply" = "show" ]
+}
+
+@test "set : every setting" {
+	comp set ""
+	[ "$reply" = "discovery drop_asym_route health_sensitivity large_buffers max_interfaces numa_range recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
+	comp set r
+	[ "$reply" = "recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing" ]
 }
 
 @test "policy add --: every option of the leaf" {
@@ -106,12 +113,13 @@ configure_two_nets() {
 	[ "$reply" = "tcp1" ]
 }
 
-@test "--nid, --prim_nid, --src, --dst, --rte of the leaf: local and peer NIDs" {
+@test "--nid, --prim_nid, --src, --dst, --rte, --gateway of the leaf: local and peer NIDs" {
 	configure_two_nets
 	lnetctl peer add --prim_nid 10.11.0.100@tcp --nid 10.11.0.101@tcp
 	local all="10.11.0.100@tcp 10.11.0.101@tcp 10.11.0.1@tcp 10.11.0.2@tcp1"
 	for line in "peer show --nid" "peer add --prim_nid" "peer del --nid" \
-		    "policy add --src" "policy add --dst" "policy add --rte"; do
+		    "policy add --src" "policy add --dst" "policy add --rte" \
+		    "route add --gateway"; do
 		comp $line ""
 		[ "$reply" = "$all" ]
 	done
@@ -169,7 +177,7 @@ configure_two_nets() {
 
 @test "help : commands, then sub-commands" {
 	comp help ""
-	[ "$reply" = "debug export help import lnet net peer policy udsp" ]
+	[ "$reply" = "debug export global help import lnet net peer policy route routing set stats udsp" ]
 	comp help peer ""
 	[ "$reply" = "add del list show" ]
 }
