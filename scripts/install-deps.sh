@@ -3,7 +3,7 @@
 # Install what building and testing need, from Debian's packages (as root).
 set -e
 PKGS="build-essential pkg-config clang libyaml-dev libnl-3-dev libnl-route-3-dev
-libreadline-dev libcmocka-dev bats iproute2 python3 python3-yaml
+libreadline-dev libcmocka-dev bats iproute2 python3 python3-yaml python3-jsonschema
 qemu-system-x86 busybox-static cpio kmod linux-headers-amd64 gcc-multilib
 mandoc bash-completion"
 missing=""
