@@ -193,6 +193,8 @@ int main(int argc, char **argv)
 	}
 	if (first < 0)
 		return lnetctl_usage(&ctx, "%s (see 'lnetctl --help')", msg);
+	if (a.val[G_VERSION] && first < argc - 1)
+		return lnetctl_usage(&ctx, "--version takes no command ('%s')", argv[1 + first]);
 	if (a.val[G_VERSION])
 		return finish_output(print_version());
 	if (a.val[G_SOCKET] && !a.val[G_SOCKET][0])

@@ -8,7 +8,7 @@ enum { NA_NET, NA_IF, NA_PEER_TIMEOUT, NA_PEER_CREDITS, NA_PEER_BUF_CREDITS,
 static const struct lnetctl_opt net_add_opts[] = {
 	[NA_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },
 	[NA_IF] = { "if", 'i', LNETCTL_VALUE,
-		    "IF[,IF...]: interfaces, one NI each (its IPv4 address, else its IPv6 one)" },
+		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)" },
 	[NA_PEER_TIMEOUT] = { "peer-timeout", 't', LNETCTL_VALUE,
 			      "seconds before a silent peer is dead, 0-86400" },
 	[NA_PEER_CREDITS] = { "peer-credits", 'c', LNETCTL_VALUE,
@@ -23,16 +23,16 @@ enum { ND_NET, ND_IF };
 
 static const struct lnetctl_opt net_del_opts[] = {
 	[ND_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)" },
-	[ND_IF] = { "if", 'i', LNETCTL_VALUE, "IF[,IF...]: delete only the NIs on these interfaces" },
+	[ND_IF] = { "if", 'i', LNETCTL_VALUE, "delete only the NIs on these interfaces IF[,IF...]" },
 	{ NULL }
 };
 
 enum { NS_NET, NS_VERBOSE };
 
 static const struct lnetctl_opt net_show_opts[] = {
-	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "NET: show only this net" },
+	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "show only this net" },
 	[NS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "[LEVEL]: 0-5 (alone: 1): 1 statistics and tunables, 4 UDSP values" },
+			 "level 0-5, alone 1: 1 adds statistics and tunables, 4 the UDSP values" },
 	{ NULL }
 };
 

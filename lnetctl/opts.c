@@ -157,7 +157,7 @@ static int scan_short(struct scan *s, int argc, char **argv, int pos)
 static int add_word(struct scan *s, char *w)
 {
 	if (s->a->npos == LNETCTL_MAX_POS)
-		return scan_fail(s, "too many arguments at '%s'", w);
+		return scan_fail(s, "unexpected argument '%s'", w);
 	s->a->pos[s->a->npos++] = w;
 	return 0;
 }

@@ -6,9 +6,9 @@ enum { PA_PRIM, PA_NID, PA_NON_MR, PA_LOCK };
 
 static const struct lnetctl_opt peer_add_opts[] = {
 	[PA_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE,
-		      "NID: the peer's primary NID (the peer is created if new)" },
+		      "the peer's primary NID (the peer is created if new)" },
 	[PA_NID] = { "nid", 'n', LNETCTL_VALUE,
-		     "NIDLIST: more NIDs of the peer, e.g. 10.0.0.[2-3]@tcp,5@gni" },
+		     "more NIDs of the peer, e.g. 10.0.0.[2-3]@tcp,5@gni" },
 	[PA_NON_MR] = { "non_mr", 'm', LNETCTL_FLAG,
 			"create the peer without Multi-Rail (one NID only)" },
 	[PA_LOCK] = { "lock_prim", 'l', LNETCTL_FLAG,
@@ -19,9 +19,9 @@ static const struct lnetctl_opt peer_add_opts[] = {
 enum { PD_PRIM, PD_NID, PD_FORCE };
 
 static const struct lnetctl_opt peer_del_opts[] = {
-	[PD_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE, "NID: the peer's primary NID" },
+	[PD_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE, "the peer's primary NID" },
 	[PD_NID] = { "nid", 'n', LNETCTL_VALUE,
-		     "NIDLIST: delete only these NIDs (without it: the whole peer)" },
+		     "delete only these NIDs (without it, the whole peer)" },
 	[PD_FORCE] = { "force", 'f', LNETCTL_FLAG, "delete a peer whose primary NID is locked" },
 	{ NULL }
 };
@@ -29,9 +29,9 @@ static const struct lnetctl_opt peer_del_opts[] = {
 enum { PS_NID, PS_VERBOSE };
 
 static const struct lnetctl_opt peer_show_opts[] = {
-	[PS_NID] = { "nid", 'n', LNETCTL_VALUE, "NID: show only the peer that owns this NID" },
+	[PS_NID] = { "nid", 'n', LNETCTL_VALUE, "show only the peer that owns this NID" },
 	[PS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "[LEVEL]: 0-5 (alone: 1): 1 credits and statistics, 4 UDSP values" },
+			 "level 0-5, alone 1: 1 adds credits and statistics, 4 the UDSP values" },
 	{ NULL }
 };
 
