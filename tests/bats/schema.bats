@@ -372,6 +372,12 @@ $T/doc.yaml:4:8: False schema does not allow 'tcp1' (at udsp/0/src)"
     statistics: {send_count: 0, recv_count: 0, drop_count: 0}' \
 		"6:5: Additional properties are not allowed ('statistics' was unexpected) (at net/0/local NI(s)/0)"
 	invalid net-show 'net:
+- net type: tcp
+  local NI(s):
+  - {nid: 10.0.0.1@tcp, status: up, interfaces: {1: eth0}}' \
+		"4:50: Additional properties are not allowed ('1' was unexpected) (at net/0/local NI(s)/0/interfaces)
+$T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)"
+	invalid net-show 'net:
 - net type: tcp0
   local NI(s):
   - {nid: 10.0.0.1@tcp, status: up}' \
