@@ -638,11 +638,17 @@ bad_import() {
 	done
 }
 
-@test "yaml-validate.py: duplicate keys, decimal integers, one document, usage" {
+@test "yaml-validate.py: duplicate keys, aliases, decimal integers, one document, usage" {
 	printf 'peer:\n- primary nid: 10.0.0.1@tcp\n  primary nid: 10.0.0.2@tcp\n' >"$T/dup.yaml"
 	validate lnet "$T/dup.yaml"
 	[ "$status" -eq 1 ]
 	[ "$output" = "$T/dup.yaml:3:3: duplicate key 'primary nid' (first at 2:3)" ]
+	printf 'net:\n- &a {net type: tcp}\n- *a\n' >"$T/alias.yaml"
+	validate lnet "$T/alias.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/alias.yaml:3:3: aliases (*name) are not supported" ]
+	run lnetctl import "$T/alias.yaml"
+	[ "$output" = "$T/alias.yaml:3:3: aliases (*name) are not supported" ]
 	# 010 is ten, as lnetctl reads it (not YAML 1.1's octal 8)
 	printf 'udsp:\n- {idx: 010, src: tcp, action: {priority: 1}}\n' >"$T/ten.yaml"
 	valid policy-show "$T/ten.yaml"

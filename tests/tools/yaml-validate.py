@@ -10,9 +10,10 @@ a schema that cannot be read. Run it with /usr/bin/python3: Debian's
 python3-jsonschema and python3-yaml are installed for that interpreter.
 
 Documents are read as lnetctl reads them: one document, no duplicate keys
-(PyYAML would keep the last one silently), integers in decimal only,
-mapping keys compared as text (a key 0 is "0"). References between schemas ($ref: defs.schema.yaml#/...)
-resolve against the schema's own directory.
+(PyYAML would keep the last one silently), no aliases, integers in decimal
+only, mapping keys compared as text (a key 0 is "0"). References between
+schemas ($ref: defs.schema.yaml#/...) resolve against the schema's own
+directory.
 """
 import os
 import re
@@ -103,6 +104,9 @@ def key_at(node, err):
 
 def load_doc(text):
     """(data, root node); the data of an empty document is None."""
+    for event in yaml.parse(text, Loader=LnetLoader):
+        if isinstance(event, yaml.AliasEvent):
+            raise DocError(event.start_mark, 'aliases (*name) are not supported')
     root = yaml.compose(text, Loader=LnetLoader)
     if root is None:
         return None, None
