@@ -6,7 +6,9 @@
 # mounted at the host's path $RESULTS. The exit status leaves through
 # isa-debug-exit (QEMU then exits with status*2+1); a panic, or any end
 # that skips that write, makes QEMU exit 0, which run.sh counts as failure.
-# WORKDIR and RESULTS come from the kernel command line.
+# WORKDIR, SHARE (the host directory of the writable share, holding
+# RESULTS and the QUEUE of suites) and the rest come from the kernel
+# command line.
 /bin/busybox --install -s
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -29,7 +31,7 @@ O=trans=virtio,version=9p2000.L,msize=262144
 # cache=loose: the host tree does not change under a test run, and
 # re-reading every executable over 9p is what makes a cold guest slow.
 mount -t 9p -o "$O,ro,cache=loose" hostroot $H || { echo "GUEST: 9p root mount failed"; guest_exit 90; }
-mount -t 9p -o "$O,rw" results "$H$RESULTS" || { echo "GUEST: 9p results mount failed"; guest_exit 91; }
+mount -t 9p -o "$O,rw" results "$H$SHARE" || { echo "GUEST: 9p results mount failed"; guest_exit 91; }
 for d in proc sys dev; do mount --bind /$d $H/$d; done
 mount -t tmpfs tmpfs $H/tmp
 mount -t tmpfs tmpfs $H/run
@@ -40,10 +42,10 @@ echo "GUEST: running tests, uptime $(cut -d' ' -f1 /proc/uptime)s"
 chroot $H /usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root TERM=dumb LANG=C.UTF-8 WORKDIR="$WORKDIR" RESULTS="$RESULTS" \
-	SUITES="$SUITES" \
+	SUITES="$SUITES" QUEUE="$QUEUE" \
 	/bin/bash "$WORKDIR/tests/kernel/guest.sh"
 rc=$?
 echo "GUEST: guest.sh rc=$rc, uptime $(cut -d' ' -f1 /proc/uptime)s"
 sync
-umount "$H$RESULTS"
+umount "$H$SHARE"
 guest_exit $rc

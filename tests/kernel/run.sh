@@ -7,14 +7,15 @@
 #   bats (kernel) net.bats: 12 passed, 0 failed
 #   kernel ioctl.bats: 6 passed, 0 failed
 #   18 passed, 0 failed
-# The suites are shared out over JOBS VMs that run at once (one kernel each,
-# so the single LNet instance of each is never shared between two suites);
-# each VM ends with tests/kernel/final.bats (unload: 0 objects left; a kernel
-# log without BUG/Oops/WARNING). Results come back through a writable 9p
-# share (never the console); a VM that panics or does not finish counts as
-# one failure ("kernel vm N").
-# env: SUITES="tests/bats/net.bats ..." (run only these, in one VM),
-#      JOBS (VMs at once, default 2), TIMEOUT (s per VM, default 2400),
+# JOBS VMs run at once, one kernel each (so the single LNet instance of a
+# VM never serves two suites at a time), taking suites from one queue
+# until it is empty; each VM ends with tests/kernel/final.bats (unload: 0
+# objects left; a kernel log without BUG/Oops/WARNING). Results come back
+# through a writable 9p share (never the console); a VM that panics or
+# does not finish counts as one failure ("kernel vm N").
+# env: SUITES="tests/bats/net.bats ..." (run only these; one VM unless
+#      JOBS says otherwise), JOBS (VMs at once, default 2),
+#      TIMEOUT (s per VM, default 2400),
 #      SMP (vCPUs per VM, default 1), MEM (MiB per VM, default 1024)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -48,29 +49,23 @@ make -s build/lnetctl build/tests/kernel/ioctl-fuzz build/tests/kernel/ioctl-fuz
 	{ cat "$out/make.log"; die "building lnetctl and the test programs failed"; }
 tests/kernel/build-initramfs.sh "$kmoddir" "$out/initrd.cpio.gz" || die "initramfs failed"
 
-# Share the suites out, biggest first, each to the VM with the fewest
-# tests so far; the kernel-only suites go last (module.bats unloads).
+# The queue the VMs take their suites from (see guest.sh), biggest first so
+# that the last ones to start are short; the kernel-only suites last.
 ntests() {	# lnetd.bats is skipped on /dev/lnet: it weighs nothing
 	case $1 in */lnetd.bats) echo 0 ;; *) grep -c '^@test' "$1" ;; esac
 }
-declare -a group load
+mkdir -p "$out/queue"
 if [ -n "${SUITES:-}" ]; then
-	jobs=1
-	group[0]=$SUITES
+	jobs=${JOBS:-1}
+	echo "$SUITES" | tr ' ' '\n' | grep . >"$out/queue/list"
 else
 	jobs=${JOBS:-2}
-	for ((i = 0; i < jobs; i++)); do group[i]=""; load[i]=0; done
-	for b in $(for f in tests/bats/*.bats; do echo "$(ntests "$f") $f"; done |
-		   sort -rn | cut -d' ' -f2) tests/kernel/ioctl.bats tests/kernel/module.bats; do
-		min=0
-		for ((i = 1; i < jobs; i++)); do
-			[ "${load[i]}" -lt "${load[min]}" ] && min=$i
-		done
-		case $b in tests/kernel/module.bats) min=$last_kernel ;; esac
-		case $b in tests/kernel/ioctl.bats) last_kernel=$min ;; esac
-		group[min]="${group[min]} $b"
-		load[min]=$((load[min] + $(ntests "$b")))
-	done
+	{
+		for f in tests/bats/*.bats; do echo "$(ntests "$f") $f"; done |
+			sort -rn | cut -d' ' -f2
+		echo tests/kernel/ioctl.bats
+		echo tests/kernel/module.bats
+	} >"$out/queue/list"
 fi
 
 # One VM: $1 = index. isa-debug-exit: guest status 0 -> qemu exit 1.
@@ -83,10 +78,10 @@ run_vm() {
 		qemu-system-x86_64 -accel tcg -m "${MEM:-1024}" -smp "${SMP:-1}" \
 		-nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$out/initrd.cpio.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 slub_debug=FZPU init_on_free=1 WORKDIR=$top RESULTS=$res SUITES=\"${group[$1]# }\"" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 slub_debug=FZPU init_on_free=1 WORKDIR=$top SHARE=$out RESULTS=$res QUEUE=$out/queue" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-		-virtfs local,path="$res",mount_tag=results,security_model=none \
+		-virtfs local,path="$out",mount_tag=results,security_model=none \
 		</dev/null >"$out/vm$1/console.log" 2>&1
 	echo $? >"$out/vm$1/qemu.rc"
 }
