@@ -8,16 +8,6 @@
 #ifndef LNET_OS_LINUX_H
 #define LNET_OS_LINUX_H
 
-/*
- * nid/nidexpr_parse.c has a static add_range() of its own, which
- * <linux/range.h> (reached through <linux/mutex.h>) declares globally with
- * another type. Include that header first under another name; nothing in
- * kernel/ calls the kernel's function.
- */
-#define add_range os_linux_kernel_add_range
-#include <linux/range.h>
-#undef add_range
-
 #include <linux/types.h>	/* u8..u64, s32, s64, bool, size_t */
 #include <linux/stddef.h>	/* NULL, offsetof */
 #include <linux/errno.h>
