@@ -82,7 +82,7 @@ static int connect_target(struct cfg_handle *h)
 	int fd;
 
 	if (h->dev) {
-		fd = open(h->path, O_RDWR | O_CLOEXEC);
+		fd = open(h->path, O_RDONLY | O_CLOEXEC);	/* ioctl needs no write access */
 		if (fd < 0)
 			return -errno;
 		h->fd = fd;

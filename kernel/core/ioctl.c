@@ -39,7 +39,8 @@ static bool lnet_ni_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_ni *n = buf;
 
-	return lnet_u32s_zero(n->ni_reserved, LNET_ARRAY_SIZE(n->ni_reserved));
+	return !n->ni_pad &&
+	       lnet_u32s_zero(n->ni_reserved, LNET_ARRAY_SIZE(n->ni_reserved));
 }
 
 static bool lnet_peer_reserved_zero(const void *buf)

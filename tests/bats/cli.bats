@@ -165,6 +165,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 }
 
 @test "--socket overrides LNET_SOCKET; an absent lnetd is an error (exit 1)" {
+	lnetd_only
 	lnetctl net add --net tcp --if veth0
 	run env LNET_SOCKET=/nonexistent/sock "$LNETCTL_BIN" --socket "$LNET_SOCKET" net show --net tcp
 	[ "$status" -eq 0 ]

@@ -724,6 +724,10 @@ static void test_ioctl_reserved(void **state)
 	n.ni_reserved[4] = 1;
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
 	assert_null(lnet_net_find(ln, TCP));
+	n = ioc_ni(TCP, "eth0", 0);
+	n.ni_pad = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+	assert_null(lnet_net_find(ln, TCP));
 	pr.pr_pad = 1;
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &pr, sizeof(pr), true),
 			 -EINVAL);
