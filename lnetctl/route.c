@@ -8,9 +8,9 @@
 enum { RA_NET, RA_GATEWAY, RA_HOP, RA_PRIORITY };
 
 static const struct lnetctl_opt route_add_opts[] = {
-	[RA_NET] = { "net", 'n', LNETCTL_VALUE, "NET: the remote net, e.g. o2ib1" },
+	[RA_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net, e.g. o2ib1" },
 	[RA_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
-			 "NID[,NID...]: gateways on a local net; ranges such as "
+			 "gateways on a local net, comma separated; ranges such as "
 			 "10.0.0.[1-4]@tcp make one route per NID" },
 	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE, "hops to the remote net: 1-255 (default: -1, unset)" },
 	[RA_PRIORITY] = { "priority", 'p', LNETCTL_VALUE,
@@ -21,19 +21,19 @@ static const struct lnetctl_opt route_add_opts[] = {
 enum { RD_NET, RD_GATEWAY };
 
 static const struct lnetctl_opt route_del_opts[] = {
-	[RD_NET] = { "net", 'n', LNETCTL_VALUE, "NET: the remote net" },
+	[RD_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net" },
 	[RD_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
-			 "NID[,NID...]: delete the routes through these gateways" },
+			 "delete the routes through these gateways (NIDs, comma separated)" },
 	{ NULL }
 };
 
 enum { RS_NET, RS_GATEWAY, RS_VERBOSE };
 
 static const struct lnetctl_opt route_show_opts[] = {
-	[RS_NET] = { "net", 'n', LNETCTL_VALUE, "NET: only the routes to this net" },
-	[RS_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE, "NID: only the routes through this gateway" },
+	[RS_NET] = { "net", 'n', LNETCTL_VALUE, "only the routes to this net" },
+	[RS_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE, "only the routes through this gateway NID" },
 	[RS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "[LEVEL]: 0-5 (alone: 1): 1 and up add hop, priority, state and type" },
+			 "0-5 (alone: 1): 1 and up add hop, priority, state and type" },
 	{ NULL }
 };
 
