@@ -270,6 +270,10 @@ static int parse_local_ni(struct dparse *p, const struct ynode *item,
 	if (is_empty(ifs))
 		return cfg_fail(p->err, -EINVAL, &item->loc,
 				"a local NI needs 'interfaces' (e.g. '0: eth0')");
+	/* no interface would mean the whole net: with --del, all of its NIs */
+	if (ifs->type != YNODE_SCALAR && !ifs->first)
+		return cfg_fail(p->err, -EINVAL, &ifs->loc,
+				"'interfaces' is empty: a local NI needs one (e.g. '0: eth0')");
 	rc = parse_interfaces(p, ifs, &n);
 	if (!rc)
 		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
@@ -305,6 +309,9 @@ static int parse_net_item(struct dparse *p, const struct ynode *item)
 	if (rc || is_empty(nis))
 		return rc ? rc : add_net(p, &n);
 	rc = need_type(p, nis, YNODE_SEQ, "local NI(s)");
+	if (!rc && !nis->first)
+		return cfg_fail(p->err, -EINVAL, &nis->loc,
+				"'local NI(s)' is empty: list the NIs, or leave it out for the whole net");
 	for (c = nis->first; c && !rc; c = c->next)
 		rc = parse_local_ni(p, c, &n);
 	return rc;

@@ -64,10 +64,10 @@ static const char *status_name(u32 status)
 	return status == LNET_NI_STATUS_UP ? "up" : "down";
 }
 
-/* UDSP priorities print signed, as Lustre does: unset is -1. */
+/* Unset prints as -1, as Lustre does; every set priority as itself. */
 static void emit_prio(struct yemit *w, const char *key, u32 prio)
 {
-	yemit_kv_s64(w, key, (s32)prio);
+	yemit_kv_s64(w, key, prio == LNET_PRIORITY_UNSET ? -1 : (long long)prio);
 }
 
 static void emit_stats(struct yemit *w, u64 send, u64 recv, u64 drop)

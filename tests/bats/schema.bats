@@ -87,6 +87,9 @@ configure_all() {
 	lnetctl route add --net tcp9 --gateway 10.11.0.252@tcp
 	lnetctl peer add --prim_nid 10.12.0.5@o2ib1
 	lnetctl policy add --dst 10.12.0.5@o2ib1 --rte 10.11.0.251@tcp
+	# priorities above 2^31 print as themselves
+	lnetctl policy add --src tcp2 --priority 4294967294
+	lnetctl policy add --dst tcp2 --priority 3000000000
 	lnetctl set routing 1
 	lnetctl set small_buffers 8192
 	lnetctl set retry_count 3
@@ -195,6 +198,8 @@ stats-show.schema.yaml" ]
 	done
 	lnetctl net show >"$T/net.yaml"
 	cmp "$T/net.yaml" "$T/net0.yaml"
+	[ "$(udsp_of net 2001:db8:12::1@tcp2)" = "4294967294 2" ]
+	[ "$(udsp_of peer 2001:db8:12::21@tcp2)" = "3000000000 -1" ]
 	lnetctl net show --net tcp2 -v 4 >"$T/tcp2.yaml"
 	valid net-show-v4 "$T/tcp2.yaml"
 	grep -q '2001:db8:12::1@tcp2' "$T/tcp2.yaml"
@@ -230,7 +235,7 @@ stats-show.schema.yaml" ]
 	valid peer-list "$T/list.yaml"
 	lnetctl policy show >"$T/rules.yaml"
 	valid policy-show "$T/rules.yaml"
-	[ "$(grep -c '^-' "$T/rules.yaml")" -eq 8 ]
+	[ "$(grep -c '^-' "$T/rules.yaml")" -eq 10 ]
 	lnetctl policy show --idx 5 >"$T/rule5.yaml"
 	valid policy-show "$T/rule5.yaml"
 	grep -q 'rte: 10.11.0.\[250-254\]@tcp' "$T/rule5.yaml"
@@ -567,6 +572,11 @@ bad_import() {
     priority: 3' 9:15
 	bad_import no_nid "6:3: a peer needs 'primary nid' or 'peer ni'" 'peer:
 - Multi-Rail: true'
+	bad_import empty_ifs "7:17: 'interfaces' is empty: a local NI needs one (e.g. '0: eth0')" '- net type: tcp
+  local NI(s):
+  - interfaces: []'
+	bad_import empty_nis "6:16: 'local NI(s)' is empty: list the NIs, or leave it out for the whole net" '- net type: tcp
+  local NI(s): []'
 	bad_import hop_range "8:8: invalid hop '0': expected an integer 1-255" 'route:
 - net: o2ib
   gateway: 10.11.0.9@tcp
@@ -593,6 +603,19 @@ bad_import() {
   numa: 1'
 	bad_import global_range "6:16: invalid retry_count '200': expected an integer 0-100" 'global:
   retry_count: 200'
+}
+
+@test "import --del of a local NI with no interfaces is an error, not the whole net" {
+	lnetctl net add --net tcp --if veth0
+	state >"$T/before"
+	printf 'net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {}\n' >"$T/del.yaml"
+	run lnetctl import --del "$T/del.yaml"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/del.yaml:4:17: 'interfaces' is empty: a local NI needs one (e.g. '0: eth0')" ]
+	state >"$T/after"
+	diff -u "$T/before" "$T/after"
+	validate lnet "$T/del.yaml"
+	[ "$output" = "$T/del.yaml:4:17: {} does not have enough properties (at net/0/local NI(s)/0/interfaces)" ]
 }
 
 @test "the NID, net and expression patterns agree with the NID library" {
