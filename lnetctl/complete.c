@@ -34,8 +34,8 @@ static bool visible(const struct lnetctl_cmd *c)
 	return c->name && !c->hidden;
 }
 
-/* The entry of @table named @word, exactly as dispatch matches it. */
-static const struct lnetctl_cmd *lookup(const struct lnetctl_cmd *table, const char *word)
+const struct lnetctl_cmd *lnetctl_cmd_lookup(const struct lnetctl_cmd *table,
+					     const char *word)
 {
 	for (; table && table->name; table++)
 		if (!strcmp(table->name, word))
@@ -43,11 +43,34 @@ static const struct lnetctl_cmd *lookup(const struct lnetctl_cmd *table, const c
 	return NULL;
 }
 
-static void print_names(FILE *out, const struct lnetctl_cmd *table)
+void lnetctl_table_words(const struct lnetctl_cmd *table,
+			 void (*fn)(const char *word, void *arg), void *arg)
 {
 	for (; table && table->name; table++)
 		if (visible(table))
-			fprintf(out, "%s\n", table->name);
+			fn(table->name, arg);
+}
+
+void lnetctl_option_words(const struct lnetctl_opt *opts,
+			  void (*fn)(const char *word, void *arg), void *arg)
+{
+	char buf[64];
+
+	for (; opts && opts->name; opts++) {
+		snprintf(buf, sizeof(buf), "--%s", opts->name);
+		fn(buf, arg);
+	}
+	fn("--help", arg);	/* not in the tables: opts.c gives it to every leaf */
+}
+
+static void print_word(const char *word, void *arg)
+{
+	fprintf(arg, "%s\n", word);
+}
+
+static void print_names(FILE *out, const struct lnetctl_cmd *table)
+{
+	lnetctl_table_words(table, print_word, out);
 }
 
 static void print_opts(FILE *out, const char *prefix, const struct lnetctl_opt *opts)
@@ -60,10 +83,10 @@ static void print_opts(FILE *out, const char *prefix, const struct lnetctl_opt *
 static const struct lnetctl_cmd *find_leaf(const struct lnetctl_ctx *ctx,
 					   int argc, char **argv)
 {
-	const struct lnetctl_cmd *c = lookup(lnetctl_root, argv[0]);
+	const struct lnetctl_cmd *c = lnetctl_cmd_lookup(lnetctl_root, argv[0]);
 
 	if (c && c->sub && argc == 2)
-		c = lookup(c->sub, argv[1]);
+		c = lnetctl_cmd_lookup(c->sub, argv[1]);
 	else if (c && (c->sub ? argc != 2 : argc != 1))
 		c = NULL;
 	if (!c)
@@ -79,7 +102,7 @@ static int complete_subcommands(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (argc != 1)
 		return lnetctl_usage(ctx, "usage: __complete subcommands CMD");
-	c = lookup(lnetctl_root, argv[0]);
+	c = lnetctl_cmd_lookup(lnetctl_root, argv[0]);
 	if (!c)
 		return lnetctl_usage(ctx, "unknown command '%s'", argv[0]);
 	print_names(ctx->out, c->sub);
@@ -95,8 +118,7 @@ static int complete_options(struct lnetctl_ctx *ctx, int argc, char **argv)
 	c = find_leaf(ctx, argc, argv);
 	if (!c)
 		return LNETCTL_USAGE;
-	print_opts(ctx->out, "", c->opts);
-	fprintf(ctx->out, "--help\n");	/* not in the tables: opts.c gives it to every leaf */
+	lnetctl_option_words(c->opts, print_word, ctx->out);
 	return LNETCTL_OK;
 }
 
@@ -186,17 +208,35 @@ static const struct {
 	[LNETCTL_VALUES_IDX] = { "idx", values_idx },
 };
 
+/* The options whose values are live (completions/lnetctl lists the same). */
+static const struct {
+	const char *opt;
+	enum lnetctl_value_kind kind;
+} option_values[] = {
+	{ "net", LNETCTL_VALUES_NETS },
+	{ "nid", LNETCTL_VALUES_NIDS },
+	{ "prim_nid", LNETCTL_VALUES_NIDS },
+	{ "src", LNETCTL_VALUES_NIDS },
+	{ "dst", LNETCTL_VALUES_NIDS },
+	{ "rte", LNETCTL_VALUES_NIDS },
+	{ "gateway", LNETCTL_VALUES_NIDS },
+	{ "idx", LNETCTL_VALUES_IDX },
+};
+
+int lnetctl_option_values(const char *name)
+{
+	for (size_t i = 0; i < sizeof(option_values) / sizeof(option_values[0]); i++)
+		if (!strcmp(option_values[i].opt, name))
+			return option_values[i].kind;
+	return -1;
+}
+
 int lnetctl_live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
 			void (*fn)(const char *word, void *arg), void *arg)
 {
 	if ((unsigned int)kind >= sizeof(value_kinds) / sizeof(value_kinds[0]))
 		return -EINVAL;
 	return value_kinds[kind].walk(h, fn, arg);
-}
-
-static void print_value(const char *word, void *arg)
-{
-	fprintf(arg, "%s\n", word);
 }
 
 static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -212,7 +252,7 @@ static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return lnetctl_usage(ctx, "invalid KIND '%s': expected nets, nids or idx",
 				     argv[0]);
 	/* A failed read has printed nothing new: there is just nothing more to offer. */
-	lnetctl_live_values(ctx->h, k, print_value, ctx->out);
+	lnetctl_live_values(ctx->h, k, print_word, ctx->out);
 	return LNETCTL_OK;
 }
 

@@ -99,6 +99,18 @@ enum lnetctl_value_kind {
 int lnetctl_live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
 			void (*fn)(const char *word, void *arg), void *arg);
 
+/* The entry of @table named @word, exactly as dispatch matches it; NULL if none. */
+const struct lnetctl_cmd *lnetctl_cmd_lookup(const struct lnetctl_cmd *table,
+					     const char *word);
+/* @fn(name, @arg) for each command of @table that help lists (hidden ones left out). */
+void lnetctl_table_words(const struct lnetctl_cmd *table,
+			 void (*fn)(const char *word, void *arg), void *arg);
+/* @fn("--name", @arg) for each option of @opts, then "--help" (every leaf takes it). */
+void lnetctl_option_words(const struct lnetctl_opt *opts,
+			  void (*fn)(const char *word, void *arg), void *arg);
+/* The enum lnetctl_value_kind of long option @name (no "--"); -1 when it has no live values. */
+int lnetctl_option_values(const char *name);
+
 /* --- dispatch and help (main.c, help.c) --------------------------------------- */
 
 /* Run argv[0..] against @table (exact names), the words so far in ctx->path. */
