@@ -31,10 +31,20 @@ O=trans=virtio,version=9p2000.L,msize=262144
 # cache=loose: the host tree does not change under a test run, and
 # re-reading every executable over 9p is what makes a cold guest slow.
 mount -t 9p -o "$O,ro,cache=loose" hostroot $H || { echo "GUEST: 9p root mount failed"; guest_exit 90; }
-mount -t 9p -o "$O,rw" results "$H$SHARE" || { echo "GUEST: 9p results mount failed"; guest_exit 91; }
 for d in proc sys dev; do mount --bind /$d $H/$d; done
+# The guest gets its own /tmp and /run; a checkout that lives there (CI
+# clones often do) is kept visible by binding it back over the tmpfs.
+case "$WORKDIR" in
+/tmp/*|/run/*)	mkdir -p /mnt/work && mount --bind "$H$WORKDIR" /mnt/work ;;
+esac
 mount -t tmpfs tmpfs $H/tmp
 mount -t tmpfs tmpfs $H/run
+if [ -d /mnt/work ]; then
+	mkdir -p "$H$WORKDIR" && mount --bind /mnt/work "$H$WORKDIR" ||
+		{ echo "GUEST: cannot keep $WORKDIR visible"; guest_exit 92; }
+fi
+mkdir -p "$H$SHARE" 2>/dev/null
+mount -t 9p -o "$O,rw" results "$H$SHARE" || { echo "GUEST: 9p results mount failed"; guest_exit 91; }
 mkdir -p $H/dev/pts $H/dev/shm
 mount -t devpts devpts $H/dev/pts
 mount -t tmpfs tmpfs $H/dev/shm
