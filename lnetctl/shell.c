@@ -17,6 +17,7 @@
  * with that line's exit status.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -405,6 +406,46 @@ static void history_add(const char *line)
 
 /* --- the two loops ------------------------------------------------------------- */
 
+static volatile sig_atomic_t in_readline;
+
+/*
+ * Ctrl-C at the prompt drops the line being typed and gives a new prompt,
+ * as bash does; readline is blocked in read() then, so redrawing from here
+ * is safe in practice. While a command runs it ends lnetctl as usual.
+ */
+static void on_sigint(int sig)
+{
+	if (!in_readline) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	if (write(STDOUT_FILENO, "\n", 1) < 0)
+		return;
+	rl_on_new_line();
+	rl_replace_line("", 0);
+	rl_redisplay();
+}
+
+static void sigint_setup(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	rl_catch_signals = 0;	/* readline would re-raise SIGINT after its cleanup */
+}
+
+static char *read_line(void)
+{
+	char *line;
+
+	in_readline = 1;
+	line = readline(SHELL_PROMPT);
+	in_readline = 0;
+	return line;
+}
+
 static int shell_tty(struct lnetctl_ctx *ctx)
 {
 	char buf[4096], *line;
@@ -419,7 +460,8 @@ static int shell_tty(struct lnetctl_ctx *ctx)
 	/* Tab Tab lists the nets after "tcp" was filled in (~/.inputrc may say otherwise) */
 	rl_variable_bind("show-all-if-unmodified", "on");
 	history_load(hist);
-	while (!quit && (line = readline(SHELL_PROMPT))) {
+	sigint_setup();
+	while (!quit && (line = read_line())) {
 		history_add(line);
 		run_line(ctx, line, &quit);
 		free(line);

@@ -274,6 +274,21 @@ complete() {
 	[ "$(cat "$T/.lnetctl_history")" = "bogus" ]
 }
 
+@test "shell: Ctrl-C drops the line being typed and gives a new prompt" {
+	shell_start
+	fresh
+	text "policy del --all"
+	keys C-c
+	text "net show --net lo"
+	keys Enter
+	wait_screen "- *net type: lo"
+	[ "$(screen | head -n 2)" = $'lnetctl> policy del --all\nlnetctl> net show --net lo' ]
+	[ "$(screen | tail -n 1)" = "lnetctl> " ]
+	keys C-d
+	wait_screen "[[]exit 0]"
+	[ "$(cat "$T/.lnetctl_history")" = "net show --net lo" ]
+}
+
 @test "script: the first failing line stops lnetctl with its status and <stdin>:LINE" {
 	run --separate-stderr lnetctl < <(printf 'lnet configure\nbogus\nnet show\n')
 	[ "$status" -eq 2 ]
