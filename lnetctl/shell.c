@@ -131,7 +131,6 @@ static void cand_add(const char *word, void *arg)
 	size_t len = strlen(cands.prefix) + strlen(word) + 1;
 	char *w;
 
-	(void)arg;
 	if (cands.n == SHELL_MAX_CANDS)
 		return;
 	w = malloc(len);
@@ -234,15 +233,15 @@ static void leaf_scan(const struct lnetctl_opt *opts, char **words, int n,
 	}
 }
 
-static const struct leaf_state *cand_given;
-
-/* Each option once, as the parser wants; --help always. */
+/* Each option once, as the parser wants (@arg: the leaf_state); --help always. */
 static void cand_add_option(const char *word, void *arg)
 {
-	for (int i = 0; i < cand_given->ngiven; i++)
-		if (!strcmp(cand_given->given[i]->name, word + 2))
+	const struct leaf_state *st = arg;
+
+	for (int i = 0; i < st->ngiven; i++)
+		if (!strcmp(st->given[i]->name, word + 2))
 			return;
-	cand_add(word, arg);
+	cand_add(word, NULL);
 }
 
 /* The live values of option @o, as `__complete values` reads them. */
@@ -281,8 +280,7 @@ static bool complete_leaf(const struct lnetctl_cmd *cmd, char **words, int n,
 	if (!text[0] && cmd->args && strstr(cmd->args, "FILE") && st.npos == 0)
 		return false;
 	if (!text[0] || text[0] == '-') {
-		cand_given = &st;
-		lnetctl_option_words(cmd->opts, cand_add_option, NULL);
+		lnetctl_option_words(cmd->opts, cand_add_option, &st);
 		return true;
 	}
 	return !(cmd->args && strstr(cmd->args, "FILE") && st.npos == 0);
@@ -339,7 +337,6 @@ static char **complete(const char *text, int start, int end)
 	char **matches = NULL;
 	int n;
 
-	(void)end;
 	rl_attempted_completion_over = 1;
 	cands_clear();
 	if (!line)
