@@ -13,10 +13,11 @@
  * FILE of import and export.
  *
  * Otherwise a script: blank lines and '#' comments are skipped, messages
- * are prefixed "<stdin>:LINE: " and the first failing line ends lnetctl
- * with that line's exit status.
+ * are prefixed "FILE:LINE: " ("<stdin>:LINE: " from a pipe) and the first
+ * failing line ends lnetctl with that line's exit status.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,17 +472,39 @@ static int shell_tty(struct lnetctl_ctx *ctx)
 	return LNETCTL_OK;
 }
 
+/*
+ * What errors call the script: the file behind a redirected stdin
+ * (`lnetctl < FILE`), else "<stdin>" (a pipe, or a here-document that the
+ * shell already unlinked).
+ */
+static void script_name(char *buf, size_t len)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode)) {
+		n = readlink("/proc/self/fd/0", buf, len - 1);
+		if (n > 0 && buf[0] == '/') {
+			buf[n] = '\0';
+			if (!strstr(buf, " (deleted)"))
+				return;
+		}
+	}
+	snprintf(buf, len, "<stdin>");
+}
+
 static int shell_script(struct lnetctl_ctx *ctx)
 {
-	char where[32], *line = NULL;
+	char name[PATH_MAX], where[PATH_MAX + 16], *line = NULL;
 	size_t cap = 0;
 	unsigned int lineno = 0;
 	bool quit = false;
 	int rc = LNETCTL_OK;
 
+	script_name(name, sizeof(name));
 	ctx->where = where;
 	while (!quit && rc == LNETCTL_OK && getline(&line, &cap, stdin) >= 0) {
-		snprintf(where, sizeof(where), "<stdin>:%u", ++lineno);
+		snprintf(where, sizeof(where), "%s:%u", name, ++lineno);
 		rc = run_line(ctx, line, &quit);
 		fflush(stdout);
 	}

@@ -245,6 +245,15 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	[[ "$stderr" == "<stdin>:1: lnetctl: unknown command 'bogus'"* ]]
 }
 
+@test "shell: a script redirected from a file reports FILE:LINE" {
+	printf 'policy show\n# a comment\npolicy add --src tcp --priority x\n' >"$T/script"
+	run --separate-stderr lnetctl <"$T/script"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "$T/script:3: lnetctl policy add: invalid --priority 'x': expected an integer 0-4294967294" ]
+	run lnetctl policy show
+	[ "$output" = "" ]
+}
+
 @test "shell: quit and exit end the script; help works" {
 	run lnetctl <<-'EOF'
 	help policy del
