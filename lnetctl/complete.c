@@ -208,7 +208,7 @@ static const struct {
 	[LNETCTL_VALUES_IDX] = { "idx", values_idx },
 };
 
-/* The options whose values are live (completions/lnetctl lists the same). */
+/* The options whose values are live (completions/lnetctl asks with `kind`). */
 static const struct {
 	const char *opt;
 	enum lnetctl_value_kind kind;
@@ -256,6 +256,19 @@ static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return LNETCTL_OK;
 }
 
+/* `kind --OPTION`: which live values OPTION takes; nothing when none. */
+static int complete_kind(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	int k;
+
+	if (argc != 1 || strncmp(argv[0], "--", 2))
+		return lnetctl_usage(ctx, "usage: __complete kind --OPTION");
+	k = lnetctl_option_values(argv[0] + 2);
+	if (k >= 0)
+		fprintf(ctx->out, "%s\n", value_kinds[k].name);
+	return LNETCTL_OK;
+}
+
 /* --- the command ---------------------------------------------------------------- */
 
 int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -276,6 +289,8 @@ int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return complete_options(ctx, argc - 1, argv + 1);
 	if (!strcmp(what, "values"))
 		return complete_values(ctx, argc - 1, argv + 1);
+	if (!strcmp(what, "kind"))
+		return complete_kind(ctx, argc - 1, argv + 1);
 	return lnetctl_usage(ctx, "expected commands, subcommands CMD, options CMD [SUB], "
-			     "values nets|nids|idx or tree");
+			     "values nets|nids|idx, kind --OPTION or tree");
 }

@@ -195,6 +195,15 @@ configure_two_nets() {
 	[ "$output" = "lnetctl __complete: invalid KIND 'peers': expected nets, nids or idx" ]
 	run lnetctl __complete options net
 	[ "$status" -eq 2 ]
+	run lnetctl __complete kind priority
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl __complete: usage: __complete kind --OPTION" ]
+	run lnetctl __complete kind --gateway
+	[ "$status" -eq 0 ]
+	[ "$output" = "nids" ]
+	run lnetctl __complete kind --priority
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
 	run lnetctl __complete options policy add
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf -- '--src\n--dst\n--rte\n--priority\n--idx\n--help')" ]
