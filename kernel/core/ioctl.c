@@ -212,32 +212,30 @@ static int lnet_ioc_get_net(struct lnet *ln, unsigned int cmd, void *buf,
 
 /* --- peers --------------------------------------------------------------------- */
 
+/* The primary NID must be a NID; pr_nid may be zero ("none"). */
+static int lnet_ioc_peer_nids_check(const struct lnet_ioc_peer *p)
+{
+	int rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
+
+	return rc ? rc : lnet_ioc_nid_check(&p->pr_nid, true);
+}
+
 static int lnet_ioc_add_peer(struct lnet *ln, unsigned int cmd, void *buf,
 			     u32 len)
 {
 	const struct lnet_ioc_peer *p = buf;
-	int rc;
+	int rc = lnet_ioc_peer_nids_check(p);
 
-	rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
-	if (!rc)
-		rc = lnet_ioc_nid_check(&p->pr_nid, true);
-	if (rc)
-		return rc;
-	return lnet_peer_ni_add(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
+	return rc ? rc : lnet_peer_ni_add(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
 }
 
 static int lnet_ioc_del_peer(struct lnet *ln, unsigned int cmd, void *buf,
 			     u32 len)
 {
 	const struct lnet_ioc_peer *p = buf;
-	int rc;
+	int rc = lnet_ioc_peer_nids_check(p);
 
-	rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
-	if (!rc)
-		rc = lnet_ioc_nid_check(&p->pr_nid, true);
-	if (rc)
-		return rc;
-	return lnet_peer_ni_del(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
+	return rc ? rc : lnet_peer_ni_del(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
 }
 
 /* Copy at most LNET_PREF_MAX NIDs of @src into @dst, zeroing the rest. */
