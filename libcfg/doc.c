@@ -145,6 +145,22 @@ static int need_value(struct dparse *p, const struct ynode *n, const char *what)
 	return 0;
 }
 
+int cfg_doc_plain_number(const struct ynode *n, const char *what, struct cfg_err *err)
+{
+	if (n->plain)
+		return 0;
+	return cfg_fail(err, -EINVAL, &n->loc,
+			"invalid %s '%s': expected a number, not a quoted string", what, n->str);
+}
+
+/* A scalar with a value, written as a number. */
+static int need_number(struct dparse *p, const struct ynode *n, const char *what)
+{
+	int rc = need_value(p, n, what);
+
+	return rc ? rc : cfg_doc_plain_number(n, what, p->err);
+}
+
 /* A section or list that may be written empty ("peer ni:"). */
 static bool is_empty(const struct ynode *n)
 {
@@ -197,7 +213,7 @@ static int parse_tunables(struct dparse *p, const struct ynode *map,
 	for (k = map->first; k && !rc; k = k->next) {
 		for (i = 0; strcmp(tunables[i].key, k->str); i++)
 			;
-		rc = need_value(p, k->value, k->str);
+		rc = need_number(p, k->value, k->str);
 		if (!rc)
 			rc = at_node(p->err, k->value,
 				     cfg_parse_s32(k->str, k->value->str,
@@ -469,7 +485,7 @@ static int parse_expr(struct dparse *p, const struct ynode *item, const char *ke
 
 static int parse_priority(struct dparse *p, const struct ynode *v, bool *has, u32 *prio)
 {
-	int rc = need_value(p, v, "priority");
+	int rc = need_number(p, v, "priority");
 
 	if (!rc)
 		rc = at_node(p->err, v, cfg_parse_u32("priority", v->str, 0,
@@ -510,7 +526,7 @@ static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
 
 	v = ytree_get(item, "idx");
 	if (v) {
-		rc = need_value(p, v, "idx");
+		rc = need_number(p, v, "idx");
 		if (!rc)
 			rc = at_node(p->err, v, cfg_parse_s32("idx", v->str, -1,
 							      LNET_UDSP_MAX_RULES - 1,

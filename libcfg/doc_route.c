@@ -49,6 +49,13 @@ static int need(const struct ynode *n, enum ynode_type type, const char *what,
 	return 0;
 }
 
+static int need_number(const struct ynode *n, const char *what, struct cfg_err *err)
+{
+	int rc = need(n, YNODE_SCALAR, what, err);
+
+	return rc ? rc : cfg_doc_plain_number(n, what, err);
+}
+
 /* Every key of @map is in @keys or @ignored; @keys also names them. */
 static int only_keys(const struct ynode *map, const char *where,
 		     const char *const *keys, const char *const *ignored,
@@ -93,10 +100,10 @@ static int route_fields(const struct ynode *item, struct cfg_route *r, struct cf
 	if (!rc)
 		rc = at(err, v, cfg_parse_gateways("gateway", v->str, r, err));
 	v = ytree_get(item, "hop");
-	if (!rc && v && !(rc = need(v, YNODE_SCALAR, "hop", err)) && strcmp(v->str, "-1"))
+	if (!rc && v && !(rc = need_number(v, "hop", err)) && strcmp(v->str, "-1"))
 		rc = at(err, v, cfg_parse_s32("hop", v->str, 1, LNET_ROUTE_HOPS_MAX, &r->hops, err));
 	v = ytree_get(item, "priority");
-	if (!rc && v && !(rc = need(v, YNODE_SCALAR, "priority", err)))
+	if (!rc && v && !(rc = need_number(v, "priority", err)))
 		rc = at(err, v, cfg_parse_u32("priority", v->str, 0, LNET_ROUTE_PRIORITY_MAX,
 					 &r->priority, err));
 	return rc;
@@ -177,7 +184,7 @@ static int routing_section(struct cfg_doc *doc, const struct ynode *map, struct 
 	v = rc ? NULL : ytree_get(map, "enable");
 	if (!v)
 		return rc;
-	rc = need(v, YNODE_SCALAR, "enable", err);
+	rc = need_number(v, "enable", err);
 	if (!rc)
 		rc = at(err, v, cfg_parse_u32("enable", v->str, 0, 1, &doc->routing.enable, err));
 	if (!rc) {
@@ -199,7 +206,7 @@ static int buffers_section(struct cfg_doc *doc, const struct ynode *map, struct 
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next) {
 		for (kind = 0; strcmp(keys[kind], k->str); kind++)
 			;
-		rc = need(k->value, YNODE_SCALAR, k->str, err);
+		rc = need_number(k->value, k->str, err);
 		if (!rc)
 			rc = at(err, k->value, cfg_parse_buffers(k->str, k->value->str, kind,
 							    &doc->routing.buffers[kind], err));
@@ -221,7 +228,7 @@ static int global_key(struct cfg_doc *doc, const struct ynode *k, struct cfg_err
 		return cfg_fail(err, -EINVAL, &k->loc,
 				"unknown key '%s' in global: expected a key of 'lnetctl global show'",
 				k->str);
-	rc = need(k->value, YNODE_SCALAR, k->str, err);
+	rc = need_number(k->value, k->str, err);
 	if (!rc)
 		rc = at(err, k->value, cfg_parse_u32(s->name, k->value->str, s->min, s->max,
 						&g->value[s->id], err));

@@ -12,6 +12,12 @@
 
 /* doc_route.c: is @key one of these sections? Then parse it into @doc. */
 bool cfg_doc_is_route_section(const char *key);
+/*
+ * A number in the document must be written as one: a quoted "3" is a
+ * string (the schema says so too). 0 or -EINVAL with the node's place.
+ */
+int cfg_doc_plain_number(const struct ynode *n, const char *what, struct cfg_err *err);
+
 int cfg_doc_parse_route_section(struct cfg_doc *doc, const struct ynode *key,
 				struct cfg_err *err);
 

@@ -557,6 +557,9 @@ bad_import() {
 	bad_import prio_range "7:13: invalid priority '4294967295': expected an integer 0-4294967294" 'udsp:
 - src: tcp
   priority: 4294967295'
+	bad_import quoted_prio "7:13: invalid priority '3': expected a number, not a quoted string" 'udsp:
+- src: tcp
+  priority: "3"'
 	bad_import idx_range "6:8: invalid idx '65536': expected an integer -1-65535" 'udsp:
 - idx: 65536
   src: tcp'

@@ -590,6 +590,17 @@ static void t_parse_errors(void **state)
 		  "invalid priority '4294967295': expected an integer 0-4294967294");
 	parse_err("udsp:\n- src: tcp\n  priority: -1\n", -EINVAL, 3, 13,
 		  "invalid priority '-1': expected an integer 0-4294967294");
+	parse_err("udsp:\n- src: tcp\n  priority: \"3\"\n", -EINVAL, 3, 13,
+		  "invalid priority '3': expected a number, not a quoted string");
+	parse_err("udsp:\n- src: tcp\n  idx: '0'\n", -EINVAL, 3, 8,
+		  "invalid idx '0': expected a number, not a quoted string");
+	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
+		  "    tunables: {credits: '9'}\n", -EINVAL, 5, 25,
+		  "invalid credits '9': expected a number, not a quoted string");
+	parse_err("route:\n- net: o2ib\n  gateway: 10.0.0.1@tcp\n  hop: \"2\"\n", -EINVAL, 4, 8,
+		  "invalid hop '2': expected a number, not a quoted string");
+	parse_err("global:\n  retry_count: '2'\n", -EINVAL, 2, 16,
+		  "invalid retry_count '2': expected a number, not a quoted string");
 	parse_err("udsp:\n- src: tcp\n  priority: 1\n  action: {priority: 2}\n", -EINVAL, 4, 22,
 		  "priority given twice: in the rule and in 'action'");
 	parse_err("udsp:\n- src: 10.0.0.[1-300]@tcp\n", -EINVAL, 2, 8,
