@@ -51,7 +51,20 @@ lnet_setup() {
 	[ -S "$LNET_SOCKET" ]
 }
 
+# fresh_lnetd: a second, fresh lnetd in the test's namespace (same
+# interfaces), configured, at $B_SOCKET; lnet_teardown stops it.
+fresh_lnetd() {
+	B_SOCKET=$T/b.sock
+	ip netns exec "$NS" "$LNETD_BIN" --socket "$B_SOCKET" --pidfile "$T/b.pid" \
+		--log "$T/b.log"
+	for _ in $(seq 100); do [ -S "$B_SOCKET" ] && break; sleep 0.05; done
+	[ -S "$B_SOCKET" ]
+	"$LNETCTL_BIN" --socket "$B_SOCKET" lnet configure
+}
+
 lnet_teardown() {
+	local bpid
+	bpid=$(cat "$T/b.pid" 2>/dev/null) && kill "$bpid" 2>/dev/null
 	if [ "$LNET_TRANSPORT" = dev ] && [ -n "${LNET_NETNS:-}" ]; then
 		"$LNETCTL_BIN" lnet unconfigure || true
 	fi

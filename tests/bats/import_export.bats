@@ -15,18 +15,7 @@ setup() {
 }
 
 teardown() {
-	[ -f "$T/b.pid" ] && kill "$(cat "$T/b.pid")" 2>/dev/null
 	lnet_teardown
-}
-
-# A second, fresh lnetd in the same namespace (same interfaces): $B_SOCKET.
-fresh_lnetd() {
-	B_SOCKET=$T/b.sock
-	ip netns exec "$NS" "$LNETD_BIN" --socket "$B_SOCKET" --pidfile "$T/b.pid" \
-		--log "$T/b.log"
-	for _ in $(seq 100); do [ -S "$B_SOCKET" ] && break; sleep 0.05; done
-	[ -S "$B_SOCKET" ]
-	lnetctl --socket "$B_SOCKET" lnet configure
 }
 
 # Everything a user can see, to compare before and after a failed import.
