@@ -4,16 +4,16 @@
  * peers, peer nets, peer NIs and routes, and the UDSP values flattened
  * into them. Portable: uses the OS layer only.
  *
- * Locking: every configuration entry point (lnet_ioctl() and the functions
- * below it) runs with ln_api_mutex held; lnet_ioctl() takes it. The
- * selection function reads only the flattened fields and is called with the
- * same mutex held until the data path (with its net lock) exists.
+ * Locking: ln_api_mutex guards everything, configuration and data path
+ * (see lnet_msg.h for the rules the data path and the LNDs follow).
+ * lnet_ioctl() takes it; the functions below expect it held.
  */
 #ifndef LNET_CORE_H
 #define LNET_CORE_H
 
 #include "../os/os.h"
 #include "../nid/nid.h"
+#include "lnet_msg.h"
 
 #define LNET_MAX_HEALTH		1000
 #define LNET_DEF_PEER_TIMEOUT	180
@@ -57,12 +57,24 @@ struct lnet_ni {
 	s32 ni_tx_credits;
 	u32 ni_seq;
 	u64 ni_send_count, ni_recv_count, ni_drop_count;
+	/* Data path (lnet_msg.h) */
+	const struct lnet_lnd *ni_lnd;
+	void *ni_lnd_data;			/* the LND's per-NI state */
+	struct list_head ni_txq;		/* msgs waiting for a tx credit */
+	s32 ni_min_tx_credits;			/* low-water mark */
+	u64 ni_stats[3][LNET_MSG_HELLO + 1];	/* sent/received/dropped by type */
+	u64 ni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
+	u64 ni_next_ping_ns;			/* recovery ping, 0 = none due */
+	u32 ni_ping_count;
+	bool ni_recovery_pending;		/* a recovery ping is in flight */
+	bool ni_dying;				/* being deleted: not selected */
 };
 
 struct lnet_peer {
 	struct list_head lp_list;		/* on ln_peers, creation order */
 	struct lnet_nid lp_primary_nid;
 	u32 lp_flags;				/* LNET_PEER_F_NON_MR | _LOCK_PRIM */
+	u32 lp_state;				/* LNET_PEER_S_* (data path) */
 	u32 lp_nnis;
 	struct list_head lp_peer_nets;		/* struct lnet_peer_net */
 };
@@ -88,6 +100,15 @@ struct lnet_peer_ni {
 	u32 lpni_max_tx_credits;
 	u32 lpni_seq;
 	u64 lpni_send_count, lpni_recv_count, lpni_drop_count;
+	/* Data path (lnet_msg.h) */
+	struct list_head lpni_txq;		/* msgs waiting for a tx credit */
+	s32 lpni_min_tx_credits;		/* low-water mark */
+	u64 lpni_stats[3][LNET_MSG_HELLO + 1];	/* sent/received/dropped by type */
+	u64 lpni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
+	u64 lpni_next_ping_ns;			/* recovery ping, 0 = none due */
+	u32 lpni_ping_count;
+	bool lpni_recovery_pending;
+	u64 lpni_last_alive_ns;			/* last message from it */
 	/* UDSP: preferred local NIDs (pair rules), preferred gateways */
 	struct lnet_nid *lpni_pref_nids;
 	u32 lpni_npref, lpni_pref_cap;
@@ -130,7 +151,17 @@ struct lnet {
 	bool ln_routing;
 	s32 ln_buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind */
 	u32 ln_globals[__LNET_GLOBAL_MAX];	/* enum lnet_global */
+	struct lnet_dp ln_dp;			/* the data path (lnet_msg.h) */
 };
+
+/* lnet_peer.lp_state (data path; shown as `peer state` bits like Lustre's). */
+#define LNET_PEER_S_MULTI_RAIL	(1U << 0)
+#define LNET_PEER_S_CONFIGURED	(1U << 3)	/* added by the admin */
+#define LNET_PEER_S_DISCOVERED	(1U << 4)
+#define LNET_PEER_S_NIDS_UPTODATE (1U << 8)
+
+/* Indices of ni_stats / lpni_stats. */
+enum { LNET_STATS_SENT, LNET_STATS_RECV, LNET_STATS_DROP };
 
 /* Instance lifetime. lnet_fini() unconfigures first. */
 void lnet_init(struct lnet *ln);

@@ -12,6 +12,8 @@
  *              (the subset that libc and the kernel both provide)
  *   lists      struct list_head and the kernel's list_* helpers
  *   locking    struct os_mutex: os_mutex_init/lock/unlock/destroy
+ *              struct os_cond: os_cond_init/destroy/wait/broadcast
+ *   threads    struct os_thread: os_thread_start/join
  *   logging    os_log(fmt, ...)  (kernel log / lnetd's log)
  *   network    os_if_lookup(): an interface's address and link state
  *   time       os_now_ns()
@@ -43,5 +45,26 @@ struct os_ifaddr {
 int os_if_lookup(const char *ifname, struct os_ifaddr *out);
 
 u64 os_now_ns(void);
+
+/*
+ * Wait on @c with @m held: @m is released while waiting and held again on
+ * return. Returns 0 when woken (or spuriously: callers re-check their
+ * condition in a loop), -ETIMEDOUT once os_now_ns() >= @deadline_ns
+ * (OS_NO_DEADLINE waits for ever).
+ */
+#define OS_NO_DEADLINE	((u64)~0ULL)
+/* os_cond_broadcast(c): wake every waiter of @c (call with the mutex held). */
+
+/*
+ * Start a thread running @fn(@arg); @name shows in ps (kernel) / the log.
+ * 0 or -errno. os_thread_join() waits for @fn to return: the caller tells
+ * the thread to stop first (a flag under a mutex, then a broadcast).
+ */
+int os_thread_start(struct os_thread *t, int (*fn)(void *), void *arg,
+		    const char *name);
+void os_thread_join(struct os_thread *t);
+
+/* Random bytes that need not be secret (incarnations, cookies). */
+u64 os_random_u64(void);
 
 #endif /* LNET_OS_H */

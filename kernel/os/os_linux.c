@@ -13,6 +13,9 @@
 #include <linux/nsproxy.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
+#include <linux/kthread.h>
+#include <linux/random.h>
+#include <linux/jiffies.h>
 #include <net/net_namespace.h>
 #include <net/addrconf.h>
 #include <net/if_inet6.h>
@@ -98,4 +101,72 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 u64 os_now_ns(void)
 {
 	return ktime_get_ns();
+}
+
+int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns)
+{
+	int gen = atomic_read(&c->gen);
+	long left = MAX_SCHEDULE_TIMEOUT;
+	u64 now = os_now_ns();
+
+	if (deadline_ns != OS_NO_DEADLINE) {
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		left = nsecs_to_jiffies(deadline_ns - now) + 1;
+	}
+	mutex_unlock(&m->m);
+	/* Interruptible: a signal ends the wait early, callers re-check. */
+	left = wait_event_interruptible_timeout(c->wq,
+						atomic_read(&c->gen) != gen, left);
+	mutex_lock(&m->m);
+	return left == 0 ? -ETIMEDOUT : 0;
+}
+
+void os_cond_broadcast(struct os_cond *c)
+{
+	atomic_inc(&c->gen);
+	wake_up_all(&c->wq);
+}
+
+static int os_thread_main(void *arg)
+{
+	struct os_thread *t = arg;
+	int rc = t->fn(t->arg);
+
+	/* kthread_stop() collects the result: wait for it. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return rc;
+}
+
+int os_thread_start(struct os_thread *t, int (*fn)(void *), void *arg,
+		    const char *name)
+{
+	struct task_struct *task;
+
+	t->fn = fn;
+	t->arg = arg;
+	task = kthread_run(os_thread_main, t, "%s", name);
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	t->task = task;
+	t->started = true;
+	return 0;
+}
+
+void os_thread_join(struct os_thread *t)
+{
+	if (!t->started)
+		return;
+	kthread_stop(t->task);
+	t->started = false;
+}
+
+u64 os_random_u64(void)
+{
+	return get_random_u64();
 }

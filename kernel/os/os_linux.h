@@ -60,6 +60,33 @@ static inline void os_mutex_destroy(struct os_mutex *m)
 	mutex_destroy(&m->m);
 }
 
+#include <linux/wait.h>
+#include <linux/atomic.h>
+#include <linux/sched.h>
+
+/* See os.h: a wait queue and a generation count stand in for a condvar. */
+struct os_cond {
+	wait_queue_head_t wq;
+	atomic_t gen;
+};
+
+#define os_cond_init(oc)	do { init_waitqueue_head(&(oc)->wq); \
+				     atomic_set(&(oc)->gen, 0); } while (0)
+static inline void os_cond_destroy(struct os_cond *c)
+{
+}
+
+int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns);
+void os_cond_broadcast(struct os_cond *c);
+
+struct task_struct;
+struct os_thread {
+	struct task_struct *task;
+	int (*fn)(void *arg);
+	void *arg;
+	bool started;
+};
+
 /* The kernel log, prefixed "lnet: " by the module's pr_fmt. */
 #define os_log(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
 

@@ -56,6 +56,26 @@ static inline void os_mutex_destroy(struct os_mutex *m)
 	pthread_mutex_destroy(&m->m);
 }
 
+/*
+ * A condition variable used with an os_mutex (see os.h). Monotonic clock:
+ * deadlines are os_now_ns() values.
+ */
+struct os_cond {
+	pthread_cond_t c;
+};
+
+void os_cond_init(struct os_cond *c);
+void os_cond_destroy(struct os_cond *c);
+int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns);
+void os_cond_broadcast(struct os_cond *c);
+
+struct os_thread {
+	pthread_t t;
+	int (*fn)(void *arg);
+	void *arg;
+	bool started;
+};
+
 /* Where os_log() writes: lnetd points it at its log file; NULL = stderr. */
 extern FILE *os_log_file;
 void os_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
