@@ -5,7 +5,7 @@ set -e
 PKGS="build-essential pkg-config clang libyaml-dev libnl-3-dev libnl-route-3-dev
 libreadline-dev libcmocka-dev bats iproute2 python3 python3-yaml python3-jsonschema
 qemu-system-x86 busybox-static cpio kmod linux-headers-amd64 gcc-multilib
-mandoc bash-completion tmux"
+mandoc bash-completion tmux tshark"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
