@@ -34,12 +34,25 @@ struct lnet;
 #define LNETD_REPLY_HEAD	8	/* s32 rc, u32 len */
 /* Connections served at once; more are accepted and closed with a log line. */
 #define LNETD_MAX_CONNS		256
+/*
+ * Requests run on worker threads (lnet_ioctl() may wait for the network),
+ * started as needed up to this many; more requests at once wait in a queue.
+ */
+#define LNETD_MAX_WORKERS	32
 
 /*
  * Serve @listen_fd until a signal readable on @signal_fd (SIGTERM, SIGINT)
  * arrives. Returns 0 on a clean stop, -errno if the loop itself failed.
  */
 int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd);
+
+/*
+ * The link monitor (link.c): a thread that follows rtnetlink link and
+ * address events in lnetd's network namespace and calls lnet_link_event()
+ * for the interface concerned. Start: 0 or -errno. Stop joins the thread.
+ */
+int lnetd_link_start(struct lnet *ln);
+void lnetd_link_stop(void);
 
 /* printf-style line into lnetd's log (os_log), "lnetd: " prefixed. */
 void lnetd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

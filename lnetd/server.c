@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lnetd's socket loop: one epoll set over the listening socket, the signal
- * fd and every client connection. Connections are non-blocking and each
- * keeps its own request/reply state, so a slow or hostile client never
- * stalls the others; a complete request is run at once through
- * lnet_ioctl(), which serialises on ln_api_mutex. See lnetd.h for the
- * framing.
+ * fd, the workers' completion eventfd and every client connection.
+ * Connections are non-blocking and each keeps its own request/reply state,
+ * so a slow or hostile client never stalls the others.
+ *
+ * A complete request runs on a worker thread, not in the loop: lnet_ioctl()
+ * may wait for the network for seconds (ping, discover, selftest, with
+ * ln_api_mutex released meanwhile), and another client's `net show` must
+ * be answered in the meantime. While a worker owns a connection, its fd is
+ * out of the epoll set (one request at a time per connection, as the
+ * framing of lnetd.h is request/reply); the worker hands it back through
+ * the done list and the eventfd, and the loop sends the reply. Workers are
+ * started on demand (a request finds no idle one) up to LNETD_MAX_WORKERS
+ * and stay until shutdown. See lnetd.h for the framing.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 
@@ -36,10 +47,34 @@ struct conn {
 	u32 req_len, req_got;
 	u8 *out;			/* reply being sent */
 	size_t out_len, out_off;
+	bool watched;			/* in the epoll set */
+	bool busy;			/* a worker runs its request */
+	s32 rc;				/* what lnet_ioctl() returned */
+	struct conn *job_next;		/* on the pool's todo or done list */
+};
+
+/*
+ * The workers. @lock guards everything here; the loop and the workers
+ * each hold it only to move a connection between lists.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* todo not empty, or stop */
+	struct conn *todo, **todo_tail;	/* FIFO */
+	struct conn *done;		/* finished: back to the loop */
+	unsigned int ntodo, nidle, nthreads, nbusy;
+	bool stop;
+	int efd;			/* eventfd: done is not empty */
+	struct lnet *ln;
+	pthread_t threads[LNETD_MAX_WORKERS];
+} pool = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+	.efd = -1,
 };
 
 /* epoll tags for the two fds that are not connections */
-static int listen_tag, signal_tag;
+static int listen_tag, signal_tag, done_tag;
 /* Every open connection, so that shutdown can close them all. */
 static struct conn *conns;
 static unsigned int nconns;
@@ -65,7 +100,8 @@ static void conn_close(int ep, struct conn *c)
 		conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
-	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+	if (c->watched)
+		epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	free(c->req);
 	free(c->out);
@@ -85,7 +121,10 @@ static int conn_watch(int ep, struct conn *c, u32 events)
 {
 	struct epoll_event ev = { .events = events, .data.ptr = c };
 
-	return epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+	if (epoll_ctl(ep, c->watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c->fd, &ev))
+		return -1;
+	c->watched = true;
+	return 0;
 }
 
 /* Queue rc + @len bytes of @body and start sending. */
@@ -104,16 +143,102 @@ static int conn_reply(int ep, struct conn *c, s32 rc, const void *body, u32 len)
 	return conn_watch(ep, c, EPOLLOUT) ? -errno : 0;
 }
 
-/* The whole request is in: run it (or refuse it) and queue the reply. */
-static int conn_run(struct lnet *ln, int ep, struct conn *c)
+static void *worker_main(void *arg)
+{
+	struct conn *c;
+
+	pthread_mutex_lock(&pool.lock);
+	for (;;) {
+		while (!pool.todo && !pool.stop) {
+			pool.nidle++;
+			pthread_cond_wait(&pool.cond, &pool.lock);
+			pool.nidle--;
+		}
+		/* Requests not started yet when lnetd stops are not run. */
+		if (pool.stop)
+			break;
+		c = pool.todo;
+		pool.todo = c->job_next;
+		if (!pool.todo)
+			pool.todo_tail = &pool.todo;
+		pool.ntodo--;
+		pool.nbusy++;
+		pthread_mutex_unlock(&pool.lock);
+		c->rc = lnet_ioctl(pool.ln, c->cmd, c->req, c->req_len, true);
+		pthread_mutex_lock(&pool.lock);
+		pool.nbusy--;
+		c->job_next = pool.done;
+		pool.done = c;
+		if (eventfd_write(pool.efd, 1))
+			lnetd_log("cannot wake the socket loop: %s", strerror(errno));
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return NULL;
+}
+
+/* One more worker thread: 0 or -errno. */
+static int pool_add_thread(void)
+{
+	sigset_t all, old;
+	int rc;
+
+	/* Signals are for the loop's signalfd: workers block them all. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&pool.threads[pool.nthreads], NULL, worker_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
+		return -rc;
+	pool.nthreads++;
+	return 0;
+}
+
+/*
+ * Called with pool.lock held: one more worker when the queue holds more
+ * requests than there are idle workers. There is always at least one
+ * (pool_start), so when this fails the request waits for a busy one.
+ */
+static void pool_grow(void)
+{
+	int rc;
+
+	if (pool.ntodo <= pool.nidle || pool.nthreads >= LNETD_MAX_WORKERS)
+		return;
+	rc = pool_add_thread();
+	if (rc)
+		lnetd_log("cannot start worker thread %u: %s", pool.nthreads + 1,
+			  strerror(-rc));
+}
+
+/*
+ * Hand @c's request to a worker: its fd leaves the epoll set until the
+ * reply is ready (and nothing may touch @c meanwhile but the worker).
+ */
+static int conn_dispatch(int ep, struct conn *c)
+{
+	if (epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL))
+		return -errno;
+	c->watched = false;
+	c->busy = true;
+	c->job_next = NULL;
+	pthread_mutex_lock(&pool.lock);
+	*pool.todo_tail = c;
+	pool.todo_tail = &c->job_next;
+	pool.ntodo++;
+	pool_grow();
+	pthread_cond_signal(&pool.cond);
+	pthread_mutex_unlock(&pool.lock);
+	return 0;
+}
+
+/* The whole request is in: give it to a worker (or refuse it). */
+static int conn_run(int ep, struct conn *c)
 {
 	int rc;
 
 	if (c->allowed)
-		rc = lnet_ioctl(ln, c->cmd, c->req, c->req_len, true);
-	else
-		rc = -EPERM;
-	rc = conn_reply(ep, c, rc, c->req, c->req_len);
+		return conn_dispatch(ep, c);
+	rc = conn_reply(ep, c, -EPERM, c->req, c->req_len);
 	conn_reset_request(c);
 	return rc;
 }
@@ -157,7 +282,7 @@ static u8 *conn_next(struct conn *c, size_t *want)
 }
 
 /* Returns 1 to keep the connection, 0 to close it quietly, -errno on error. */
-static int conn_read(struct lnet *ln, int ep, struct conn *c)
+static int conn_read(int ep, struct conn *c)
 {
 	for (;;) {
 		size_t want;
@@ -188,7 +313,7 @@ static int conn_read(struct lnet *ln, int ep, struct conn *c)
 			c->req_got += n;
 		}
 		if (c->req && c->req_got == c->req_len) {
-			int rc = conn_run(ln, ep, c);
+			int rc = conn_run(ep, c);
 
 			return rc ? rc : 1;
 		}
@@ -217,14 +342,14 @@ static int conn_write(int ep, struct conn *c)
 	return conn_watch(ep, c, EPOLLIN) ? 0 : 1;
 }
 
-static void conn_event(struct lnet *ln, int ep, struct conn *c, u32 events)
+static void conn_event(int ep, struct conn *c, u32 events)
 {
 	int rc = 1;
 
 	if (c->out)
 		rc = conn_write(ep, c);
 	else if (events & EPOLLIN)
-		rc = conn_read(ln, ep, c);
+		rc = conn_read(ep, c);
 	else if (events & (EPOLLHUP | EPOLLERR))
 		rc = 0;
 	if (rc < 0)
@@ -304,6 +429,7 @@ static void accept_one(int ep, int listen_fd)
 		close(fd);
 		return;
 	}
+	c->watched = true;
 	c->next = conns;
 	if (conns)
 		conns->prev = c;
@@ -322,6 +448,77 @@ static bool read_signal(int signal_fd)
 	return true;
 }
 
+/* Workers finished requests: send their replies. */
+static void take_done(int ep)
+{
+	struct conn *c, *next;
+	eventfd_t n;
+
+	if (eventfd_read(pool.efd, &n))
+		return;
+	pthread_mutex_lock(&pool.lock);
+	c = pool.done;
+	pool.done = NULL;
+	pthread_mutex_unlock(&pool.lock);
+	for (; c; c = next) {
+		int rc;
+
+		next = c->job_next;
+		c->busy = false;
+		rc = conn_reply(ep, c, c->rc, c->req, c->req_len);
+		conn_reset_request(c);
+		if (rc) {
+			lnetd_log("client pid %d uid %u: %s, closing", (int)c->pid,
+				  (unsigned int)c->uid, strerror(-rc));
+			conn_close(ep, c);
+		}
+	}
+}
+
+/* The eventfd and the first worker (so that a request always has one). */
+static int pool_start(struct lnet *ln)
+{
+	int rc;
+
+	pool.ln = ln;
+	pool.todo = NULL;
+	pool.todo_tail = &pool.todo;
+	pool.done = NULL;
+	pool.stop = false;
+	pool.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pool.efd < 0)
+		return -errno;
+	pthread_mutex_lock(&pool.lock);
+	rc = pool_add_thread();
+	pthread_mutex_unlock(&pool.lock);
+	if (rc) {
+		close(pool.efd);
+		pool.efd = -1;
+	}
+	return rc;
+}
+
+/*
+ * Stop the workers: the ones running a request finish it (a ping ends by
+ * its own timeout), the queued requests are dropped with their connections.
+ */
+static void pool_stop(void)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&pool.lock);
+	pool.stop = true;
+	if (pool.nbusy)
+		lnetd_log("waiting for %u running request(s) to finish", pool.nbusy);
+	pthread_cond_broadcast(&pool.cond);
+	pthread_mutex_unlock(&pool.lock);
+	for (i = 0; i < pool.nthreads; i++)
+		pthread_join(pool.threads[i], NULL);
+	pool.nthreads = 0;
+	close(pool.efd);
+	pool.efd = -1;
+}
+
 static int epoll_add_tag(int ep, int fd, int *tag)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
@@ -332,20 +529,23 @@ static int epoll_add_tag(int ep, int fd, int *tag)
 int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
 {
 	struct epoll_event evs[32];
-	int ep, rc = 0;
+	int ep, rc;
 	bool stop = false;
 
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
 		return -errno;
-	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (epoll_add_tag(ep, listen_fd, &listen_tag) ||
-	    epoll_add_tag(ep, signal_fd, &signal_tag)) {
-		rc = -errno;
+	rc = pool_start(ln);
+	if (rc) {
 		close(ep);
 		return rc;
 	}
-	while (!stop) {
+	spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (epoll_add_tag(ep, listen_fd, &listen_tag) ||
+	    epoll_add_tag(ep, signal_fd, &signal_tag) ||
+	    epoll_add_tag(ep, pool.efd, &done_tag))
+		rc = -errno;
+	while (!rc && !stop) {
 		int i, n = epoll_wait(ep, evs, 32, -1);
 
 		if (n < 0 && errno == EINTR)
@@ -361,10 +561,14 @@ int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
 				accept_one(ep, listen_fd);
 			else if (p == &signal_tag)
 				stop |= read_signal(signal_fd);
+			else if (p == &done_tag)
+				take_done(ep);
 			else
-				conn_event(ln, ep, p, evs[i].events);
+				conn_event(ep, p, evs[i].events);
 		}
 	}
+	/* No worker touches a connection after this. */
+	pool_stop();
 	while (conns)
 		conn_close(ep, conns);
 	if (spare_fd >= 0)
