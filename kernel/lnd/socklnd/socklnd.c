@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The socket LND: its operations (startup, shutdown, send, recv, query,
+ * notify, accept), peers, and the shared threads' lifetime. Connection
+ * setup is in socklnd_conn.c, socket I/O in socklnd_sched.c.
+ */
+#include "socklnd_priv.h"
+
+struct ksock_global ks;
+
+void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u:%u", addr[0], addr[1], addr[2], addr[3],
+		 port);
+}
+
+struct ksock_peer *ksock_peer_find(struct ksock_net *net, const struct lnet_nid *nid)
+{
+	struct ksock_peer *peer;
+
+	list_for_each_entry(peer, &net->n_peers, p_list)
+		if (lnet_nid_equal(&peer->p_nid, nid))
+			return peer;
+	return NULL;
+}
+
+/* With ks_lock held. NULL when out of memory. */
+struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
+					     const struct lnet_nid *nid)
+{
+	struct ksock_peer *peer = ksock_peer_find(net, nid);
+
+	if (peer)
+		return peer;
+	peer = os_zalloc(sizeof(*peer));
+	if (!peer)
+		return NULL;
+	peer->p_net = net;
+	peer->p_nid = *nid;
+	INIT_LIST_HEAD(&peer->p_conns);
+	INIT_LIST_HEAD(&peer->p_txq);
+	INIT_LIST_HEAD(&peer->p_connd);
+	list_add_tail(&peer->p_list, &net->n_peers);
+	return peer;
+}
+
+/* The first open connection of @kind (with ks_lock held), or NULL. */
+struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind)
+{
+	struct ksock_conn *conn;
+
+	list_for_each_entry(conn, &peer->p_conns, c_list)
+		if (conn->c_kind == kind && !conn->c_closing)
+			return conn;
+	return NULL;
+}
+
+/* Queue @peer for the connd (ks_lock held). */
+void ksock_peer_start_connect(struct ksock_peer *peer)
+{
+	if (peer->p_connecting)
+		return;
+	peer->p_connecting = true;
+	list_add_tail(&peer->p_connd, &ks.ks_connd_peers);
+	os_cond_broadcast(&ks.ks_cond);
+}
+
+/* Finalize the txs of @txs (taken off every list) without any lock held. */
+void ksock_txs_fail(struct ksock_net *net, struct list_head *txs,
+		    enum lnet_msg_hstatus hs, int status)
+{
+	struct ksock_tx *tx, *tmp;
+
+	list_for_each_entry_safe(tx, tmp, txs, tx_list) {
+		list_del(&tx->tx_list);
+		tx->tx_msg->msg_health_status = hs;
+		lnet_finalize(net->n_ln, tx->tx_msg, status);
+		os_free(tx);
+	}
+}
+
+/* ---- shared threads ---------------------------------------------------- */
+
+static void ksock_threads_stop(void)
+{
+	int i;
+
+	os_mutex_lock(&ks.ks_lock);
+	ks.ks_stop = true;
+	os_cond_broadcast(&ks.ks_cond);
+	os_mutex_unlock(&ks.ks_lock);
+	for (i = 0; i < KSOCK_NSCHED; i++)
+		if (ks.ks_sched[i].s_ps)
+			os_pollset_wake(ks.ks_sched[i].s_ps);
+	for (i = 0; i < 2; i++) {
+		if (ks.ks_connd[i].started)
+			os_thread_join(&ks.ks_connd[i]);
+		memset(&ks.ks_connd[i], 0, sizeof(ks.ks_connd[i]));
+	}
+	for (i = 0; i < KSOCK_NSCHED; i++) {
+		struct ksock_sched *s = &ks.ks_sched[i];
+
+		if (s->s_thread.started)
+			os_thread_join(&s->s_thread);
+		os_pollset_destroy(s->s_ps);
+		memset(s, 0, sizeof(*s));
+	}
+	ks.ks_stop = false;
+	ks.ks_running = false;
+}
+
+/* With ks_thread_mutex held: the connd and the schedulers, once. */
+static int ksock_threads_start(void)
+{
+	char name[32];
+	int i, rc = 0;
+
+	if (ks.ks_running)
+		return 0;
+	ks.ks_running = true;
+	for (i = 0; i < KSOCK_NSCHED && !rc; i++) {
+		struct ksock_sched *s = &ks.ks_sched[i];
+
+		INIT_LIST_HEAD(&s->s_ready);
+		rc = os_pollset_create(&s->s_ps);
+		snprintf(name, sizeof(name), "socklnd_sd%d", i);
+		if (!rc)
+			rc = os_thread_start(&s->s_thread, ksock_scheduler, s, name);
+	}
+	if (!rc)
+		rc = os_thread_start(&ks.ks_connd[0], ksock_connd, &ks.ks_connd[0],
+				     "socklnd_hello");
+	if (!rc)
+		rc = os_thread_start(&ks.ks_connd[1], ksock_connd, &ks.ks_connd[1],
+				     "socklnd_connd");
+	if (rc)
+		ksock_threads_stop();
+	return rc;
+}
+
+/* ---- startup and shutdown ------------------------------------------------ */
+
+static int ksock_net_listen(struct ksock_net *net)
+{
+	char name[32];
+	int rc;
+
+	ksock_addr_name(net->n_nid.nid_addr, net->n_port, name, sizeof(name));
+	rc = os_sock_listen(net->n_nid.nid_addr, net->n_port, 127, &net->n_listener);
+	if (!rc)
+		rc = os_pollset_create(&net->n_accept_ps);
+	if (!rc)
+		rc = os_pollset_add(net->n_accept_ps, net->n_listener, net);
+	if (!rc)
+		rc = os_thread_start(&net->n_acceptor, ksock_acceptor, net,
+				     "socklnd_accept");
+	if (rc) {
+		os_log("socklnd: cannot listen on %s: error %d", name, rc);
+		os_pollset_destroy(net->n_accept_ps);
+		os_sock_close(net->n_listener);
+	}
+	return rc;
+}
+
+static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
+{
+	char nidstr[LNET_NID_STR_MAX];
+	struct ksock_net *net;
+	int rc;
+
+	if (ni->ni_nid.nid_addr_len != 4) {
+		lnet_nid_print(&ni->ni_nid, nidstr, sizeof(nidstr));
+		os_log("socklnd: %s: IPv6 NIs are not supported (the socket LND's wire carries IPv4 NIDs only)",
+		       nidstr);
+		return -EAFNOSUPPORT;
+	}
+	net = os_zalloc(sizeof(*net));
+	if (!net)
+		return -ENOMEM;
+	net->n_ln = ln;
+	net->n_ni = ni;
+	net->n_nid = ni->ni_nid;
+	net->n_incarnation = ln->ln_dp.dp_incarnation;
+	net->n_timeout_ns = lnet_lnd_timeout_ns(ln);
+	net->n_port = ks.ks_port ? ks.ks_port : LNET_ACCEPTOR_PORT;
+	INIT_LIST_HEAD(&net->n_peers);
+
+	os_mutex_lock(&ks.ks_thread_mutex);
+	rc = ksock_threads_start();
+	if (!rc)
+		rc = ksock_net_listen(net);
+	if (rc) {
+		if (!ks.ks_nnets && ks.ks_running)
+			ksock_threads_stop();
+		os_mutex_unlock(&ks.ks_thread_mutex);
+		os_free(net);
+		return rc;
+	}
+	os_mutex_lock(&ks.ks_lock);
+	list_add_tail(&net->n_list, &ks.ks_nets);
+	ks.ks_nnets++;
+	os_mutex_unlock(&ks.ks_lock);
+	os_mutex_unlock(&ks.ks_thread_mutex);
+	ni->ni_lnd_data = net;
+	return 0;
+}
+
+/* Shutdown, with ks_lock held: every message and connection of @net. */
+static void ksock_net_drain(struct ksock_net *net, struct list_head *txs)
+{
+	struct ksock_acc *acc, *atmp;
+	struct ksock_peer *peer;
+	struct ksock_conn *conn;
+
+	list_for_each_entry(peer, &net->n_peers, p_list) {
+		ksock_list_splice_init(&peer->p_txq, txs);
+		if (peer->p_connecting && !list_empty(&peer->p_connd)) {
+			list_del_init(&peer->p_connd);
+			peer->p_connecting = false;
+		}
+		list_for_each_entry(conn, &peer->p_conns, c_list)
+			ksock_conn_close_req(conn, "the NI is shutting down",
+					     LNET_MSG_STATUS_LOCAL_ERROR);
+	}
+	list_for_each_entry_safe(acc, atmp, &ks.ks_connd_accs, a_list) {
+		if (acc->a_net != net)
+			continue;
+		list_del(&acc->a_list);
+		os_sock_close(acc->a_sock);
+		os_free(acc);
+	}
+}
+
+static void ksock_shutdown(struct lnet *ln, struct lnet_ni *ni)
+{
+	struct ksock_net *net = ni->ni_lnd_data;
+	struct ksock_peer *peer, *ptmp;
+	LIST_HEAD(txs);
+
+	if (!net)
+		return;
+	os_mutex_lock(&ks.ks_lock);
+	net->n_shutdown = true;
+	os_mutex_unlock(&ks.ks_lock);
+	os_pollset_wake(net->n_accept_ps);
+	os_thread_join(&net->n_acceptor);
+	os_pollset_destroy(net->n_accept_ps);
+	os_sock_close(net->n_listener);
+
+	os_mutex_lock(&ks.ks_thread_mutex);
+	os_mutex_lock(&ks.ks_lock);
+	ksock_net_drain(net, &txs);
+	while (net->n_nconns || net->n_refs)
+		os_cond_wait(&ks.ks_cond, &ks.ks_lock, OS_NO_DEADLINE);
+	list_for_each_entry_safe(peer, ptmp, &net->n_peers, p_list) {
+		ksock_list_splice_init(&peer->p_txq, &txs);
+		list_del(&peer->p_list);
+		os_free(peer);
+	}
+	list_del(&net->n_list);
+	ks.ks_nnets--;
+	os_mutex_unlock(&ks.ks_lock);
+	ksock_txs_fail(net, &txs, LNET_MSG_STATUS_LOCAL_ERROR, -ENETDOWN);
+	if (!ks.ks_nnets)
+		ksock_threads_stop();
+	os_mutex_unlock(&ks.ks_thread_mutex);
+	ni->ni_lnd_data = NULL;
+	os_free(net);
+}
+
+/* ---- send and receive -------------------------------------------------------- */
+
+static struct ksock_tx *ksock_tx_make(struct lnet_msg *msg, u64 timeout_ns,
+				      int *rcp)
+{
+	struct ksock_msg_hdr k = { .ksm_type = KSOCK_MSG_LNET };
+	struct ksock_tx *tx;
+
+	if (msg->msg_hdr.payload_length != msg->msg_len ||
+	    msg->msg_len > LNET_MTU || (msg->msg_len && !msg->msg_buf)) {
+		*rcp = -EINVAL;
+		return NULL;
+	}
+	tx = os_zalloc(sizeof(*tx));
+	if (!tx) {
+		*rcp = -ENOMEM;
+		return NULL;
+	}
+	*rcp = lnet_msg_hdr_encode(&k, &msg->msg_hdr, tx->tx_hdr);
+	if (*rcp) {
+		os_free(tx);
+		return NULL;
+	}
+	tx->tx_msg = msg;
+	tx->tx_nob = LNET_WIRE_MSG_HDR_LEN + msg->msg_len;
+	tx->tx_kind = msg->msg_len < KSOCK_SMALL_MAX ? SOCKLND_CONN_CONTROL :
+						       SOCKLND_CONN_BULK_OUT;
+	tx->tx_deadline = os_now_ns() + timeout_ns;
+	return tx;
+}
+
+static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
+{
+	struct ksock_net *net = ni->ni_lnd_data;
+	const struct lnet_nid *dst = &msg->msg_txpeer->lpni_nid;
+	struct ksock_peer *peer;
+	struct ksock_conn *conn;
+	struct ksock_tx *tx;
+	u64 timeout;
+	int rc;
+
+	if (dst->nid_addr_len != 4 || lnet_nid_net(dst) != lnet_nid_net(&net->n_nid))
+		return -EHOSTUNREACH;
+	timeout = lnet_lnd_timeout_ns(net->n_ln);
+	tx = ksock_tx_make(msg, timeout, &rc);
+	if (!tx)
+		return rc;
+	os_mutex_lock(&ks.ks_lock);
+	net->n_timeout_ns = timeout;
+	peer = net->n_shutdown ? NULL : ksock_peer_find_or_create(net, dst);
+	if (!peer) {
+		rc = net->n_shutdown ? -ENETDOWN : -ENOMEM;
+		os_mutex_unlock(&ks.ks_lock);
+		os_free(tx);
+		return rc;
+	}
+	msg->msg_private = tx;
+	conn = ksock_peer_conn(peer, tx->tx_kind);
+	if (conn) {
+		ksock_conn_queue_tx(conn, tx);
+	} else {
+		list_add_tail(&tx->tx_list, &peer->p_txq);
+		ksock_peer_start_connect(peer);
+	}
+	os_mutex_unlock(&ks.ks_lock);
+	return 0;
+}
+
+/*
+ * Called inside lnet_parse() (or later) with the instance lock held: the
+ * scheduler that owns the connection picks the payload up from here.
+ */
+static int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
+		      void *buf, u32 mlen, u32 rlen)
+{
+	struct ksock_conn *conn = private;
+	u32 plen = lnet_get_le32(conn->c_rx_hdr + LNET_WIRE_KSOCK_HDR_LEN + 28);
+	bool wake;
+
+	if (mlen > rlen || rlen != plen || (mlen && !buf))
+		return -EINVAL;
+	os_mutex_lock(&ks.ks_lock);
+	if (conn->c_rx_state != KSOCK_RX_PARSE) {
+		os_mutex_unlock(&ks.ks_lock);
+		return -EINVAL;
+	}
+	conn->c_rx_msg = msg;
+	conn->c_rx_buf = buf;
+	conn->c_rx_mlen = mlen;
+	conn->c_rx_done = 0;
+	conn->c_rx_slop = rlen - mlen;
+	conn->c_rx_state = KSOCK_RX_PAYLOAD;
+	wake = !conn->c_rx_in_parse;
+	if (wake)
+		ksock_conn_schedule(conn, KSOCK_DO_RX);
+	os_mutex_unlock(&ks.ks_lock);
+	return 0;
+}
+
+static void ksock_query(struct lnet_ni *ni, const struct lnet_nid *nid, u64 *when)
+{
+	struct ksock_net *net = ni->ni_lnd_data;
+	struct ksock_peer *peer;
+
+	os_mutex_lock(&ks.ks_lock);
+	peer = ksock_peer_find(net, nid);
+	*when = peer ? peer->p_last_alive : 0;
+	os_mutex_unlock(&ks.ks_lock);
+}
+
+/* The core says @nid is down: drop its connections (a send reconnects). */
+static void ksock_notify_peer(struct lnet_ni *ni, const struct lnet_nid *nid,
+			      bool alive)
+{
+	struct ksock_net *net = ni->ni_lnd_data;
+	struct ksock_peer *peer;
+	struct ksock_conn *conn;
+
+	if (alive)
+		return;
+	os_mutex_lock(&ks.ks_lock);
+	peer = ksock_peer_find(net, nid);
+	if (peer)
+		list_for_each_entry(conn, &peer->p_conns, c_list)
+			ksock_conn_close_req(conn, "the peer was reported down",
+					     LNET_MSG_STATUS_REMOTE_ERROR);
+	os_mutex_unlock(&ks.ks_lock);
+}
+
+const struct lnet_lnd lnet_socklnd = {
+	.lnd_type = LNET_LND_TCP,
+	.lnd_startup = ksock_startup,
+	.lnd_shutdown = ksock_shutdown,
+	.lnd_send = ksock_send,
+	.lnd_recv = ksock_recv,
+	.lnd_notify_peer = ksock_notify_peer,
+	.lnd_query = ksock_query,
+	.lnd_accept = ksock_accept,
+};
+
+void lnet_socklnd_set_port(u16 port)
+{
+	ks.ks_port = port;
+}
+
+int lnet_socklnd_register(struct lnet *ln)
+{
+	if (!ks.ks_inited) {
+		os_mutex_init(&ks.ks_lock);
+		os_mutex_init(&ks.ks_thread_mutex);
+		os_cond_init(&ks.ks_cond);
+		INIT_LIST_HEAD(&ks.ks_nets);
+		INIT_LIST_HEAD(&ks.ks_connd_peers);
+		INIT_LIST_HEAD(&ks.ks_connd_accs);
+		ks.ks_inited = true;
+	}
+	return lnet_lnd_register(ln, &lnet_socklnd);
+}

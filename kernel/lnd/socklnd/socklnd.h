@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The socket LND (LNET_LND_TCP): LNet over TCP with the Lustre socket
+ * LND's wire format (see kernel/wire/lnet_wire.h), so that our nodes and
+ * Lustre nodes talk to each other. User space for now (os_sock.h on BSD
+ * sockets); the code goes through os_sock.h only so that a kernel-socket
+ * build can follow.
+ */
+#ifndef LNET_SOCKLND_H
+#define LNET_SOCKLND_H
+
+#include "../../core/lnet.h"
+
+extern const struct lnet_lnd lnet_socklnd;
+
+/*
+ * Register the socket LND with @ln (before lnet_configure). The first call
+ * of the process also sets up the LND's shared state. 0 or -errno from
+ * lnet_lnd_register().
+ */
+int lnet_socklnd_register(struct lnet *ln);
+
+/*
+ * The TCP port the acceptors listen on and connections go to: 0 restores
+ * LNET_ACCEPTOR_PORT (988). For tests and for lnetd's LNET_ACCEPT_PORT;
+ * applies to NIs started afterwards.
+ */
+void lnet_socklnd_set_port(u16 port);
+
+#endif /* LNET_SOCKLND_H */

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Socket LND connection setup: the acceptor of each NI (the 16-byte
+ * acceptor request), the connd (active connects from privileged ports,
+ * the hello v3 exchange on both sides, tx timeouts), and attaching an
+ * established connection to its peer and a scheduler.
+ */
+#include "socklnd_priv.h"
+
+#define KSOCK_WAIT_SLICE_NS	(200ULL * 1000000ULL)
+
+static const int ksock_kinds[] = {
+	SOCKLND_CONN_CONTROL, SOCKLND_CONN_BULK_IN, SOCKLND_CONN_BULK_OUT,
+};
+
+/* What the other end calls a connection we call @kind. */
+static int ksock_kind_mirror(int kind)
+{
+	if (kind == SOCKLND_CONN_BULK_IN)
+		return SOCKLND_CONN_BULK_OUT;
+	if (kind == SOCKLND_CONN_BULK_OUT)
+		return SOCKLND_CONN_BULK_IN;
+	return kind;
+}
+
+static bool ksock_net_down(struct ksock_net *net)
+{
+	bool down;
+
+	os_mutex_lock(&ks.ks_lock);
+	down = net->n_shutdown;
+	os_mutex_unlock(&ks.ks_lock);
+	return down;
+}
+
+/* Wait for @events on @s: >0, -ETIMEDOUT, -ENETDOWN (NI going), -errno. */
+static int ksock_sock_wait(struct ksock_net *net, struct os_sock *s,
+			   unsigned int events, u64 deadline)
+{
+	u64 now, until;
+	int rc;
+
+	for (;;) {
+		if (ksock_net_down(net))
+			return -ENETDOWN;
+		now = os_now_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		until = deadline - now > KSOCK_WAIT_SLICE_NS ?
+			now + KSOCK_WAIT_SLICE_NS : deadline;
+		rc = os_sock_wait(s, events, until);
+		if (rc)
+			return rc;
+	}
+}
+
+/* Read exactly @len bytes before @deadline: 0, -ECONNRESET at EOF, -errno. */
+static int ksock_read_full(struct ksock_net *net, struct os_sock *s, void *buf,
+			   size_t len, u64 deadline)
+{
+	size_t got = 0;
+	long n;
+	int rc;
+
+	while (got < len) {
+		n = os_sock_recv(s, (u8 *)buf + got, len - got);
+		if (n > 0) {
+			got += (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			return -ECONNRESET;
+		if (n != -EAGAIN)
+			return (int)n;
+		rc = ksock_sock_wait(net, s, OS_POLL_IN, deadline);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int ksock_write_full(struct ksock_net *net, struct os_sock *s,
+			    const void *buf, size_t len, u64 deadline)
+{
+	struct os_iov iov;
+	size_t done = 0;
+	long n;
+	int rc;
+
+	while (done < len) {
+		iov.iov_base = (u8 *)buf + done;
+		iov.iov_len = len - done;
+		n = os_sock_send(s, &iov, 1);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n != -EAGAIN)
+			return n ? (int)n : -EIO;
+		rc = ksock_sock_wait(net, s, OS_POLL_OUT, deadline);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void ksock_hello_make(struct ksock_net *net, const struct lnet_nid *peer,
+			     int kind, struct ksock_hello *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->kshm_magic = LNET_PROTO_MAGIC;
+	h->kshm_version = KSOCK_PROTO_V3;
+	h->kshm_src_nid = net->n_nid;
+	h->kshm_dst_nid = *peer;
+	h->kshm_src_pid = LNET_PID_LUSTRE;
+	h->kshm_src_incarnation = net->n_incarnation;
+	h->kshm_ctype = kind;
+}
+
+/*
+ * Read and check a hello (and skip its IPs). 0, or -EPROTO with the
+ * reason in @why, or a socket error.
+ */
+static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadline,
+			    struct ksock_hello *h, char *why, size_t wlen)
+{
+	u8 buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
+	u32 magic, version;
+	int rc;
+
+	rc = ksock_read_full(net, s, buf, LNET_WIRE_HELLO_LEN, deadline);
+	if (rc) {
+		snprintf(why, wlen, "no hello: error %d", rc);
+		return rc;
+	}
+	magic = lnet_get_le32(buf);
+	version = lnet_get_le32(buf + 4);
+	if (magic != LNET_PROTO_MAGIC || version != KSOCK_PROTO_V3) {
+		snprintf(why, wlen, "bad hello: magic 0x%08x version %u (expected 0x%08x version %u)",
+			 magic, version, LNET_PROTO_MAGIC, KSOCK_PROTO_V3);
+		return -EPROTO;
+	}
+	rc = lnet_hello_decode(buf, LNET_WIRE_HELLO_LEN, h);
+	if (rc && h->kshm_nips > LNET_WIRE_HELLO_MAX_IPS) {
+		snprintf(why, wlen, "bad hello: %u IPs (at most %u)",
+			 h->kshm_nips, LNET_WIRE_HELLO_MAX_IPS);
+		return -EPROTO;
+	}
+	if (rc) {
+		snprintf(why, wlen, "bad hello: connection kind %d (expected 1, 2 or 3)",
+			 h->kshm_ctype);
+		return -EPROTO;
+	}
+	rc = ksock_read_full(net, s, buf + LNET_WIRE_HELLO_LEN, 4 * h->kshm_nips,
+			     deadline);
+	if (rc)
+		snprintf(why, wlen, "hello cut short in its IP list: error %d", rc);
+	return rc;
+}
+
+static bool ksock_kind_valid(s32 kind)
+{
+	return kind == SOCKLND_CONN_CONTROL || kind == SOCKLND_CONN_BULK_IN ||
+	       kind == SOCKLND_CONN_BULK_OUT;
+}
+
+/* The NIDs and kind of a received hello. 0 or -EPROTO with @why. */
+static int ksock_hello_check(struct ksock_net *net, const struct ksock_hello *h,
+			     const struct lnet_nid *want_src, s32 want_kind,
+			     char *why, size_t wlen)
+{
+	char a[LNET_NID_STR_MAX], b[LNET_NID_STR_MAX];
+
+	if (!lnet_nid_equal(&h->kshm_dst_nid, &net->n_nid)) {
+		lnet_nid_print(&h->kshm_dst_nid, a, sizeof(a));
+		lnet_nid_print(&net->n_nid, b, sizeof(b));
+		snprintf(why, wlen, "bad hello: it is for %s, not for our %s", a, b);
+		return -EPROTO;
+	}
+	if (h->kshm_src_nid.nid_addr_len != 4 ||
+	    lnet_nid_net(&h->kshm_src_nid) != lnet_nid_net(&net->n_nid) ||
+	    (want_src && !lnet_nid_equal(&h->kshm_src_nid, want_src))) {
+		lnet_nid_print(&h->kshm_src_nid, a, sizeof(a));
+		snprintf(why, wlen, "bad hello: source NID %s is not the expected peer", a);
+		return -EPROTO;
+	}
+	if (!ksock_kind_valid(h->kshm_ctype) ||
+	    (want_kind != SOCKLND_CONN_NONE && h->kshm_ctype != want_kind)) {
+		snprintf(why, wlen, "bad hello: connection kind %d (expected %s)",
+			 h->kshm_ctype, want_kind == SOCKLND_CONN_NONE ?
+			 "1, 2 or 3" : want_kind == SOCKLND_CONN_CONTROL ? "1" :
+			 want_kind == SOCKLND_CONN_BULK_IN ? "2" : "3");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* ---- attach --------------------------------------------------------------------- */
+
+static struct ksock_conn *ksock_conn_new(struct os_sock *sock, const char *name,
+					 int kind)
+{
+	struct ksock_conn *conn = os_zalloc(sizeof(*conn));
+
+	if (!conn)
+		return NULL;
+	conn->c_sock = sock;
+	conn->c_kind = kind;
+	snprintf(conn->c_name, sizeof(conn->c_name), "%s", name);
+	INIT_LIST_HEAD(&conn->c_txq);
+	INIT_LIST_HEAD(&conn->c_ready);
+	conn->c_rx_state = KSOCK_RX_HEADER;
+	return conn;
+}
+
+/* With ks_lock held: the messages waiting for a @conn of its kind. */
+static void ksock_peer_feed(struct ksock_peer *peer, struct ksock_conn *conn)
+{
+	struct ksock_tx *tx, *tmp;
+
+	list_for_each_entry_safe(tx, tmp, &peer->p_txq, tx_list) {
+		if (tx->tx_kind != conn->c_kind)
+			continue;
+		list_del(&tx->tx_list);
+		ksock_conn_queue_tx(conn, tx);
+	}
+}
+
+/* With ks_lock held: a new incarnation means the old connections are stale. */
+static void ksock_peer_incarnation(struct ksock_peer *peer, u64 incarnation)
+{
+	struct ksock_conn *conn;
+
+	if (peer->p_incarnation && peer->p_incarnation != incarnation)
+		list_for_each_entry(conn, &peer->p_conns, c_list)
+			ksock_conn_close_req(conn, "the peer restarted",
+					     LNET_MSG_STATUS_REMOTE_ERROR);
+	peer->p_incarnation = incarnation;
+}
+
+/*
+ * Give an established @sock to a scheduler as a connection of @kind to
+ * @peer_nid. The socket is the connection's (closed on failure). 0 or -errno.
+ */
+int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *name,
+		      const struct lnet_nid *peer_nid, u64 incarnation, int kind)
+{
+	struct ksock_conn *conn = ksock_conn_new(sock, name, kind);
+	struct ksock_peer *peer;
+	int rc = -ENOMEM;
+
+	if (!conn) {
+		os_sock_close(sock);
+		return rc;
+	}
+	os_mutex_lock(&ks.ks_lock);
+	peer = net->n_shutdown ? NULL : ksock_peer_find_or_create(net, peer_nid);
+	if (peer) {
+		conn->c_peer = peer;
+		conn->c_sched = &ks.ks_sched[ks.ks_next_sched++ % KSOCK_NSCHED];
+		rc = os_pollset_add(conn->c_sched->s_ps, sock, conn);
+	} else if (net->n_shutdown) {
+		rc = -ENETDOWN;
+	}
+	if (rc) {
+		os_mutex_unlock(&ks.ks_lock);
+		os_sock_close(sock);
+		os_free(conn);
+		return rc;
+	}
+	ksock_peer_incarnation(peer, incarnation);
+	peer->p_last_alive = os_now_ns();
+	list_add_tail(&conn->c_list, &peer->p_conns);
+	net->n_nconns++;
+	ksock_peer_feed(peer, conn);
+	os_mutex_unlock(&ks.ks_lock);
+	return 0;
+}
+
+/* ---- passive side ------------------------------------------------------------- */
+
+static void ksock_passive(struct ksock_acc *acc)
+{
+	struct ksock_net *net = acc->a_net;
+	u64 deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
+	u8 buf[LNET_WIRE_HELLO_LEN];
+	struct ksock_hello in, out;
+	char why[200];
+	int rc, kind;
+
+	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
+	if (!rc)
+		rc = ksock_hello_check(net, &in, NULL, SOCKLND_CONN_NONE, why,
+				       sizeof(why));
+	if (!rc) {
+		kind = ksock_kind_mirror(in.kshm_ctype);
+		ksock_hello_make(net, &in.kshm_src_nid, kind, &out);
+		rc = lnet_hello_encode(&out, buf);
+		if (!rc)
+			rc = ksock_write_full(net, acc->a_sock, buf, sizeof(buf),
+					      deadline);
+		if (rc)
+			snprintf(why, sizeof(why), "cannot send our hello: error %d", rc);
+	}
+	if (rc) {
+		if (rc != -ENETDOWN)
+			os_log("socklnd: %s: refusing the connection: %s",
+			       acc->a_name, why);
+		os_sock_close(acc->a_sock);
+		return;
+	}
+	ksock_conn_attach(net, acc->a_sock, acc->a_name, &in.kshm_src_nid,
+			  in.kshm_src_incarnation, kind);
+}
+
+/* lnd_accept: the acceptor checked the request; queue @sock for its hello. */
+int ksock_accept(struct lnet_ni *ni, void *sock)
+{
+	struct ksock_net *net = ni->ni_lnd_data;
+	struct ksock_acc *acc = os_zalloc(sizeof(*acc));
+	u8 addr[4] = { 0 };
+	u16 port = 0;
+
+	if (!acc)
+		return -ENOMEM;
+	os_sock_peer(sock, addr, &port);
+	ksock_addr_name(addr, port, acc->a_name, sizeof(acc->a_name));
+	acc->a_net = net;
+	acc->a_sock = sock;
+	os_mutex_lock(&ks.ks_lock);
+	if (net->n_shutdown) {
+		os_mutex_unlock(&ks.ks_lock);
+		os_free(acc);
+		return -ENETDOWN;
+	}
+	list_add_tail(&acc->a_list, &ks.ks_connd_accs);
+	os_cond_broadcast(&ks.ks_cond);
+	os_mutex_unlock(&ks.ks_lock);
+	return 0;
+}
+
+/* The 16-byte acceptor request of a new connection: 0 or -EPROTO (logged). */
+static int ksock_acceptor_check(struct ksock_net *net, struct os_sock *s,
+				const char *name)
+{
+	u8 buf[LNET_WIRE_ACCEPT_LEN];
+	struct lnet_acceptor_req req;
+	char a[LNET_NID_STR_MAX], b[LNET_NID_STR_MAX];
+	int rc;
+
+	rc = ksock_read_full(net, s, buf, sizeof(buf), os_now_ns() + KSOCK_HANDSHAKE_NS);
+	if (rc) {
+		if (rc != -ENETDOWN)
+			os_log("socklnd: %s: refusing the connection: no acceptor request: error %d",
+			       name, rc);
+		return rc;
+	}
+	rc = lnet_acceptor_req_decode(buf, sizeof(buf), &req);
+	if (rc) {
+		os_log("socklnd: %s: refusing the connection: bad acceptor request: magic 0x%08x version %u (expected 0x%08x version %u)",
+		       name, lnet_get_le32(buf), lnet_get_le32(buf + 4),
+		       LNET_PROTO_ACCEPTOR_MAGIC, LNET_PROTO_ACCEPTOR_VERSION);
+		return -EPROTO;
+	}
+	if (!lnet_nid_equal(&req.acr_nid, &net->n_nid)) {
+		lnet_nid_print(&req.acr_nid, a, sizeof(a));
+		lnet_nid_print(&net->n_nid, b, sizeof(b));
+		os_log("socklnd: %s: refusing the connection: it is for %s, not for our %s",
+		       name, a, b);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static void ksock_acceptor_take(struct ksock_net *net, struct os_sock *s,
+				const u8 addr[4], u16 port)
+{
+	char name[32];
+	int rc;
+
+	ksock_addr_name(addr, port, name, sizeof(name));
+	rc = ksock_acceptor_check(net, s, name);
+	if (!rc)
+		rc = ksock_accept(net->n_ni, s);
+	if (rc)
+		os_sock_close(s);
+}
+
+/* The acceptor of one NI: accept, check the request, pass on to the connd. */
+int ksock_acceptor(void *arg)
+{
+	struct ksock_net *net = arg;
+	struct os_poll_event ev[4];
+	struct os_sock *s;
+	u8 addr[4];
+	u16 port;
+	int rc;
+
+	while (!ksock_net_down(net)) {
+		os_pollset_wait(net->n_accept_ps, ev, 4, 1000);
+		for (;;) {
+			rc = os_sock_accept(net->n_listener, &s, addr, &port);
+			if (rc == -EAGAIN || rc == -EINTR)
+				break;
+			if (rc) {
+				os_log("socklnd: accept failed: error %d", rc);
+				break;
+			}
+			ksock_acceptor_take(net, s, addr, port);
+		}
+	}
+	return 0;
+}
+
+/* ---- active side ------------------------------------------------------------- */
+
+/* Why a connect failed, for the health of the messages it fails. */
+static enum lnet_msg_hstatus ksock_connect_hstatus(int rc)
+{
+	switch (rc) {
+	case -ETIMEDOUT:
+		return LNET_MSG_STATUS_NETWORK_TIMEOUT;
+	case -ENETDOWN:
+	case -ENETUNREACH:
+	case -EADDRNOTAVAIL:
+	case -ENOMEM:
+	case -EMFILE:
+	case -ENFILE:
+		return LNET_MSG_STATUS_LOCAL_ERROR;
+	default:
+		return LNET_MSG_STATUS_REMOTE_ERROR;
+	}
+}
+
+/* A socket from our address, from a privileged port if one is free. */
+static int ksock_connect_start(struct ksock_net *net, const struct lnet_nid *peer,
+			       struct os_sock **out)
+{
+	u16 port;
+	int rc = -EADDRINUSE;
+
+	for (port = KSOCK_MAX_RESV_PORT; port >= KSOCK_MIN_RESV_PORT; port--) {
+		rc = os_sock_connect(net->n_nid.nid_addr, port, peer->nid_addr,
+				     net->n_port, out);
+		if (rc != -EADDRINUSE)
+			break;
+	}
+	if (rc == -EADDRINUSE || rc == -EACCES)
+		rc = os_sock_connect(net->n_nid.nid_addr, 0, peer->nid_addr,
+				     net->n_port, out);
+	return rc;
+}
+
+/* Acceptor request + our hello, then the peer's hello. */
+static int ksock_connect_hello(struct ksock_net *net, struct os_sock *s,
+			       const struct lnet_nid *peer, int kind, u64 deadline,
+			       struct ksock_hello *in, char *why, size_t wlen)
+{
+	u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN];
+	struct lnet_acceptor_req req = {
+		.acr_magic = LNET_PROTO_ACCEPTOR_MAGIC,
+		.acr_version = LNET_PROTO_ACCEPTOR_VERSION,
+		.acr_nid = *peer,
+	};
+	struct ksock_hello out;
+	int rc;
+
+	ksock_hello_make(net, peer, kind, &out);
+	rc = lnet_acceptor_req_encode(&req, buf);
+	if (!rc)
+		rc = lnet_hello_encode(&out, buf + LNET_WIRE_ACCEPT_LEN);
+	if (!rc)
+		rc = ksock_write_full(net, s, buf, sizeof(buf), deadline);
+	if (rc) {
+		snprintf(why, wlen, "cannot send our hello: error %d", rc);
+		return rc;
+	}
+	rc = ksock_hello_read(net, s, deadline, in, why, wlen);
+	if (!rc)
+		rc = ksock_hello_check(net, in, peer, ksock_kind_mirror(kind), why, wlen);
+	return rc;
+}
+
+/* Connect one connection of @kind to @peer. 0, or -errno (logged). */
+static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
+			     int kind)
+{
+	u64 deadline = os_now_ns() + net->n_timeout_ns;
+	char name[32], nidstr[LNET_NID_STR_MAX], why[200];
+	struct ksock_hello in;
+	struct os_sock *s = NULL;
+	int rc;
+
+	ksock_addr_name(peer->nid_addr, net->n_port, name, sizeof(name));
+	snprintf(why, sizeof(why), "connect failed");
+	rc = ksock_connect_start(net, peer, &s);
+	if (!rc) {
+		rc = ksock_sock_wait(net, s, OS_POLL_OUT, deadline);
+		rc = rc < 0 ? rc : os_sock_connect_result(s);
+	}
+	if (!rc)
+		rc = ksock_connect_hello(net, s, peer, kind, deadline, &in, why,
+					 sizeof(why));
+	if (rc) {
+		os_sock_close(s);
+		if (rc != -ENETDOWN) {
+			lnet_nid_print(peer, nidstr, sizeof(nidstr));
+			os_log("socklnd: %s (%s): cannot connect: %s: error %d",
+			       name, nidstr, why, rc);
+		}
+		return rc;
+	}
+	return ksock_conn_attach(net, s, name, peer, in.kshm_src_incarnation, kind);
+}
+
+/* The connd's work for a peer with messages and no connection for them. */
+static void ksock_active(struct ksock_peer *peer)
+{
+	struct ksock_net *net = peer->p_net;
+	struct lnet_nid nid = peer->p_nid;
+	struct ksock_tx *tx, *tmp;
+	struct ksock_conn *conn;
+	LIST_HEAD(failed);
+	unsigned int i;
+	bool have;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(ksock_kinds) / sizeof(ksock_kinds[0]) && !rc; i++) {
+		os_mutex_lock(&ks.ks_lock);
+		have = ksock_peer_conn(peer, ksock_kinds[i]) != NULL;
+		os_mutex_unlock(&ks.ks_lock);
+		if (!have)
+			rc = ksock_connect_one(net, &nid, ksock_kinds[i]);
+	}
+	os_mutex_lock(&ks.ks_lock);
+	peer->p_connecting = false;
+	if (net->n_shutdown) {
+		os_mutex_unlock(&ks.ks_lock);
+		return;		/* ksock_shutdown fails what is left */
+	}
+	list_for_each_entry_safe(tx, tmp, &peer->p_txq, tx_list) {
+		conn = ksock_peer_conn(peer, tx->tx_kind);
+		if (conn) {
+			list_del(&tx->tx_list);
+			ksock_conn_queue_tx(conn, tx);
+		} else if (rc) {
+			ksock_list_move_tail(&tx->tx_list, &failed);
+		}
+	}
+	if (!list_empty(&peer->p_txq))
+		ksock_peer_start_connect(peer);	/* a connection went meanwhile */
+	os_mutex_unlock(&ks.ks_lock);
+	ksock_txs_fail(net, &failed, ksock_connect_hstatus(rc), rc);
+	if (rc)
+		lnet_notify(net->n_ln, net->n_ni, &nid, false);
+}
+
+/* ---- tx timeouts -------------------------------------------------------------- */
+
+/* With ks_lock held: expired waiting messages to @txs, stuck connections closed. */
+static void ksock_net_reap(struct ksock_net *net, u64 now, struct list_head *txs)
+{
+	struct ksock_peer *peer;
+	struct ksock_conn *conn;
+	struct ksock_tx *tx, *tmp;
+
+	list_for_each_entry(peer, &net->n_peers, p_list) {
+		list_for_each_entry_safe(tx, tmp, &peer->p_txq, tx_list)
+			if (tx->tx_deadline <= now)
+				ksock_list_move_tail(&tx->tx_list, txs);
+		list_for_each_entry(conn, &peer->p_conns, c_list) {
+			if (list_empty(&conn->c_txq))
+				continue;
+			tx = list_first_entry(&conn->c_txq, struct ksock_tx, tx_list);
+			if (tx->tx_deadline <= now)
+				ksock_conn_close_req(conn, "a send timed out",
+						     LNET_MSG_STATUS_NETWORK_TIMEOUT);
+		}
+	}
+}
+
+/* With ks_lock held (dropped while failing messages). */
+static void ksock_reap(u64 now)
+{
+	struct ksock_net *net;
+	LIST_HEAD(txs);
+
+	list_for_each_entry(net, &ks.ks_nets, n_list) {
+		if (net->n_shutdown)
+			continue;
+		ksock_net_reap(net, now, &txs);
+		if (list_empty(&txs))
+			continue;
+		net->n_refs++;
+		os_mutex_unlock(&ks.ks_lock);
+		ksock_txs_fail(net, &txs, LNET_MSG_STATUS_NETWORK_TIMEOUT, -ETIMEDOUT);
+		os_mutex_lock(&ks.ks_lock);
+		net->n_refs--;
+		os_cond_broadcast(&ks.ks_cond);
+	}
+}
+
+/* With ks_lock held: one piece of connd work, dropping the lock for it. */
+static bool ksock_connd_work(bool passive)
+{
+	struct ksock_acc *acc;
+	struct ksock_peer *peer;
+	struct ksock_net *net;
+
+	if (passive && !list_empty(&ks.ks_connd_accs)) {
+		acc = list_first_entry(&ks.ks_connd_accs, struct ksock_acc, a_list);
+		list_del(&acc->a_list);
+		net = acc->a_net;
+		net->n_refs++;
+		os_mutex_unlock(&ks.ks_lock);
+		ksock_passive(acc);
+		os_free(acc);
+	} else if (!passive && !list_empty(&ks.ks_connd_peers)) {
+		peer = list_first_entry(&ks.ks_connd_peers, struct ksock_peer, p_connd);
+		list_del_init(&peer->p_connd);
+		net = peer->p_net;
+		net->n_refs++;
+		os_mutex_unlock(&ks.ks_lock);
+		ksock_active(peer);
+	} else {
+		return false;
+	}
+	os_mutex_lock(&ks.ks_lock);
+	net->n_refs--;
+	os_cond_broadcast(&ks.ks_cond);
+	return true;
+}
+
+/* @arg is ks.ks_connd[0] (hellos of accepted sockets) or [1] (connects). */
+int ksock_connd(void *arg)
+{
+	bool passive = arg == &ks.ks_connd[0];
+	u64 next_reap = os_now_ns() + KSOCK_REAP_NS;
+
+	os_mutex_lock(&ks.ks_lock);
+	while (!ks.ks_stop) {
+		if (ksock_connd_work(passive))
+			continue;
+		if (!passive && os_now_ns() >= next_reap) {
+			ksock_reap(os_now_ns());
+			next_reap = os_now_ns() + KSOCK_REAP_NS;
+			continue;
+		}
+		os_cond_wait(&ks.ks_cond, &ks.ks_lock, next_reap);
+		if (passive)
+			next_reap = os_now_ns() + KSOCK_REAP_NS;
+	}
+	os_mutex_unlock(&ks.ks_lock);
+	return 0;
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Socket LND internals.
+ *
+ * Objects: one ksock_net per NI (its acceptor thread and listening
+ * socket, its peers), one ksock_peer per remote NID (its connections and
+ * the messages waiting for one), one ksock_conn per TCP connection (its
+ * tx queue and its receive state machine), one ksock_tx per message sent.
+ * Threads shared by every NI of every instance: two connds (one answers
+ * hellos, one connects and times messages out) and KSOCK_NSCHED schedulers (socket I/O, epoll).
+ *
+ * Locking: ks.ks_lock guards every list and flag here. It is the innermost
+ * lock: taken with an instance's ln_api_mutex held (lnd_send, lnd_recv...)
+ * but never held while calling into the core (lnet_parse, lnet_finalize,
+ * lnet_notify) or while blocking on a socket. A connection belongs to one
+ * scheduler: only that thread reads or writes its socket, runs its receive
+ * state, takes messages off its tx queue and frees it; other threads ask
+ * it to (ksock_conn_schedule) and wake it.
+ * ks.ks_thread_mutex serialises starting and stopping the shared threads;
+ * taken before ks_lock, never inside it.
+ */
+#ifndef LNET_SOCKLND_PRIV_H
+#define LNET_SOCKLND_PRIV_H
+
+#include "../../os/os_sock.h"
+#include "socklnd.h"
+
+#define KSOCK_NSCHED		2
+#define KSOCK_SMALL_MAX		1024	/* payloads below go on CONTROL */
+#define KSOCK_MIN_RESV_PORT	512	/* privileged source ports we try, */
+#define KSOCK_MAX_RESV_PORT	1023	/* from the top down */
+#define KSOCK_TX_IOV		32	/* vectors per sendmsg */
+#define KSOCK_HANDSHAKE_NS	(5ULL * 1000000000ULL)
+#define KSOCK_REAP_NS		(1000000000ULL)	/* timeout scan period */
+#define KSOCK_SLOP_BUF		4096
+
+/* Why a connection closes: the log line and the health of its messages. */
+struct ksock_why {
+	char text[96];
+	enum lnet_msg_hstatus hstatus;
+	bool quiet;			/* our own shutdown: no log line */
+};
+
+struct ksock_tx {
+	struct list_head tx_list;	/* on c_txq or p_txq */
+	struct lnet_msg *tx_msg;
+	int tx_kind;			/* SOCKLND_CONN_CONTROL / _BULK_OUT */
+	u32 tx_nob;			/* header + payload bytes */
+	u32 tx_sent;			/* of them, written */
+	u64 tx_deadline;		/* os_now_ns() */
+	u8 tx_hdr[LNET_WIRE_MSG_HDR_LEN];
+};
+
+enum ksock_rx_state {
+	KSOCK_RX_HEADER,		/* reading the 24 (+72) header bytes */
+	KSOCK_RX_PARSE,			/* lnet_parse has it: wait for lnd_recv */
+	KSOCK_RX_PAYLOAD,		/* into the buffer lnd_recv gave */
+	KSOCK_RX_SLOP,			/* the rest, discarded */
+};
+
+/* c_ready_flags: what the owning scheduler is asked to do. */
+#define KSOCK_DO_RX	(1U << 0)
+#define KSOCK_DO_TX	(1U << 1)
+#define KSOCK_DO_CLOSE	(1U << 2)
+
+struct ksock_conn {
+	struct list_head c_list;	/* on p_conns */
+	struct list_head c_ready;	/* on s_ready while c_ready_flags */
+	u32 c_ready_flags;
+	struct ksock_peer *c_peer;
+	struct ksock_sched *c_sched;
+	struct os_sock *c_sock;
+	int c_kind;			/* our view: CONTROL, BULK_IN, BULK_OUT */
+	char c_name[32];		/* "a.b.c.d:port" of the remote end */
+	bool c_closing;			/* asked to close: not used for tx */
+	struct ksock_why c_why;		/* the first reason to close */
+	struct list_head c_txq;		/* struct ksock_tx, in order */
+	/* Receive state: the scheduler's, lnd_recv's while in RX_PARSE. */
+	enum ksock_rx_state c_rx_state;
+	bool c_rx_in_parse;		/* inside lnet_parse() */
+	u32 c_rx_got;			/* header bytes in c_rx_hdr */
+	u8 c_rx_hdr[LNET_WIRE_MSG_HDR_LEN];
+	struct lnet_msg *c_rx_msg;
+	u8 *c_rx_buf;
+	u32 c_rx_mlen, c_rx_done, c_rx_slop;
+};
+
+struct ksock_peer {
+	struct list_head p_list;	/* on n_peers */
+	struct list_head p_connd;	/* on ks_connd_peers while p_connecting */
+	struct ksock_net *p_net;
+	struct lnet_nid p_nid;
+	struct list_head p_conns;	/* struct ksock_conn */
+	struct list_head p_txq;		/* waiting for a connection */
+	bool p_connecting;
+	u64 p_incarnation;		/* from its hellos, 0 = unknown */
+	u64 p_last_alive;		/* os_now_ns() of the last message */
+};
+
+struct ksock_net {
+	struct list_head n_list;	/* on ks_nets */
+	struct lnet *n_ln;
+	struct lnet_ni *n_ni;
+	struct lnet_nid n_nid;
+	u64 n_incarnation;
+	u64 n_timeout_ns;		/* lnet_lnd_timeout_ns(), cached */
+	u16 n_port;
+	struct os_sock *n_listener;
+	struct os_pollset *n_accept_ps;
+	struct os_thread n_acceptor;
+	bool n_shutdown;
+	struct list_head n_peers;
+	u32 n_nconns;			/* connections not yet freed */
+	u32 n_refs;			/* connd working for it */
+};
+
+/* A socket accepted for a net, waiting for its hello (connd). */
+struct ksock_acc {
+	struct list_head a_list;
+	struct ksock_net *a_net;
+	struct os_sock *a_sock;
+	char a_name[32];
+};
+
+struct ksock_sched {
+	struct os_thread s_thread;
+	struct os_pollset *s_ps;
+	struct list_head s_ready;	/* struct ksock_conn */
+	u8 s_slop[KSOCK_SLOP_BUF];
+};
+
+struct ksock_global {
+	struct os_mutex ks_lock;
+	struct os_cond ks_cond;		/* connd work, conns freed */
+	struct os_mutex ks_thread_mutex;
+	bool ks_inited;
+	bool ks_running;		/* shared threads started */
+	bool ks_stop;
+	u16 ks_port;
+	struct list_head ks_nets;
+	u32 ks_nnets;
+	struct ksock_sched ks_sched[KSOCK_NSCHED];
+	u32 ks_next_sched;
+	/* connd 0 answers hellos, connd 1 connects: a connect to a local
+	 * NI must not wait for its own thread. */
+	struct os_thread ks_connd[2];
+	struct list_head ks_connd_peers;	/* struct ksock_peer */
+	struct list_head ks_connd_accs;		/* struct ksock_acc */
+};
+
+extern struct ksock_global ks;
+
+/* list.h has no move or splice (yet): ours, kept private to the LND. */
+static inline void ksock_list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del(e);
+	list_add_tail(e, head);
+}
+
+/* Append every entry of @from to @to; @from ends up empty. */
+static inline void ksock_list_splice_init(struct list_head *from, struct list_head *to)
+{
+	if (list_empty(from))
+		return;
+	from->next->prev = to->prev;
+	to->prev->next = from->next;
+	from->prev->next = to;
+	to->prev = from->prev;
+	INIT_LIST_HEAD(from);
+}
+
+/* The LND timeout (health.c). */
+u64 lnet_lnd_timeout_ns(struct lnet *ln);
+
+/* socklnd.c */
+struct ksock_peer *ksock_peer_find(struct ksock_net *net, const struct lnet_nid *nid);
+struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
+					     const struct lnet_nid *nid);
+struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind);
+void ksock_peer_start_connect(struct ksock_peer *peer);
+void ksock_txs_fail(struct ksock_net *net, struct list_head *txs,
+		    enum lnet_msg_hstatus hs, int status);
+void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len);
+
+/* socklnd_conn.c */
+int ksock_connd(void *arg);
+int ksock_acceptor(void *arg);
+int ksock_accept(struct lnet_ni *ni, void *sock);
+int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *name,
+		      const struct lnet_nid *peer_nid, u64 incarnation, int kind);
+
+/* socklnd_sched.c */
+int ksock_scheduler(void *arg);
+void ksock_conn_schedule(struct ksock_conn *conn, u32 flags);
+void ksock_conn_close_req(struct ksock_conn *conn, const char *text,
+			  enum lnet_msg_hstatus hs);
+void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx);
+
+#endif /* LNET_SOCKLND_PRIV_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A narrow TCP socket API for the socket LND: IPv4 stream sockets that
+ * never block (except os_sock_wait), vectored sends, plain receives, and a
+ * poll set that scheduler threads sleep on and that other threads can wake.
+ * User space implements it with BSD sockets, epoll and an eventfd
+ * (os_user_sock.c); a kernel build can implement the same calls with
+ * kernel sockets, sk callbacks and a wait queue.
+ *
+ * Addresses are 4 bytes in network order (as struct lnet_nid holds them),
+ * ports are host order. Every call returns 0 (or a count) or -errno.
+ */
+#ifndef LNET_OS_SOCK_H
+#define LNET_OS_SOCK_H
+
+#include "os.h"
+
+struct os_sock;
+struct os_pollset;
+
+struct os_iov {
+	void *iov_base;
+	size_t iov_len;
+};
+
+/* Poll events (os_pollset_wait / os_sock_wait). */
+#define OS_POLL_IN	(1U << 0)	/* readable, or EOF / error pending */
+#define OS_POLL_OUT	(1U << 1)	/* writable, or a connect finished */
+#define OS_POLL_ERR	(1U << 2)	/* hang-up or error */
+
+/*
+ * Listen on @addr:@port (address reuse on, @backlog). Nonblocking.
+ * -EADDRINUSE, -EADDRNOTAVAIL, -EACCES (a privileged port without the
+ * right), -ENOMEM.
+ */
+int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out);
+
+/*
+ * Accept one connection from @ls: 0 and a nonblocking *@out with the
+ * peer's address and port, or -EAGAIN when none is waiting.
+ */
+int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
+		   u16 *peer_port);
+
+/*
+ * Start a nonblocking connection from @laddr:@lport (@lport 0: any port)
+ * to @raddr:@rport. 0 and *@out (connected or in progress: wait for
+ * OS_POLL_OUT, then os_sock_connect_result()), or -errno with nothing
+ * created: -EADDRINUSE when the local port is taken (try another),
+ * -EADDRNOTAVAIL when @laddr is not a local address, -EACCES for a
+ * privileged port without the right, -ENETUNREACH...
+ */
+int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
+		    struct os_sock **out);
+/* 0 once connected, -EINPROGRESS still going, or why it failed. */
+int os_sock_connect_result(struct os_sock *s);
+
+/*
+ * Send from @n vectors: the bytes written (may be fewer than asked), or
+ * -EAGAIN when nothing fits now, or -errno (-EPIPE, -ECONNRESET...).
+ */
+long os_sock_send(struct os_sock *s, const struct os_iov *iov, int n);
+/* Receive up to @len bytes: the count, 0 at end of stream, -EAGAIN, -errno. */
+long os_sock_recv(struct os_sock *s, void *buf, size_t len);
+
+/*
+ * Wait until @s has one of @events or @deadline_ns (os_now_ns() clock)
+ * passes: the events seen, 0 on timeout. For handshakes, not schedulers.
+ */
+int os_sock_wait(struct os_sock *s, unsigned int events, u64 deadline_ns);
+
+/* The local / remote address and port of a connected socket. */
+int os_sock_local(struct os_sock *s, u8 addr[4], u16 *port);
+int os_sock_peer(struct os_sock *s, u8 addr[4], u16 *port);
+
+/* Stop both directions now (pending poll waits see OS_POLL_ERR). */
+void os_sock_shutdown(struct os_sock *s);
+/* Close and free (NULL is fine). Take it out of its poll set first. */
+void os_sock_close(struct os_sock *s);
+
+/*
+ * A poll set: edge-triggered readiness of many sockets, each with a
+ * pointer of its owner, plus a wake-up that another thread can fire.
+ */
+struct os_poll_event {
+	void *data;		/* as given to os_pollset_add */
+	unsigned int events;	/* OS_POLL_* */
+};
+
+int os_pollset_create(struct os_pollset **out);
+void os_pollset_destroy(struct os_pollset *ps);
+/* Watch @s for IN, OUT and errors, edge-triggered: read and write until
+ * -EAGAIN before waiting again. */
+int os_pollset_add(struct os_pollset *ps, struct os_sock *s, void *data);
+void os_pollset_del(struct os_pollset *ps, struct os_sock *s);
+/*
+ * Wait up to @timeout_ms (-1: for ever) for socket events or a wake-up:
+ * the number of events stored in @ev (at most @max; 0 after a wake-up or
+ * a timeout), or -errno. A wake-up fired while nobody waits is kept and
+ * ends the next wait at once.
+ */
+int os_pollset_wait(struct os_pollset *ps, struct os_poll_event *ev, int max,
+		    int timeout_ms);
+/* Make the current or next os_pollset_wait() return. Any thread, any lock. */
+void os_pollset_wake(struct os_pollset *ps);
+
+#endif /* LNET_OS_SOCK_H */

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * os_sock.h on BSD sockets: nonblocking IPv4 TCP sockets, epoll poll sets
+ * (edge-triggered) and an eventfd to wake them.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "os_sock.h"
+
+struct os_sock {
+	int fd;
+};
+
+struct os_pollset {
+	int epfd;
+	int evfd;
+};
+
+static struct os_sock *os_sock_wrap(int fd)
+{
+	struct os_sock *s = os_zalloc(sizeof(*s));
+
+	if (!s) {
+		close(fd);
+		return NULL;
+	}
+	s->fd = fd;
+	return s;
+}
+
+static void os_sin_make(struct sockaddr_in *sin, const u8 addr[4], u16 port)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	memcpy(&sin->sin_addr, addr, 4);
+	sin->sin_port = htons(port);
+}
+
+/* A nonblocking TCP socket with address reuse, bound to @addr:@port. */
+static int os_sock_bound(const u8 addr[4], u16 port, int *fdp)
+{
+	struct sockaddr_in sin;
+	int one = 1;
+	int fd, rc;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	os_sin_make(&sin, addr, port);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out)
+{
+	int fd, rc;
+
+	rc = os_sock_bound(addr, port, &fd);
+	if (rc)
+		return rc;
+	if (listen(fd, backlog) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	*out = os_sock_wrap(fd);
+	return *out ? 0 : -ENOMEM;
+}
+
+static void os_sock_nodelay(int fd)
+{
+	int one = 1;
+
+	/* LNet frames its own messages: send each as soon as it is queued. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
+		   u16 *peer_port)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int fd;
+
+	fd = accept4(ls->fd, (struct sockaddr *)&sin, &len,
+		     SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	os_sock_nodelay(fd);
+	memcpy(peer_addr, &sin.sin_addr, 4);
+	*peer_port = ntohs(sin.sin_port);
+	*out = os_sock_wrap(fd);
+	return *out ? 0 : -ENOMEM;
+}
+
+int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
+		    struct os_sock **out)
+{
+	struct sockaddr_in sin;
+	int fd, rc;
+
+	rc = os_sock_bound(laddr, lport, &fd);
+	if (rc)
+		return rc;
+	os_sock_nodelay(fd);
+	os_sin_make(&sin, raddr, rport);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 &&
+	    errno != EINPROGRESS) {
+		/* The 4-tuple is taken: another local port may do. */
+		rc = errno == EADDRNOTAVAIL ? -EADDRINUSE : -errno;
+		close(fd);
+		return rc;
+	}
+	*out = os_sock_wrap(fd);
+	return *out ? 0 : -ENOMEM;
+}
+
+int os_sock_connect_result(struct os_sock *s)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int err = 0;
+
+	if (getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+		return -errno;
+	if (err)
+		return -err;
+	len = sizeof(sin);
+	if (getpeername(s->fd, (struct sockaddr *)&sin, &len) < 0)
+		return errno == ENOTCONN ? -EINPROGRESS : -errno;
+	return 0;
+}
+
+long os_sock_send(struct os_sock *s, const struct os_iov *iov, int n)
+{
+	struct msghdr mh = { 0 };
+	ssize_t rc;
+
+	/* struct os_iov has the layout of struct iovec (base, length). */
+	mh.msg_iov = (struct iovec *)iov;
+	mh.msg_iovlen = (size_t)n;
+	rc = sendmsg(s->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (rc < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return rc;
+}
+
+long os_sock_recv(struct os_sock *s, void *buf, size_t len)
+{
+	ssize_t rc = recv(s->fd, buf, len, MSG_DONTWAIT);
+
+	if (rc < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	return rc;
+}
+
+static unsigned int os_poll_from_revents(unsigned int re)
+{
+	unsigned int ev = 0;
+
+	if (re & (POLLIN | POLLRDHUP))
+		ev |= OS_POLL_IN;
+	if (re & POLLOUT)
+		ev |= OS_POLL_OUT;
+	if (re & (POLLERR | POLLHUP))
+		ev |= OS_POLL_ERR | OS_POLL_IN;
+	return ev;
+}
+
+int os_sock_wait(struct os_sock *s, unsigned int events, u64 deadline_ns)
+{
+	struct pollfd p = { .fd = s->fd };
+	u64 now;
+	int rc;
+
+	if (events & OS_POLL_IN)
+		p.events |= POLLIN | POLLRDHUP;
+	if (events & OS_POLL_OUT)
+		p.events |= POLLOUT;
+	for (;;) {
+		now = os_now_ns();
+		if (now >= deadline_ns)
+			return 0;
+		rc = poll(&p, 1, (int)((deadline_ns - now + 999999) / 1000000));
+		if (rc > 0)
+			return (int)os_poll_from_revents(p.revents);
+		if (rc < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static int os_sock_name(struct os_sock *s, u8 addr[4], u16 *port, bool peer)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+	int rc;
+
+	rc = peer ? getpeername(s->fd, (struct sockaddr *)&sin, &len) :
+		    getsockname(s->fd, (struct sockaddr *)&sin, &len);
+	if (rc < 0)
+		return -errno;
+	if (sin.sin_family != AF_INET)
+		return -EAFNOSUPPORT;
+	memcpy(addr, &sin.sin_addr, 4);
+	*port = ntohs(sin.sin_port);
+	return 0;
+}
+
+int os_sock_local(struct os_sock *s, u8 addr[4], u16 *port)
+{
+	return os_sock_name(s, addr, port, false);
+}
+
+int os_sock_peer(struct os_sock *s, u8 addr[4], u16 *port)
+{
+	return os_sock_name(s, addr, port, true);
+}
+
+void os_sock_shutdown(struct os_sock *s)
+{
+	shutdown(s->fd, SHUT_RDWR);
+}
+
+void os_sock_close(struct os_sock *s)
+{
+	if (!s)
+		return;
+	close(s->fd);
+	os_free(s);
+}
+
+int os_pollset_create(struct os_pollset **out)
+{
+	struct epoll_event e = { .events = EPOLLIN };
+	struct os_pollset *ps = os_zalloc(sizeof(*ps));
+	int rc;
+
+	if (!ps)
+		return -ENOMEM;
+	ps->epfd = epoll_create1(EPOLL_CLOEXEC);
+	ps->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	e.data.ptr = ps;	/* the wake-up: told apart by this pointer */
+	if (ps->epfd < 0 || ps->evfd < 0 ||
+	    epoll_ctl(ps->epfd, EPOLL_CTL_ADD, ps->evfd, &e) < 0) {
+		rc = -errno;
+		if (ps->epfd >= 0)
+			close(ps->epfd);
+		if (ps->evfd >= 0)
+			close(ps->evfd);
+		os_free(ps);
+		return rc;
+	}
+	*out = ps;
+	return 0;
+}
+
+void os_pollset_destroy(struct os_pollset *ps)
+{
+	if (!ps)
+		return;
+	close(ps->epfd);
+	close(ps->evfd);
+	os_free(ps);
+}
+
+int os_pollset_add(struct os_pollset *ps, struct os_sock *s, void *data)
+{
+	struct epoll_event e = {
+		.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+		.data.ptr = data,
+	};
+
+	return epoll_ctl(ps->epfd, EPOLL_CTL_ADD, s->fd, &e) < 0 ? -errno : 0;
+}
+
+void os_pollset_del(struct os_pollset *ps, struct os_sock *s)
+{
+	epoll_ctl(ps->epfd, EPOLL_CTL_DEL, s->fd, NULL);
+}
+
+static unsigned int os_poll_from_epoll(u32 re)
+{
+	unsigned int ev = 0;
+
+	if (re & (EPOLLIN | EPOLLRDHUP))
+		ev |= OS_POLL_IN;
+	if (re & EPOLLOUT)
+		ev |= OS_POLL_OUT;
+	if (re & (EPOLLERR | EPOLLHUP))
+		ev |= OS_POLL_ERR | OS_POLL_IN;
+	return ev;
+}
+
+int os_pollset_wait(struct os_pollset *ps, struct os_poll_event *ev, int max,
+		    int timeout_ms)
+{
+	struct epoll_event e[64];
+	u64 count;
+	int n, i, out = 0;
+
+	if (max > 64)
+		max = 64;
+	n = epoll_wait(ps->epfd, e, max, timeout_ms);
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	for (i = 0; i < n; i++) {
+		if (e[i].data.ptr == ps) {
+			/* Consume the wake-up so that the next wait sleeps. */
+			if (read(ps->evfd, &count, sizeof(count)) < 0)
+				count = 0;
+			continue;
+		}
+		ev[out].data = e[i].data.ptr;
+		ev[out].events = os_poll_from_epoll(e[i].events);
+		out++;
+	}
+	return out;
+}
+
+void os_pollset_wake(struct os_pollset *ps)
+{
+	u64 one = 1;
+
+	if (write(ps->evfd, &one, sizeof(one)) < 0)
+		return;	/* the counter is full: a wake-up is pending anyway */
+}
