@@ -23,9 +23,13 @@ work=$(mktemp -d /tmp/lnet-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
-# Everything a harness may need; the linker keeps what it uses.
-srcs=(kernel/os/os_user.c kernel/os/os_user_if.c kernel/nid/*.c
-      kernel/core/*.c kernel/udsp/*.c libcfg/*.c)
+# Everything a harness may need (what the Makefile's libraries hold); the
+# linker keeps what it uses.
+shopt -s nullglob
+srcs=(kernel/os/os_user.c kernel/os/os_user_if.c kernel/os/os_user_thread.c
+      kernel/os/os_user_sock*.c kernel/nid/*.c kernel/core/*.c kernel/udsp/*.c
+      kernel/wire/*.c kernel/lnd/*.c kernel/lnd/socklnd/*.c libcfg/*.c)
+shopt -u nullglob
 read -r -a nl_cflags <<<"$(pkg-config --cflags libnl-3.0 libnl-route-3.0)"
 read -r -a nl_libs <<<"$(pkg-config --libs libnl-3.0 libnl-route-3.0)"
 cflags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

@@ -33,11 +33,18 @@ int lnet_nid_to_wire(const struct lnet_nid *nid, u64 *out)
 	return 0;
 }
 
+/*
+ * struct lnet_nid holds an 8-bit LND: a wider one from the wire is cut to
+ * its low byte first, so that decode -> encode -> decode is stable (and a
+ * value that becomes 0 is the empty NID, as 0 itself).
+ */
 void lnet_nid_from_wire(u64 w, struct lnet_nid *nid)
 {
-	u32 net_id = (u32)(w >> 32), a = (u32)w;
+	u32 net_id, a = (u32)w;
 	u8 addr[4] = { (u8)(a >> 24), (u8)(a >> 16), (u8)(a >> 8), (u8)a };
 
+	w &= ~(0xff00ULL << 48);
+	net_id = (u32)(w >> 32);
 	if (w == 0) {
 		memset(nid, 0, sizeof(*nid));
 		return;

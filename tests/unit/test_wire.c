@@ -587,6 +587,12 @@ static void test_nid_wire(void **state)
 	assert_nid(&nid, "0@lo");
 	assert_int_equal(lnet_nid_to_wire(&nid, &w), 0);
 	assert_true(w == 0x0009000000000000ULL);
+	/* our LND is 8 bits: a wider one is cut, and one that cuts to 0 is empty */
+	lnet_nid_from_wire(0x01020000c0a83202ULL, &nid);
+	assert_nid(&nid, "192.168.50.2@tcp");
+	memset(&nid, 0xff, sizeof(nid));
+	lnet_nid_from_wire(0x0100000000000000ULL, &nid);
+	assert_memory_equal(&nid, &zero, sizeof(nid));
 	/* IPv6 does not fit in 8 bytes */
 	nid = nid_of("2001:db8::1@tcp");
 	w = 7;
