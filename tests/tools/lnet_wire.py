@@ -207,9 +207,12 @@ def pcap_frames(data):
     off, n = 24, 0
     while off + 16 <= len(data):
         incl = struct.unpack_from(order + "I", data, off + 8)[0]
+        n += 1
+        if off + 16 + incl > len(data):
+            raise WireError("pcap: frame %d cut short (%d of %d bytes)" %
+                            (n, len(data) - off - 16, incl))
         frame = data[off + 16:off + 16 + incl]
         off += 16 + incl
-        n += 1
         if link == 1 and len(frame) >= 14 and frame[12:14] == b"\x08\x00":
             yield n, frame[14:]
         elif link == 113 and len(frame) >= 16 and frame[14:16] == b"\x08\x00":
@@ -293,11 +296,16 @@ def decode_connection(c2s, s2c, who):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("decode", "streams"):
+    if len(argv) < 3 or argv[1] not in ("decode", "streams") or \
+            (argv[1] == "streams") != (len(argv) == 4):
         sys.stderr.write(__doc__)
         return 2
-    with open(argv[2], "rb") as f:
-        streams = tcp_streams(f.read())
+    try:
+        with open(argv[2], "rb") as f:
+            streams = tcp_streams(f.read())
+    except (OSError, WireError) as e:
+        sys.stderr.write("lnet_wire.py: %s\n" % e)
+        return 1
     if argv[1] == "streams":
         for i, (key, b) in enumerate(sorted(streams.items())):
             if b and ACCEPTOR_PORT in (key[1], key[3]):

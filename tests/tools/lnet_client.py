@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""A scripted socket LND peer for hostile.bats (standard library only).
+
+  lnet_client.py [--src IP] [--dst IP] [--port N] CASE
+
+connects from IP (default 10.11.0.2) to the acceptor at --dst (default
+10.11.0.1) port 988, plays CASE, and prints what it did:
+
+  bad-acceptor-magic  an acceptor request with magic 0x12345678
+  bad-acceptor-version  the right magic, version 2
+  wrong-nid           an acceptor request for 10.11.0.9@tcp
+  bad-hello-magic     a good acceptor request, then a v1 hello magic
+  bad-hello-version   ... then a hello of version 2
+  bad-hello-nips      ... then a hello announcing 17 IPs
+  bad-hello-kind      ... then a hello of connection kind 7
+  truncated-header    a good handshake, then 40 bytes of a message header
+                      and a close of our sending side
+  oversized-payload   a good handshake, then a PUT header whose
+                      payload_length is 16 MiB
+  bad-msg-type        a good handshake, then a socket message of type 0xc7
+  garbage             200 bytes of seeded random garbage (--seed N)
+  garbage-after-hello a good handshake, then 200 bytes of seeded garbage
+  ping                a good handshake, then an LNet ping (GET on portal 0)
+                      whose REPLY is decoded and printed
+
+For the hostile cases it then waits (--timeout S, default 10) for the
+peer to close the connection: exit 0 and "closed" when it does, exit 1
+when it does not. Every run prints "local IP:PORT" first, so the caller
+can find the log line about this very connection.
+"""
+import argparse
+import os
+import random
+import select
+import socket
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lnet_wire as w  # noqa: E402
+
+PING_BITS = 1 << 63
+
+
+def connect(args):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind((args.src, 0))
+    s.settimeout(args.timeout)
+    s.connect((args.dst, args.port))
+    print("local %s:%d" % s.getsockname())
+    return s
+
+
+def handshake(s, args, kind=1):
+    """Acceptor request + hello; read and check the acceptor's hello."""
+    me, peer = args.src + "@tcp", args.dst + "@tcp"
+    s.sendall(w.acceptor_req(peer) + w.hello(me, peer, ctype=kind,
+                                             incarnation=args.incarnation))
+    h = w.decode_hello(recv_exact(s, 56))
+    mirror = {1: 1, 2: 3, 3: 2}[kind]
+    if h["src"] != peer or h["dst"] != me or h["kind"] != mirror or \
+            h["src_pid"] != w.PID_LUSTRE or h["nips"] != 0:
+        raise w.WireError("unexpected hello %r" % h)
+    print("hello %s -> %s kind %d" % (h["src"], h["dst"], h["kind"]))
+    return h
+
+
+def recv_exact(s, n):
+    b = b""
+    while len(b) < n:
+        chunk = s.recv(n - len(b))
+        if not chunk:
+            raise w.WireError("connection closed after %d of %d bytes" % (len(b), n))
+        b += chunk
+    return b
+
+
+def wait_closed(s, timeout):
+    """True once the peer closes (EOF or reset); whatever it sends is skipped."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        r, _, _ = select.select([s], [], [], max(0, end - time.monotonic()))
+        if not r:
+            break
+        try:
+            if not s.recv(65536):
+                return True
+        except ConnectionResetError:
+            return True
+    return False
+
+
+def garbage(seed, n=200):
+    g = bytearray(random.Random(seed).randbytes(n))
+    return bytes(g)
+
+
+def hostile(s, args):
+    src, dst = args.src + "@tcp", args.dst + "@tcp"
+    c = args.case
+    if c == "bad-acceptor-magic":
+        s.sendall(w.acceptor_req(dst, magic=0x12345678))
+    elif c == "bad-acceptor-version":
+        s.sendall(w.acceptor_req(dst, version=2))
+    elif c == "wrong-nid":
+        s.sendall(w.acceptor_req("10.11.0.9@tcp"))
+    elif c.startswith("bad-hello-"):
+        bad = {"bad-hello-magic": {"magic": w.PROTO_TCP_MAGIC},
+               "bad-hello-version": {"version": 2},
+               "bad-hello-nips": {"nips": 17},
+               "bad-hello-kind": {"ctype": 7}}[c]
+        s.sendall(w.acceptor_req(dst) + w.hello(src, dst, **bad))
+    elif c == "garbage":
+        g = garbage(args.seed)
+        print("garbage magic 0x%08x version %d" % struct.unpack_from("<II", g))
+        s.sendall(g)
+    else:
+        handshake(s, args)
+        if c == "truncated-header":
+            s.sendall(w.msg_hdr(dst, src, 1, 0, w.put_body(PING_BITS, 0))[:40])
+            s.shutdown(socket.SHUT_WR)
+        elif c == "oversized-payload":
+            s.sendall(w.msg_hdr(dst, src, 1, 16 << 20, w.put_body(PING_BITS, 0)))
+        elif c == "bad-msg-type":
+            s.sendall(w.msg_hdr(dst, src, 1, 0, ksm_type=0xc7))
+        elif c == "garbage-after-hello":
+            g = garbage(args.seed)
+            print("garbage type 0x%x" % struct.unpack_from("<I", g))
+            s.sendall(g)
+        else:
+            raise SystemExit("lnet_client.py: unknown case '%s'" % c)
+    if wait_closed(s, args.timeout):
+        print("closed")
+        return 0
+    print("still open after %gs" % args.timeout)
+    return 1
+
+
+def ping(s, args):
+    """GET on the ping portal; print the REPLY's ping payload."""
+    src, dst = args.src + "@tcp", args.dst + "@tcp"
+    handshake(s, args)
+    cookie = (0x1122334455667788, 42)
+    body = struct.pack("<QQQIII", cookie[0], cookie[1], PING_BITS, 0, 0, 4096)
+    s.sendall(w.msg_hdr(dst, src, 2, 0, body))
+    m = w.decode_msg_hdr(recv_exact(s, w.MSG_HDR_LEN))
+    if m["type"] != "REPLY" or (m["cookie"], m["object"]) != cookie or \
+            m["src"] != dst or m["dst"] != src:
+        raise w.WireError("unexpected answer %r" % m)
+    p = w.decode_ping(recv_exact(s, m["payload_length"]))
+    print("reply %s -> %s pids %d/%d payload %d" % (m["src"], m["dst"], m["src_pid"],
+                                                   m["dst_pid"], m["payload_length"]))
+    print("ping features 0x%x pid %d" % (p["features"], p["pid"]))
+    for nid, status, _ in p["nis"]:
+        print("ni %s %s" % (nid, {w.NI_STATUS_UP: "up", w.NI_STATUS_DOWN: "down"}
+                                 .get(status, hex(status))))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--src", default="10.11.0.2")
+    ap.add_argument("--dst", default="10.11.0.1")
+    ap.add_argument("--port", type=int, default=w.ACCEPTOR_PORT)
+    ap.add_argument("--timeout", type=float, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--incarnation", type=lambda v: int(v, 0), default=0x18ed63e900000001)
+    ap.add_argument("case")
+    args = ap.parse_args()
+    try:
+        s = connect(args)
+        rc = ping(s, args) if args.case == "ping" else hostile(s, args)
+        s.close()
+        return rc
+    except (OSError, w.WireError) as e:
+        print("lnet_client.py: %s: %s" % (args.case, e), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
