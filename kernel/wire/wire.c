@@ -363,7 +363,7 @@ int lnet_ping_info_encode(const struct lnet_ping_info *pi, u8 *buf, size_t len)
 	return (int)need;
 }
 
-static u32 swab32(u32 v)
+static u32 wire_swab32(u32 v)
 {
 	return v >> 24 | (v >> 8 & 0xff00) | (v << 8 & 0xff0000) | v << 24;
 }
@@ -372,14 +372,14 @@ static u32 ping_get32(const u8 *p, bool swapped)
 {
 	u32 v = lnet_get_le32(p);
 
-	return swapped ? swab32(v) : v;
+	return swapped ? wire_swab32(v) : v;
 }
 
 static u64 ping_get64(const u8 *p, bool swapped)
 {
 	u64 v = lnet_get_le64(p);
 
-	return swapped ? (u64)swab32((u32)v) << 32 | swab32((u32)(v >> 32)) : v;
+	return swapped ? (u64)wire_swab32((u32)v) << 32 | wire_swab32((u32)(v >> 32)) : v;
 }
 
 /*
@@ -397,7 +397,7 @@ int lnet_ping_info_decode(const u8 *buf, size_t len, struct lnet_ping_info *pi,
 	if (len < 4)
 		return -EMSGSIZE;
 	pi->pi_magic = lnet_get_le32(buf);
-	swapped = pi->pi_magic == swab32(LNET_PROTO_PING_MAGIC);
+	swapped = pi->pi_magic == wire_swab32(LNET_PROTO_PING_MAGIC);
 	if (pi->pi_magic != LNET_PROTO_PING_MAGIC && !swapped)
 		return -EPROTO;
 	pi->pi_magic = LNET_PROTO_PING_MAGIC;
