@@ -50,7 +50,8 @@ u64 os_now_ns(void);
  * Wait on @c with @m held: @m is released while waiting and held again on
  * return. Returns 0 when woken (or spuriously: callers re-check their
  * condition in a loop), -ETIMEDOUT once os_now_ns() >= @deadline_ns
- * (OS_NO_DEADLINE waits for ever).
+ * (OS_NO_DEADLINE waits for ever). In the kernel, a task being killed
+ * (fatal signal) also gets -ETIMEDOUT, so that every wait loop ends.
  */
 #define OS_NO_DEADLINE	((u64)~0ULL)
 /* os_cond_broadcast(c): wake every waiter of @c (call with the mutex held). */

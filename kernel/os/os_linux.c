@@ -103,6 +103,25 @@ u64 os_now_ns(void)
 	return ktime_get_ns();
 }
 
+/*
+ * How a waiter sleeps. Kernel threads (monitor, LND threads) get no
+ * signals: interruptible, so that an idle thread neither counts in the
+ * load average nor trips the hung-task detector. A task in an ioctl
+ * (ping, discover, selftest) sleeps killable: a handled signal (the
+ * shell's SIGWINCH) must not cut a ping short, while a fatal one must end
+ * the wait at once; an interruptible sleep with a signal pending would
+ * return at once on every call and spin until the deadline.
+ */
+static long os_cond_sleep(struct os_cond *c, int gen, long left)
+{
+	if (current->flags & PF_KTHREAD)
+		return wait_event_interruptible_timeout(c->wq,
+				atomic_read(&c->gen) != gen, left);
+	return wait_event_killable_timeout(c->wq, atomic_read(&c->gen) != gen,
+					   left);
+}
+
+/* os.h; a task being killed gets -ETIMEDOUT, which ends every wait loop. */
 int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns)
 {
 	int gen = atomic_read(&c->gen);
@@ -110,15 +129,20 @@ int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns)
 	u64 now = os_now_ns();
 
 	if (deadline_ns != OS_NO_DEADLINE) {
+		u64 j;
+
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;
-		left = nsecs_to_jiffies(deadline_ns - now) + 1;
+		/* A deadline too far to count in jiffies is no deadline. */
+		j = nsecs_to_jiffies64(deadline_ns - now) + 1;
+		if (j < MAX_SCHEDULE_TIMEOUT)
+			left = (long)j;
 	}
 	mutex_unlock(&m->m);
-	/* Interruptible: a signal ends the wait early, callers re-check. */
-	left = wait_event_interruptible_timeout(c->wq,
-						atomic_read(&c->gen) != gen, left);
+	left = os_cond_sleep(c, gen, left);
 	mutex_lock(&m->m);
+	if (left < 0)
+		return -ETIMEDOUT;	/* fatal signal */
 	return left == 0 ? -ETIMEDOUT : 0;
 }
 
@@ -131,8 +155,10 @@ void os_cond_broadcast(struct os_cond *c)
 static int os_thread_main(void *arg)
 {
 	struct os_thread *t = arg;
-	int rc = t->fn(t->arg);
+	int rc;
 
+	complete(&t->running);
+	rc = t->fn(t->arg);
 	/* kthread_stop() collects the result: wait for it. */
 	while (!kthread_should_stop()) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -150,6 +176,7 @@ int os_thread_start(struct os_thread *t, int (*fn)(void *), void *arg,
 
 	t->fn = fn;
 	t->arg = arg;
+	init_completion(&t->running);
 	task = kthread_run(os_thread_main, t, "%s", name);
 	if (IS_ERR(task))
 		return PTR_ERR(task);
@@ -158,10 +185,16 @@ int os_thread_start(struct os_thread *t, int (*fn)(void *), void *arg,
 	return 0;
 }
 
+/*
+ * kthread_stop() on a thread that has not run yet never calls its function:
+ * wait until @fn has started, so that it always runs (and returns) as
+ * under pthreads, whatever it has to clean up on its way out.
+ */
 void os_thread_join(struct os_thread *t)
 {
 	if (!t->started)
 		return;
+	wait_for_completion(&t->running);
 	kthread_stop(t->task);
 	t->started = false;
 }

@@ -79,9 +79,12 @@ static inline void os_cond_destroy(struct os_cond *c)
 int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns);
 void os_cond_broadcast(struct os_cond *c);
 
+#include <linux/completion.h>
+
 struct task_struct;
 struct os_thread {
 	struct task_struct *task;
+	struct completion running;	/* fn has been called */
 	int (*fn)(void *arg);
 	void *arg;
 	bool started;
