@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Multi-node topologies for the bats suites (and scripts): each node is a
+# network namespace with its own lnetd (own socket, log and pidfile in one
+# temp dir), joined by veth links or a bridge. Load after helpers.bash.
+#
+#   topo_init              temp dir $TD (also $T, for yaml_is); outside bats,
+#                          a trap runs topo_teardown on exit
+#   topo_node N            netns for node N + its lnetd, LNet configured
+#   topo_link N IF ADDR M IF2 ADDR2   veth pair IF (node N) <-> IF2 (node M)
+#   topo_hub_port N IF ADDR           IF in node N, its peer in the hub bridge
+#   topo_2x1               node1 a0 10.21.0.1 <-> node2 b0 10.21.0.2, tcp NIs
+#   topo_2x2 mr|nets       + a1 10.22.0.1 <-> b1 10.22.0.2; "mr": both on
+#                          tcp (--if a0,a1), "nets": tcp on a0/b0, tcp1 on a1/b1
+#   topo_3                 a0, b0, c0 (node3, 10.21.0.3) on a bridge, a1 <-> b1
+#                          direct; node1/node2 tcp on both, node3 tcp on c0
+#   topo_teardown          stop every lnetd, delete the netns, remove $TD
+#   on N lnetctl ARGS...   lnetctl against node N's lnetd
+#   on N FUNCTION ARGS...  a shell function with LNET_SOCKET of node N
+#   on N CMD ARGS...       CMD inside node N's netns (e.g. ip link set a1 down)
+#   ni_count N KEY NID...  KEY (send_count, recv_count, drop_count) of node N's
+#                          local NIs, from `net show -v`, space-separated
+#   peer_ni_count N KEY NID...  the same for node N's peer NIs (`peer show -v`)
+#   stats_count N KEY...   KEYs of node N's `stats show` (e.g. recv_length)
+#   ni_status N NID        status (up/down) of node N's local NI
+#   wait_ni_status N NID S wait (<= 10 s) until that status is S
+#   peer_udsp N NID        "<net priority> <nid priority>" of node N's peer NI
+#   node_log N             path of node N's lnetd log
+
+TOPO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LNETCTL_BIN=${LNETCTL_BIN:-$TOPO_TOP/build/lnetctl}
+LNETD_BIN=${LNETD_BIN:-$TOPO_TOP/build/lnetd}
+TOPO_NODES=()
+# The counter readers run often: a python3 without a shim in front if it
+# has yaml (the pyenv shim costs most of a second per call).
+TOPO_PY=python3
+if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+	TOPO_PY=/usr/bin/python3
+fi
+
+topo_init() {
+	TD=$(mktemp -d /tmp/lnet-topo.XXXXXX)
+	T=$TD
+	TOPO_TAG=$$-${BATS_TEST_NUMBER:-0}
+	TOPO_NODES=()
+	TOPO_HUB=
+	if [ -z "${BATS_TEST_DIRNAME:-}" ]; then
+		trap topo_teardown EXIT
+		trap 'exit 130' INT TERM
+	fi
+}
+
+topo_ns() {
+	echo "ln$1-$TOPO_TAG"
+}
+
+topo_sock() {
+	echo "$TD/n$1.sock"
+}
+
+node_log() {
+	echo "$TD/n$1.log"
+}
+
+topo_node() {
+	local n=$1 ns sock
+	ns=$(topo_ns "$n")
+	sock=$(topo_sock "$n")
+	ip netns add "$ns" || return 1
+	TOPO_NODES+=("$n")
+	ip -n "$ns" link set lo up
+	ip netns exec "$ns" "$LNETD_BIN" --socket "$sock" --pidfile "$TD/n$n.pid" \
+		--log "$(node_log "$n")" || return 1
+	for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+	[ -S "$sock" ] || return 1
+	"$LNETCTL_BIN" --socket "$sock" lnet configure
+}
+
+# topo_link N IF ADDR M IF2 ADDR2: a veth pair, ADDR/ADDR2 with prefix.
+topo_link() {
+	local a b
+	a=$(topo_ns "$1")
+	b=$(topo_ns "$4")
+	ip link add "$2" netns "$a" type veth peer name "$5" netns "$b" || return 1
+	ip -n "$a" addr add "$3" dev "$2"
+	ip -n "$b" addr add "$6" dev "$5"
+	ip -n "$a" link set "$2" up
+	ip -n "$b" link set "$5" up
+}
+
+topo_hub() {
+	local hub
+	[ -n "${TOPO_HUB:-}" ] && return 0
+	hub=lnh-$TOPO_TAG
+	ip netns add "$hub" || return 1
+	TOPO_HUB=$hub
+	ip -n "$hub" link add br0 type bridge
+	ip -n "$hub" link set br0 up
+}
+
+# topo_hub_port N IF ADDR: IF in node N, bridged with every other port.
+topo_hub_port() {
+	local ns port=h$1$2
+	topo_hub || return 1
+	ns=$(topo_ns "$1")
+	ip link add "$2" netns "$ns" type veth peer name "$port" netns "$TOPO_HUB" ||
+		return 1
+	ip -n "$TOPO_HUB" link set "$port" master br0
+	ip -n "$TOPO_HUB" link set "$port" up
+	ip -n "$ns" addr add "$3" dev "$2"
+	ip -n "$ns" link set "$2" up
+}
+
+topo_2x1() {
+	topo_node 1 && topo_node 2 &&
+	topo_link 1 a0 10.21.0.1/24 2 b0 10.21.0.2/24 &&
+	on 1 lnetctl net add --net tcp --if a0 &&
+	on 2 lnetctl net add --net tcp --if b0
+}
+
+# topo_2x2 mr|nets
+topo_2x2() {
+	topo_node 1 && topo_node 2 &&
+	topo_link 1 a0 10.21.0.1/24 2 b0 10.21.0.2/24 &&
+	topo_link 1 a1 10.22.0.1/24 2 b1 10.22.0.2/24 || return 1
+	case $1 in
+	mr)
+		on 1 lnetctl net add --net tcp --if a0,a1 &&
+		on 2 lnetctl net add --net tcp --if b0,b1
+		;;
+	nets)
+		on 1 lnetctl net add --net tcp --if a0 &&
+		on 1 lnetctl net add --net tcp1 --if a1 &&
+		on 2 lnetctl net add --net tcp --if b0 &&
+		on 2 lnetctl net add --net tcp1 --if b1
+		;;
+	*)
+		echo "topo_2x2: expected mr or nets, got '$1'" >&2
+		return 2
+		;;
+	esac
+}
+
+topo_3() {
+	topo_node 1 && topo_node 2 && topo_node 3 &&
+	topo_hub_port 1 a0 10.21.0.1/24 &&
+	topo_hub_port 2 b0 10.21.0.2/24 &&
+	topo_hub_port 3 c0 10.21.0.3/24 &&
+	topo_link 1 a1 10.22.0.1/24 2 b1 10.22.0.2/24 &&
+	on 1 lnetctl net add --net tcp --if a0,a1 &&
+	on 2 lnetctl net add --net tcp --if b0,b1 &&
+	on 3 lnetctl net add --net tcp --if c0
+}
+
+# Every lnetd gets SIGTERM first, then we wait for all (each takes a while).
+topo_teardown() {
+	local n pid pids=()
+	for n in "${TOPO_NODES[@]}"; do
+		pid=$(cat "$TD/n$n.pid" 2>/dev/null) || continue
+		kill "$pid" 2>/dev/null && pids+=("$pid")
+	done
+	for pid in "${pids[@]}"; do
+		for _ in $(seq 100); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.05
+		done
+	done
+	for n in "${TOPO_NODES[@]}"; do
+		ip netns del "$(topo_ns "$n")" 2>/dev/null
+	done
+	[ -n "${TOPO_HUB:-}" ] && ip netns del "$TOPO_HUB" 2>/dev/null
+	TOPO_NODES=()
+	TOPO_HUB=
+	[ -n "${TD:-}" ] && rm -rf "$TD"
+	return 0
+}
+
+on() {
+	local n=$1 sock
+	shift
+	sock=$(topo_sock "$n")
+	if [ "$1" = lnetctl ]; then
+		shift
+		"$LNETCTL_BIN" --socket "$sock" "$@"
+	elif declare -F "$1" >/dev/null; then
+		LNET_SOCKET=$sock "$@"
+	else
+		ip netns exec "$(topo_ns "$n")" "$@"
+	fi
+}
+
+# topo_counts net|peer N KEY NID...: the counters, in the order of the NIDs.
+topo_counts() {
+	local kind=$1 n=$2 key=$3 f
+	shift 3
+	f=$TD/counts.$n.yaml
+	on "$n" lnetctl "$kind" show -v >"$f" || return 1
+	"$TOPO_PY" - "$kind" "$key" "$f" "$@" <<'PY'
+import sys, yaml
+kind, key, path, nids = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+d = yaml.safe_load(open(path)) or {}
+if kind == 'net':
+    nis = [ni for n in d.get('net', []) for ni in n['local NI(s)']]
+else:
+    nis = [ni for p in d.get('peer', []) for ni in p['peer ni']]
+out = []
+for nid in nids:
+    m = [x for x in nis if x['nid'] == nid]
+    if len(m) != 1:
+        sys.exit('%s show -v: no single NI %s in %s' % (kind, nid, [x['nid'] for x in nis]))
+    out.append(str(m[0]['statistics'][key]))
+print(' '.join(out))
+PY
+}
+
+ni_count() {
+	topo_counts net "$@"
+}
+
+peer_ni_count() {
+	topo_counts peer "$@"
+}
+
+stats_count() {
+	local n=$1
+	shift
+	on "$n" lnetctl stats show >"$TD/stats.$n.yaml" || return 1
+	"$TOPO_PY" - "$TD/stats.$n.yaml" "$@" <<'PY'
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1])) or {}
+print(' '.join(str(d['statistics'][k]) for k in sys.argv[2:]))
+PY
+}
+
+ni_status() {
+	on "$1" lnetctl net show >"$TD/status.$1.yaml" || return 1
+	"$TOPO_PY" - "$2" "$TD/status.$1.yaml" <<'PY'
+import sys, yaml
+nid, path = sys.argv[1:]
+d = yaml.safe_load(open(path)) or {}
+print(' '.join(ni['status'] for n in d['net'] for ni in n['local NI(s)']
+               if ni['nid'] == nid))
+PY
+}
+
+wait_ni_status() {
+	local s
+	for _ in $(seq 100); do
+		s=$(ni_status "$1" "$2")
+		[ "$s" = "$3" ] && return 0
+		sleep 0.1
+	done
+	echo "node $1 NI $2: status '$s' after 10 s, expected '$3'" >&2
+	return 1
+}
+
+peer_udsp() {
+	on "$1" lnetctl peer show -v 4 >"$TD/udsp.$1.yaml" || return 1
+	"$TOPO_PY" - "$2" "$TD/udsp.$1.yaml" <<'PY'
+import sys, yaml
+nid, path = sys.argv[1:]
+d = yaml.safe_load(open(path)) or {}
+m = [ni for p in d.get('peer', []) for ni in p['peer ni'] if ni['nid'] == nid]
+if len(m) != 1:
+    sys.exit('peer show -v 4: no single peer NI %s' % nid)
+u = m[0]['udsp info']
+print(u['net priority'], u['nid priority'])
+PY
+}
