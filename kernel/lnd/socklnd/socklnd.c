@@ -109,6 +109,17 @@ static void ksock_threads_stop(void)
 	ks.ks_running = false;
 }
 
+/* With ks_thread_mutex held: no NI left while the threads run? */
+static bool ksock_threads_idle(void)
+{
+	bool idle;
+
+	os_mutex_lock(&ks.ks_lock);
+	idle = !ks.ks_nnets && ks.ks_running;
+	os_mutex_unlock(&ks.ks_lock);
+	return idle;
+}
+
 /* With ks_thread_mutex held: the connd and the schedulers, once. */
 static int ksock_threads_start(void)
 {
@@ -190,7 +201,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 	if (!rc)
 		rc = ksock_net_listen(net);
 	if (rc) {
-		if (!ks.ks_nnets && ks.ks_running)
+		if (ksock_threads_idle())
 			ksock_threads_stop();
 		os_mutex_unlock(&ks.ks_thread_mutex);
 		os_free(net);
@@ -247,7 +258,11 @@ static void ksock_shutdown(struct lnet *ln, struct lnet_ni *ni)
 	os_pollset_destroy(net->n_accept_ps);
 	os_sock_close(net->n_listener);
 
-	os_mutex_lock(&ks.ks_thread_mutex);
+	/*
+	 * No ks_thread_mutex while waiting: a scheduler may be stuck in
+	 * lnet_parse() of another instance whose lock is held by an
+	 * lnd_startup waiting for ks_thread_mutex.
+	 */
 	os_mutex_lock(&ks.ks_lock);
 	ksock_net_drain(net, &txs);
 	while (net->n_nconns || net->n_refs)
@@ -261,7 +276,10 @@ static void ksock_shutdown(struct lnet *ln, struct lnet_ni *ni)
 	ks.ks_nnets--;
 	os_mutex_unlock(&ks.ks_lock);
 	ksock_txs_fail(net, &txs, LNET_MSG_STATUS_LOCAL_ERROR, -ENETDOWN);
-	if (!ks.ks_nnets)
+
+	/* The last NI: no connection is left, the threads stop. */
+	os_mutex_lock(&ks.ks_thread_mutex);
+	if (ksock_threads_idle())
 		ksock_threads_stop();
 	os_mutex_unlock(&ks.ks_thread_mutex);
 	ni->ni_lnd_data = NULL;
