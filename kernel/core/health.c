@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Health: a failed send lowers the health of the local NI (LOCAL_*
+ * statuses) or of the peer NI (REMOTE_* and NETWORK_TIMEOUT) by the
+ * health_sensitivity setting, which makes selection prefer the other
+ * paths, and schedules a recovery ping (monitor.c) that raises it back.
+ * The message itself is resent, on whatever path selection now prefers,
+ * while retry_count and the transaction timeout allow it.
+ */
+#include "ping_priv.h"
+
+static u32 lnet_global(struct lnet *ln, u32 id)
+{
+	u32 v = 0;
+
+	lnet_global_get(ln, id, &v);
+	return v;
+}
+
+u64 lnet_lnd_timeout_ns(struct lnet *ln)
+{
+	u64 tt = lnet_global(ln, LNET_GLOBAL_TRANSACTION_TIMEOUT);
+	u64 retries = lnet_global(ln, LNET_GLOBAL_RETRY_COUNT);
+
+	return tt * 1000000000ULL / (retries + 1);
+}
+
+/*
+ * recovery_interval doubled per recovery ping already sent, so that a
+ * dead interface is not pinged every second for ever; at most
+ * LNET_RECOVERY_INTERVAL_MAX seconds unless the setting itself is longer.
+ */
+u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count)
+{
+	u64 base = lnet_global(ln, LNET_GLOBAL_RECOVERY_INTERVAL);
+	u64 s = base ? base : 1;
+	u32 i;
+
+	for (i = 0; i < ping_count && s < LNET_RECOVERY_INTERVAL_MAX; i++)
+		s *= 2;
+	if (s > LNET_RECOVERY_INTERVAL_MAX && s > base)
+		s = base > LNET_RECOVERY_INTERVAL_MAX ? base :
+			LNET_RECOVERY_INTERVAL_MAX;
+	return s * 1000000000ULL;
+}
+
+void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni)
+{
+	if (ni->ni_recovery_pending || ni->ni_next_ping_ns)
+		return;
+	ni->ni_next_ping_ns = os_now_ns() +
+		lnet_recovery_interval_ns(ln, ni->ni_ping_count);
+}
+
+void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni)
+{
+	if (lpni->lpni_recovery_pending || lpni->lpni_next_ping_ns)
+		return;
+	lpni->lpni_next_ping_ns = os_now_ns() +
+		lnet_recovery_interval_ns(ln, lpni->lpni_ping_count);
+}
+
+void lnet_ni_recovered(struct lnet_ni *ni)
+{
+	ni->ni_health = LNET_MAX_HEALTH;
+	ni->ni_next_ping_ns = 0;
+	ni->ni_recovery_pending = false;
+	ni->ni_ping_count = 0;
+}
+
+void lnet_lpni_recovered(struct lnet_peer_ni *lpni)
+{
+	lpni->lpni_health = LNET_MAX_HEALTH;
+	lpni->lpni_next_ping_ns = 0;
+	lpni->lpni_recovery_pending = false;
+	lpni->lpni_ping_count = 0;
+}
+
+static bool lnet_hstatus_is_local(enum lnet_msg_hstatus hs)
+{
+	return hs >= LNET_MSG_STATUS_LOCAL_INTERRUPT &&
+	       hs <= LNET_MSG_STATUS_LOCAL_TIMEOUT;
+}
+
+static u32 lnet_health_lower(u32 health, u32 by)
+{
+	return health > by ? health - by : 0;
+}
+
+/* Lower the NI or peer NI that @hs blames; count the failure. */
+static void lnet_health_blame(struct lnet *ln, struct lnet_msg *msg,
+			      enum lnet_msg_hstatus hs)
+{
+	u32 sens = lnet_global(ln, LNET_GLOBAL_HEALTH_SENSITIVITY);
+
+	if (lnet_hstatus_is_local(hs)) {
+		struct lnet_ni *ni = msg->msg_txni;
+
+		/* 0@lo is never recovered by a ping: leave it alone. */
+		if (!ni || lnet_nid_is_lo(&ni->ni_nid))
+			return;
+		ni->ni_health_fail[hs]++;
+		ni->ni_health = lnet_health_lower(ni->ni_health, sens);
+		if (ni->ni_health < LNET_MAX_HEALTH)
+			lnet_ni_recovery_schedule(ln, ni);
+	} else {
+		struct lnet_peer_ni *lpni = msg->msg_txpeer;
+
+		if (!lpni)
+			return;
+		lpni->lpni_health_fail[hs]++;
+		lpni->lpni_health = lnet_health_lower(lpni->lpni_health, sens);
+		if (lpni->lpni_health < LNET_MAX_HEALTH)
+			lnet_lpni_recovery_schedule(ln, lpni);
+	}
+}
+
+/*
+ * A timeout may hide a message that did arrive (only its answer was
+ * lost): resending it could deliver it twice, so only the failures that
+ * prove it never left are resent.
+ */
+static bool lnet_hstatus_resendable(enum lnet_msg_hstatus hs)
+{
+	return hs != LNET_MSG_STATUS_REMOTE_TIMEOUT &&
+	       hs != LNET_MSG_STATUS_NETWORK_TIMEOUT;
+}
+
+static bool lnet_msg_may_resend(struct lnet *ln, const struct lnet_msg *msg,
+				enum lnet_msg_hstatus hs)
+{
+	if (!lnet_hstatus_resendable(hs) || !msg->msg_deadline_ns)
+		return false;
+	if (msg->msg_retries >= lnet_global(ln, LNET_GLOBAL_RETRY_COUNT))
+		return false;
+	return os_now_ns() < msg->msg_deadline_ns;
+}
+
+/*
+ * Called by the core's finalize for a send that failed (its credits
+ * already returned). Resending goes through selection again, which now
+ * sees the lowered health.
+ */
+bool lnet_health_handle_failure(struct lnet *ln, struct lnet_msg *msg)
+{
+	enum lnet_msg_hstatus hs = msg->msg_health_status;
+	int rc;
+
+	if (hs == LNET_MSG_STATUS_OK || hs > LNET_MSG_STATUS_NETWORK_TIMEOUT)
+		return false;
+	ln->ln_dp.dp_hstatus_count[hs]++;
+	lnet_health_blame(ln, msg, hs);
+	if (!lnet_msg_may_resend(ln, msg, hs)) {
+		if (msg->msg_retries)
+			ln->ln_dp.dp_failed_resends++;
+		return false;
+	}
+	msg->msg_txni = NULL;
+	msg->msg_txpeer = NULL;
+	msg->msg_health_status = LNET_MSG_STATUS_OK;
+	msg->msg_retries++;
+	ln->ln_dp.dp_resend_count++;
+	rc = lnet_send_msg(ln, msg);
+	if (rc) {
+		/* Nothing was sent: the caller finalizes with the first failure. */
+		msg->msg_health_status = hs;
+		ln->ln_dp.dp_failed_resends++;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * A message timed out waiting for its ACK/REPLY (monitor.c): the core's
+ * finalize does not call lnet_health_handle_failure for it, so the peer
+ * NI it went to is blamed here.
+ */
+void lnet_health_timeout(struct lnet *ln, struct lnet_msg *msg)
+{
+	enum lnet_msg_hstatus hs = msg->msg_health_status;
+
+	if (hs == LNET_MSG_STATUS_OK || hs > LNET_MSG_STATUS_NETWORK_TIMEOUT)
+		return;
+	ln->ln_dp.dp_hstatus_count[hs]++;
+	lnet_health_blame(ln, msg, hs);
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ping: our ping target (a GET on the reserved portal reads our NIs, 0@lo
+ * first, with their status), the push target (a peer PUTs its NIs there
+ * after discovering us), and lnet_ping(), which GETs a peer's ping info
+ * and waits for it with the lock released.
+ */
+#include "ping_priv.h"
+
+static const struct lnet_nid lnet_any_nid;
+
+/* ---- operations a caller waits for ----------------------------------------- */
+
+static void lnet_wait_op_event(struct lnet *ln, struct lnet_event *ev)
+{
+	struct lnet_wait_op *op = ev->md_user_ptr;
+
+	if (!op->done && ev->status) {
+		op->done = true;
+		op->status = ev->status;
+	} else if (!op->done && (ev->type == LNET_EVENT_REPLY ||
+				 ev->type == LNET_EVENT_ACK)) {
+		op->done = true;
+		op->status = 0;
+		op->mlength = ev->mlength;
+	}
+	if (ev->unlinked) {
+		op->unlinked = true;
+		if (!op->done) {
+			op->done = true;
+			op->status = -ECANCELED;
+		}
+		if (op->abandoned) {
+			lnet_obj_free(ln, op);
+			return;
+		}
+	}
+	os_cond_broadcast(&ln->ln_dp.dp_cond);
+}
+
+struct lnet_wait_op *lnet_wait_op_alloc(struct lnet *ln, u32 len)
+{
+	struct lnet_wait_op *op = lnet_obj_alloc(ln, sizeof(*op) + len);
+
+	if (op)
+		op->len = len;
+	return op;
+}
+
+int lnet_wait_op_bind(struct lnet *ln, struct lnet_wait_op *op, int threshold,
+		      struct lnet_handle_md *h)
+{
+	struct lnet_md md = {
+		.start = op->buf,
+		.length = op->len,
+		.threshold = threshold,
+		.user_ptr = op,
+		.handler = lnet_wait_op_event,
+	};
+
+	return lnet_md_bind(ln, &md, h);
+}
+
+int lnet_wait_op_wait(struct lnet *ln, struct lnet_wait_op *op, u64 deadline_ns)
+{
+	while (!op->done) {
+		if (os_cond_wait(&ln->ln_dp.dp_cond, &ln->ln_api_mutex,
+				 deadline_ns) == -ETIMEDOUT && !op->done)
+			return -ETIMEDOUT;
+	}
+	return op->status;
+}
+
+void lnet_wait_op_release(struct lnet *ln, struct lnet_wait_op *op,
+			  struct lnet_handle_md h)
+{
+	if (op->unlinked) {
+		lnet_obj_free(ln, op);
+		return;
+	}
+	/* Messages may still use the MD: its last event frees @op. */
+	op->abandoned = true;
+	if (lnet_md_unlink(ln, h) == -ENOENT)
+		lnet_obj_free(ln, op);	/* gone, and no event will come */
+}
+
+/* ---- our ping info ------------------------------------------------------------ */
+
+struct lnet_ping_info *lnet_ping_info_alloc(u32 nnis)
+{
+	return os_zalloc(sizeof(struct lnet_ping_info) +
+			 (size_t)nnis * sizeof(struct lnet_ping_ni));
+}
+
+/* NIs that go in our ping info: live, and with a NID the wire can carry. */
+static bool lnet_ni_in_ping_info(const struct lnet_ni *ni)
+{
+	u64 w;
+
+	return !ni->ni_dying && lnet_nid_to_wire(&ni->ni_nid, &w) == 0;
+}
+
+static u32 lnet_ping_info_count(struct lnet *ln)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	u32 n = 0;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (lnet_ni_in_ping_info(ni))
+				n++;
+	return n < LNET_PING_MAX_NIS ? n : LNET_PING_MAX_NIS;
+}
+
+static void lnet_ping_info_fill(struct lnet *ln, struct lnet_ping_info *pi,
+				u32 max)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	pi->pi_magic = LNET_PROTO_PING_MAGIC;
+	pi->pi_features = LNET_PING_FEAT_BASE | LNET_PING_FEAT_NI_STATUS |
+			  LNET_PING_FEAT_MULTI_RAIL | LNET_PING_FEAT_DISCOVERY;
+	if (!ln->ln_routing)
+		pi->pi_features |= LNET_PING_FEAT_RTE_DISABLED;
+	pi->pi_pid = LNET_PID_LUSTRE;
+	pi->pi_nnis = 0;
+	/* ln_nets has the lo net first: 0@lo leads, as Lustre's. */
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			struct lnet_ping_ni *p = &pi->pi_ni[pi->pi_nnis];
+
+			if (!lnet_ni_in_ping_info(ni) || pi->pi_nnis >= max)
+				continue;
+			p->ns_nid = ni->ni_nid;
+			p->ns_status = ni->ni_status == LNET_NI_STATUS_UP ?
+				LNET_NI_STATUS_UP_WIRE : LNET_NI_STATUS_DOWN_WIRE;
+			p->ns_msg_size = 0;
+			pi->pi_nnis++;
+		}
+}
+
+/* Our ping info in wire bytes, in a new buffer: its length or -errno. */
+static int lnet_ping_info_build(struct lnet *ln, u8 **out)
+{
+	u32 n = lnet_ping_info_count(ln);
+	u32 len = LNET_WIRE_PING_HDR_LEN + n * LNET_WIRE_PING_NI_LEN;
+	struct lnet_ping_info *pi = lnet_ping_info_alloc(n);
+	u8 *buf = lnet_obj_alloc(ln, len);
+	int rc;
+
+	if (!pi || !buf) {
+		os_free(pi);
+		lnet_obj_free(ln, buf);
+		return -ENOMEM;
+	}
+	lnet_ping_info_fill(ln, pi, n);
+	rc = lnet_ping_info_encode(pi, buf, len);
+	os_free(pi);
+	if (rc < 0) {
+		lnet_obj_free(ln, buf);
+		return rc;
+	}
+	*out = buf;
+	return rc;
+}
+
+/* ---- the ping and push targets ------------------------------------------------ */
+
+/* The buffer of a target MD is freed with the MD (it may still be read). */
+static void lnet_ping_target_event(struct lnet *ln, struct lnet_event *ev)
+{
+	if (ev->unlinked)
+		lnet_obj_free(ln, ev->md_user_ptr);
+}
+
+static void lnet_push_target_event(struct lnet *ln, struct lnet_event *ev)
+{
+	if (ev->type == LNET_EVENT_PUT && !ev->status)
+		lnet_push_queue(ln, ev);
+	if (ev->unlinked)
+		lnet_obj_free(ln, ev->md_user_ptr);
+}
+
+static int lnet_target_attach(struct lnet *ln, u8 *buf, u32 len, u32 op,
+			      lnet_handler_t handler, struct lnet_handle_md *h)
+{
+	struct lnet_md md = {
+		.start = buf,
+		.length = len,
+		.threshold = LNET_MD_THRESH_INF,
+		/* a GET may ask for more than we have; a push is written at 0 */
+		.options = op | LNET_MD_TRUNCATE | LNET_MD_MANAGE_REMOTE,
+		.user_ptr = buf,
+		.handler = handler,
+	};
+
+	/* At the head: a new ping target hides the old one until it goes. */
+	return lnet_me_attach_md(ln, LNET_RESERVED_PORTAL, &lnet_any_nid,
+				 LNET_PID_ANY, LNET_PROTO_PING_MATCHBITS, 0,
+				 false, &md, h);
+}
+
+/* Put @buf (@len bytes) up as the ping target, replacing the old one. */
+static int lnet_ping_target_set(struct lnet *ln, u8 *buf, u32 len)
+{
+	struct lnet_dp *dp = &ln->ln_dp;
+	struct lnet_handle_md old = dp->dp_ping_md, h;
+	int rc;
+
+	rc = lnet_target_attach(ln, buf, len, LNET_MD_OP_GET,
+				lnet_ping_target_event, &h);
+	if (rc) {
+		lnet_obj_free(ln, buf);
+		return rc;
+	}
+	dp->dp_ping_md = h;
+	dp->dp_ping_buf = buf;
+	dp->dp_ping_len = len;
+	/* The old buffer is freed by its MD's unlink event. */
+	if (old.cookie)
+		lnet_md_unlink(ln, old);
+	return 0;
+}
+
+void lnet_ping_target_update(struct lnet *ln)
+{
+	struct lnet_dp *dp = &ln->ln_dp;
+	u8 *buf = NULL;
+	int len;
+
+	if (!dp->dp_ping_md.cookie)
+		return;		/* not up (or going down) */
+	len = lnet_ping_info_build(ln, &buf);
+	if (len < 0) {
+		os_log("lnet: cannot rebuild the ping target: error %d", len);
+		return;
+	}
+	if ((u32)len == dp->dp_ping_len && !memcmp(buf, dp->dp_ping_buf, len)) {
+		lnet_obj_free(ln, buf);
+		return;
+	}
+	if (lnet_ping_target_set(ln, buf, (u32)len))
+		os_log("lnet: cannot update the ping target");
+}
+
+int lnet_ping_target_init(struct lnet *ln)
+{
+	struct lnet_dp *dp = &ln->ln_dp;
+	u8 *buf = NULL, *push;
+	int len, rc;
+
+	if (!dp->dp_pushq.next)
+		INIT_LIST_HEAD(&dp->dp_pushq);
+	dp->dp_ping_md.cookie = 0;
+	dp->dp_push_md.cookie = 0;
+	len = lnet_ping_info_build(ln, &buf);
+	if (len < 0)
+		return len;
+	rc = lnet_ping_target_set(ln, buf, (u32)len);
+	if (rc)
+		return rc;
+	push = lnet_obj_alloc(ln, LNET_PING_INFO_MAX_LEN);
+	if (!push) {
+		lnet_ping_target_fini(ln);
+		return -ENOMEM;
+	}
+	rc = lnet_target_attach(ln, push, LNET_PING_INFO_MAX_LEN, LNET_MD_OP_PUT,
+				lnet_push_target_event, &dp->dp_push_md);
+	if (rc) {
+		lnet_obj_free(ln, push);
+		dp->dp_push_md.cookie = 0;
+		lnet_ping_target_fini(ln);
+	}
+	return rc;
+}
+
+void lnet_ping_target_fini(struct lnet *ln)
+{
+	struct lnet_dp *dp = &ln->ln_dp;
+	struct lnet_handle_md ping = dp->dp_ping_md, push = dp->dp_push_md;
+
+	dp->dp_ping_md.cookie = 0;
+	dp->dp_push_md.cookie = 0;
+	dp->dp_ping_buf = NULL;
+	dp->dp_ping_len = 0;
+	if (ping.cookie)
+		lnet_md_unlink(ln, ping);
+	if (push.cookie)
+		lnet_md_unlink(ln, push);
+	if (dp->dp_pushq.next)
+		lnet_push_flush(ln);
+}
+
+/* ---- pinging a peer ------------------------------------------------------------- */
+
+u64 lnet_ping_deadline(u32 timeout_ms)
+{
+	u64 ms = timeout_ms ? timeout_ms : LNET_DEF_PEER_TIMEOUT * 1000ULL;
+
+	return os_now_ns() + ms * 1000000ULL;
+}
+
+/* Decode a reply: a ping info with at least one NI, else -EPROTO. */
+static int lnet_ping_reply_decode(const struct lnet_wait_op *op,
+				  struct lnet_ping_info **out)
+{
+	struct lnet_ping_info *pi = lnet_ping_info_alloc(LNET_PING_MAX_NIS);
+	int rc;
+
+	if (!pi)
+		return -ENOMEM;
+	rc = lnet_ping_info_decode(op->buf, op->mlength, pi, LNET_PING_MAX_NIS);
+	if (rc <= 0) {
+		os_free(pi);
+		return rc == -ENOMEM ? rc : -EPROTO;
+	}
+	*out = pi;
+	return 0;
+}
+
+int lnet_ping_fetch(struct lnet *ln, const struct lnet_nid *dst,
+		    const struct lnet_nid *src, u64 deadline_ns,
+		    struct lnet_ping_info **pi)
+{
+	struct lnet_wait_op *op;
+	struct lnet_handle_md h;
+	int rc;
+
+	if (!ln->ln_configured || !ln->ln_dp.dp_ping_md.cookie)
+		return -ENETDOWN;
+	op = lnet_wait_op_alloc(ln, LNET_PING_INFO_MAX_LEN);
+	if (!op)
+		return -ENOMEM;
+	rc = lnet_wait_op_bind(ln, op, 1, &h);	/* one GET */
+	if (rc) {
+		lnet_obj_free(ln, op);
+		return rc;
+	}
+	rc = lnet_get(ln, src, h, dst, LNET_PID_LUSTRE, LNET_RESERVED_PORTAL,
+		      LNET_PROTO_PING_MATCHBITS, 0, op->len);
+	if (!rc)
+		rc = lnet_wait_op_wait(ln, op, deadline_ns);
+	if (!rc)
+		rc = lnet_ping_reply_decode(op, pi);
+	lnet_wait_op_release(ln, op, h);
+	return rc;
+}
+
+void lnet_ping_result_fill(struct lnet *ln, const struct lnet_nid *dst,
+			   const struct lnet_ping_info *pi,
+			   struct lnet_ping_result *res)
+{
+	struct lnet_peer *lp = lnet_peer_find(ln, dst);
+	u32 i;
+
+	memset(res, 0, sizeof(*res));
+	/* As Lustre: what we know of the peer, not what the reply says. */
+	res->primary = lp ? lp->lp_primary_nid : *dst;
+	res->multi_rail = lp && (lp->lp_state & LNET_PEER_S_MULTI_RAIL);
+	for (i = 0; i < pi->pi_nnis && res->nnids < LNET_PING_MAX_NIS; i++) {
+		const struct lnet_nid *nid = &pi->pi_ni[i].ns_nid;
+
+		if (lnet_nid_is_zero(nid) || lnet_nid_is_lo(nid))
+			continue;
+		res->nids[res->nnids++] = *nid;
+	}
+}
+
+int lnet_ping(struct lnet *ln, const struct lnet_nid *dst, const struct lnet_nid *src,
+	      u32 timeout_ms, struct lnet_ping_result *res)
+{
+	struct lnet_ping_info *pi = NULL;
+	int rc;
+
+	rc = lnet_ping_fetch(ln, dst, src, lnet_ping_deadline(timeout_ms), &pi);
+	if (rc)
+		return rc;
+	lnet_ping_result_fill(ln, dst, pi, res);
+	os_free(pi);
+	return 0;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internals shared by health.c, monitor.c, ping.c, discovery.c and link.c:
+ * recovery scheduling, operations a caller waits for (ping, push), the
+ * ping target contents and the merge of a peer's NIDs from its ping info.
+ * Everything here expects ln_api_mutex held.
+ */
+#ifndef LNET_CORE_PING_PRIV_H
+#define LNET_CORE_PING_PRIV_H
+
+#include "lnet_priv.h"
+
+/* Room for the largest ping info: the header and LNET_PING_MAX_NIS NIs. */
+#define LNET_PING_INFO_MAX_LEN \
+	(LNET_WIRE_PING_HDR_LEN + LNET_PING_MAX_NIS * LNET_WIRE_PING_NI_LEN)
+/* Recovery pings: the interval doubles per failed ping up to this (s). */
+#define LNET_RECOVERY_INTERVAL_MAX	64
+/* How often the monitor looks at timeouts and recovery (ns). */
+#define LNET_MONITOR_TICK_NS		100000000ULL
+
+/* health.c: recovery of a lowered NI / peer NI by the monitor's pings. */
+u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count);
+void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni);
+void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni);
+/* A recovery ping answered: health back to LNET_MAX_HEALTH. */
+void lnet_ni_recovered(struct lnet_ni *ni);
+void lnet_lpni_recovered(struct lnet_peer_ni *lpni);
+/* A message timed out (monitor): count it, lower the peer NI it went to. */
+void lnet_health_timeout(struct lnet *ln, struct lnet_msg *msg);
+
+/*
+ * ping.c: a GET (ping) or PUT (push) that a caller waits for. The buffer
+ * is the MD. Whoever is last frees it: the waiter when the MD's last event
+ * came before it left, else the event handler (abandoned).
+ */
+struct lnet_wait_op {
+	bool done;		/* REPLY/ACK or a failure arrived */
+	bool unlinked;		/* the MD's last event came */
+	bool abandoned;		/* the waiter left: the handler frees */
+	int status;		/* 0 or -errno, valid when done */
+	u32 mlength;		/* bytes the REPLY brought */
+	u32 len;		/* of buf */
+	u8 buf[];
+};
+
+struct lnet_wait_op *lnet_wait_op_alloc(struct lnet *ln, u32 len);
+/* Bind op->buf as a free-floating MD (@threshold operations). */
+int lnet_wait_op_bind(struct lnet *ln, struct lnet_wait_op *op, int threshold,
+		      struct lnet_handle_md *h);
+/* Wait (lock released meanwhile) until done or @deadline_ns: status. */
+int lnet_wait_op_wait(struct lnet *ln, struct lnet_wait_op *op, u64 deadline_ns);
+/* The waiter is done with @op: free it now or leave it to the handler. */
+void lnet_wait_op_release(struct lnet *ln, struct lnet_wait_op *op,
+			  struct lnet_handle_md h);
+
+/* os_now_ns() + @timeout_ms (0: LNET_DEF_PEER_TIMEOUT seconds). */
+u64 lnet_ping_deadline(u32 timeout_ms);
+/* A zeroed ping info with room for @nnis NIs (os_free it). */
+struct lnet_ping_info *lnet_ping_info_alloc(u32 nnis);
+/*
+ * Ping @dst from @src (NULL: any) until @deadline_ns and decode the reply
+ * into a new *@pi. 0, -ETIMEDOUT, -EPROTO (bad reply) or the send's error.
+ */
+int lnet_ping_fetch(struct lnet *ln, const struct lnet_nid *dst,
+		    const struct lnet_nid *src, u64 deadline_ns,
+		    struct lnet_ping_info **pi);
+/* The result of a ping/discover of @dst from its decoded reply. */
+void lnet_ping_result_fill(struct lnet *ln, const struct lnet_nid *dst,
+			   const struct lnet_ping_info *pi,
+			   struct lnet_ping_result *res);
+
+/*
+ * discovery.c: make the peer of @nid hold exactly the NIDs of @pi (merging
+ * peers that had some of them), mark it discovered. 0, -EPROTO (no usable
+ * NID) or -ENOMEM. Sets *@primary to the peer's primary NID.
+ */
+int lnet_peer_merge_ping(struct lnet *ln, const struct lnet_nid *nid,
+			 const struct lnet_ping_info *pi,
+			 struct lnet_nid *primary);
+/* A PUT arrived on our push target: queue it for the monitor (copies). */
+void lnet_push_queue(struct lnet *ln, const struct lnet_event *ev);
+/* The monitor merges the queued pushes (outside any event handler). */
+void lnet_push_process(struct lnet *ln);
+/* Drop the queued pushes (shutdown). */
+void lnet_push_flush(struct lnet *ln);
+
+#endif /* LNET_CORE_PING_PRIV_H */

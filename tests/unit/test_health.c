@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Health, resends, timeouts, recovery pings and link state, between two
+ * LNet instances joined by memlnd. node0: 10.21.0.1@tcp (m0e0) and
+ * 10.22.0.1@tcp (m0e1); node1: 10.21.0.2@tcp and 10.22.0.2@tcp, known to
+ * node0 as one peer. node1 has a sink for PUTs on portal 5.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "memlnd.h"
+
+#define SINK_PORTAL	5
+#define SINK_BITS	0x77ULL
+
+struct pair {
+	struct memlnd_node *n0, *n1;
+	struct lnet_handle_md sink;
+	u8 sink_buf[4096];
+};
+
+static int setup(void **state)
+{
+	static const struct lnet_nid any;
+	struct pair *p = calloc(1, sizeof(*p));
+	struct lnet_nid a = memlnd_nid("10.21.0.2@tcp");
+	struct lnet_nid b = memlnd_nid("10.22.0.2@tcp");
+	struct lnet_md md = {
+		.length = sizeof(p->sink_buf), .threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE |
+			   LNET_MD_TRUNCATE,
+	};
+
+	p->n0 = memlnd_node_new(0);
+	p->n1 = memlnd_node_new(1);
+	assert_int_equal(memlnd_ni_add(p->n0, "tcp", 0), 0);
+	assert_int_equal(memlnd_ni_add(p->n0, "tcp", 1), 0);
+	assert_int_equal(memlnd_ni_add(p->n1, "tcp", 0), 0);
+	assert_int_equal(memlnd_ni_add(p->n1, "tcp", 1), 0);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(lnet_peer_ni_add(&p->n0->ln, &a, &b, 0), 0);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	md.start = p->sink_buf;
+	os_mutex_lock(&p->n1->ln.ln_api_mutex);
+	assert_int_equal(lnet_me_attach_md(&p->n1->ln, SINK_PORTAL, &any,
+					   LNET_PID_ANY, SINK_BITS, 0, true,
+					   &md, &p->sink), 0);
+	os_mutex_unlock(&p->n1->ln.ln_api_mutex);
+	*state = p;
+	return 0;
+}
+
+static bool both_idle(void *arg)
+{
+	struct pair *p = arg;
+
+	return memlnd_node_idle(p->n0) && memlnd_node_idle(p->n1);
+}
+
+/* Every message finalized exactly once: none left, every object freed. */
+static int teardown(void **state)
+{
+	struct pair *p = *state;
+
+	memlnd_rules_clear();
+	assert_int_equal(memlnd_node_free(p->n0), 0);
+	assert_int_equal(memlnd_node_free(p->n1), 0);
+	free(p);
+	return 0;
+}
+
+static void set_global(struct memlnd_node *n, u32 id, u32 v)
+{
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	assert_int_equal(lnet_global_set(&n->ln, id, v), 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+/* ---- a PUT and its events ------------------------------------------------------- */
+
+struct op {
+	struct memlnd_node *n;
+	struct lnet_handle_md h;
+	u8 buf[64];
+	int nsend, nack, nerr, nfinal;
+	int status;		/* of the final event */
+	bool unlinked;
+};
+
+/* The final event: the ACK, or the one event that carries a failure. */
+static void op_event(struct lnet *ln, struct lnet_event *ev)
+{
+	struct op *op = ev->md_user_ptr;
+
+	(void)ln;
+	if (ev->type == LNET_EVENT_SEND)
+		op->nsend++;
+	if (ev->type == LNET_EVENT_ACK)
+		op->nack++;
+	if (ev->status)
+		op->nerr++;
+	if (ev->type == LNET_EVENT_ACK || (ev->status && ev->type != LNET_EVENT_UNLINK)) {
+		op->nfinal++;
+		op->status = ev->status;
+	}
+	if (ev->unlinked)
+		op->unlinked = true;
+}
+
+static void put_start(struct op *op, struct memlnd_node *n, const char *dst)
+{
+	struct lnet_nid d = memlnd_nid(dst);
+	struct lnet_md md = {
+		.start = op->buf, .length = sizeof(op->buf), .threshold = 1,
+		.user_ptr = op, .handler = op_event,
+	};
+
+	memset(op, 0, sizeof(*op));
+	op->n = n;
+	md.start = op->buf;
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	assert_int_equal(lnet_md_bind(&n->ln, &md, &op->h), 0);
+	assert_int_equal(lnet_put(&n->ln, NULL, op->h, true, &d, LNET_PID_LUSTRE,
+				  SINK_PORTAL, SINK_BITS, 0, sizeof(op->buf), 0), 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+static bool op_final(void *arg)
+{
+	struct op *op = arg;
+	bool f;
+
+	os_mutex_lock(&op->n->ln.ln_api_mutex);
+	f = op->nfinal > 0;
+	os_mutex_unlock(&op->n->ln.ln_api_mutex);
+	return f;
+}
+
+static bool op_unlinked(void *arg)
+{
+	struct op *op = arg;
+	bool u;
+
+	os_mutex_lock(&op->n->ln.ln_api_mutex);
+	u = op->unlinked;
+	os_mutex_unlock(&op->n->ln.ln_api_mutex);
+	return u;
+}
+
+/* Wait for the final event, and for the MD to go (unlinked if needed). */
+static int put_wait(struct op *op, long ms)
+{
+	assert_true(memlnd_wait(op_final, op, ms));
+	os_mutex_lock(&op->n->ln.ln_api_mutex);
+	if (!op->unlinked)
+		lnet_md_unlink(&op->n->ln, op->h);
+	os_mutex_unlock(&op->n->ln.ln_api_mutex);
+	assert_true(memlnd_wait(op_unlinked, op, 1000));
+	assert_int_equal(op->nfinal, 1);
+	return op->status;
+}
+
+static int put(struct memlnd_node *n, const char *dst)
+{
+	struct op *op = calloc(1, sizeof(*op));
+	int rc;
+
+	put_start(op, n, dst);
+	rc = put_wait(op, 3000);
+	if (!rc) {
+		assert_int_equal(op->nsend, 1);
+		assert_int_equal(op->nack, 1);
+		assert_int_equal(op->nerr, 0);
+	}
+	free(op);
+	return rc;
+}
+
+/* ---- looking at objects ---------------------------------------------------------- */
+
+static struct lnet_ni *ni_of(struct memlnd_node *n, const char *nid)
+{
+	struct lnet_nid id = memlnd_nid(nid);
+	struct lnet_ni *ni = lnet_ni_find(&n->ln, &id);
+
+	assert_non_null(ni);
+	return ni;
+}
+
+static struct lnet_peer_ni *lpni_of(struct memlnd_node *n, const char *nid)
+{
+	struct lnet_nid id = memlnd_nid(nid);
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find(&n->ln, &id);
+
+	assert_non_null(lpni);
+	return lpni;
+}
+
+struct health_want {
+	struct memlnd_node *n;
+	const char *nid;
+	bool local;
+	u32 health;
+};
+
+static u32 health_of(struct health_want *w)
+{
+	u32 h;
+
+	os_mutex_lock(&w->n->ln.ln_api_mutex);
+	h = w->local ? ni_of(w->n, w->nid)->ni_health :
+		lpni_of(w->n, w->nid)->lpni_health;
+	os_mutex_unlock(&w->n->ln.ln_api_mutex);
+	return h;
+}
+
+static bool health_is(void *arg)
+{
+	struct health_want *w = arg;
+
+	return health_of(w) == w->health;
+}
+
+static u64 sends(struct memlnd_node *n, const char *nid)
+{
+	u64 v;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	v = ni_of(n, nid)->ni_send_count;
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return v;
+}
+
+static u64 recvs(struct memlnd_node *n, const char *nid)
+{
+	u64 v;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	v = ni_of(n, nid)->ni_recv_count;
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return v;
+}
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static void test_lnd_timeout(void **state)
+{
+	struct pair *p = *state;
+
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 50000000000ULL);
+	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 10);
+	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 4);
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 2000000000ULL);
+	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 0);
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 10000000000ULL);
+}
+
+/* A local failure lowers that NI by exactly the sensitivity; the resend
+ * leaves by the other NI. */
+static void test_local_failure_resends(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_dp *dp = &p->n0->ln.ln_dp;
+	struct lnet_ni *e0, *e1;
+
+	set_global(p->n0, LNET_GLOBAL_HEALTH_SENSITIVITY, 150);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	e1 = ni_of(p->n0, "10.22.0.1@tcp");
+	e0->ni_sel_priority = 0;	/* the first try goes by e0 */
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set("10.21.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH - 150);
+	assert_int_equal(e1->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(e0->ni_health_fail[LNET_MSG_STATUS_LOCAL_ERROR], 1);
+	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_LOCAL_ERROR], 1);
+	assert_int_equal(dp->dp_resend_count, 1);
+	assert_int_equal(dp->dp_failed_resends, 0);
+	assert_int_equal(e0->ni_send_count, 0);
+	assert_int_equal(e1->ni_send_count, 1);
+	/* a recovery ping is due about a recovery_interval from now */
+	assert_true(e0->ni_next_ping_ns > os_now_ns());
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(memlnd_rule_hits("10.21.0.1@tcp"), 1);
+}
+
+/* A remote failure lowers the peer NI; the resend goes to the other one. */
+static void test_remote_failure_resends(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_peer_ni *a, *b;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	a = lpni_of(p->n0, "10.21.0.2@tcp");
+	b = lpni_of(p->n0, "10.22.0.2@tcp");
+	a->lpni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(a->lpni_health, LNET_MAX_HEALTH - 100);
+	assert_int_equal(b->lpni_health, LNET_MAX_HEALTH);
+	assert_int_equal(a->lpni_health_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
+	assert_int_equal(b->lpni_send_count, 1);
+	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
+/* Every path fails: retry_count resends, then one failure event. */
+static void test_retries_bounded(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_dp *dp = &p->n0->ln.ln_dp;
+	u32 ha, hb;
+
+	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_DROPPED, -1);
+	memlnd_rule_set("10.22.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_DROPPED, -1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), -EIO);
+	assert_int_equal(memlnd_rule_hits("10.21.0.2@tcp") +
+			 memlnd_rule_hits("10.22.0.2@tcp"), 3);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(dp->dp_resend_count, 2);
+	assert_int_equal(dp->dp_failed_resends, 1);
+	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_REMOTE_DROPPED], 3);
+	ha = lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health;
+	hb = lpni_of(p->n0, "10.22.0.2@tcp")->lpni_health;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(ha + hb, 2 * LNET_MAX_HEALTH - 3 * 100);
+
+	/* no retries: one try */
+	memlnd_rules_clear();
+	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_DROPPED, -1);
+	memlnd_rule_set("10.22.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_DROPPED, -1);
+	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 0);
+	assert_int_equal(put(p->n0, "10.22.0.2@tcp"), -EIO);
+	assert_int_equal(memlnd_rule_hits("10.21.0.2@tcp") +
+			 memlnd_rule_hits("10.22.0.2@tcp"), 1);
+	assert_int_equal(dp->dp_resend_count, 2);
+}
+
+/* The ACK never comes: the monitor fails the PUT at its deadline. */
+static void test_transaction_timeout(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_dp *dp = &p->n0->ln.ln_dp;
+	struct op *op = calloc(1, sizeof(*op));
+	struct lnet_peer_ni *a, *b;
+	u64 t0, ms;
+
+	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 0);
+	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1);
+	memlnd_rule_set("10.21.0.2@tcp", true, LNET_MSG_STATUS_OK, -1);
+	memlnd_rule_set("10.22.0.2@tcp", true, LNET_MSG_STATUS_OK, -1);
+	t0 = os_now_ns();
+	put_start(op, p->n0, "10.21.0.2@tcp");
+	assert_int_equal(put_wait(op, 3000), -ETIMEDOUT);
+	ms = (os_now_ns() - t0) / 1000000;
+	assert_true(ms >= 1000 && ms < 1800);
+	assert_int_equal(op->nsend, 1);
+	assert_int_equal(op->nack, 1);
+	free(op);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(dp->dp_response_timeout_count, 1);
+	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT], 1);
+	a = lpni_of(p->n0, "10.21.0.2@tcp");
+	b = lpni_of(p->n0, "10.22.0.2@tcp");
+	assert_int_equal(a->lpni_health + b->lpni_health,
+			 2 * LNET_MAX_HEALTH - 100);
+	assert_int_equal(a->lpni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT] +
+			 b->lpni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT], 1);
+	assert_int_equal(dp->dp_resend_count, 0);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
+/* A recovery ping a recovery_interval later raises the NI back to max. */
+static void test_recovery_local(void **state)
+{
+	struct pair *p = *state;
+	struct health_want w = { p->n0, "10.21.0.1@tcp", true, LNET_MAX_HEALTH };
+	u64 got = recvs(p->n1, "10.21.0.2@tcp") + recvs(p->n1, "10.22.0.2@tcp");
+	struct lnet_ni *e0;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	ni_of(p->n0, "10.21.0.1@tcp")->ni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set("10.21.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_DROPPED, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
+	memlnd_sleep_ms(500);
+	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
+	assert_true(memlnd_wait(health_is, &w, 2500));
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	assert_int_equal(e0->ni_ping_count, 0);
+	assert_int_equal(e0->ni_next_ping_ns, 0);
+	assert_false(e0->ni_recovery_pending);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	/* node1 got the PUT and the recovery GET */
+	assert_int_equal(recvs(p->n1, "10.21.0.2@tcp") +
+			 recvs(p->n1, "10.22.0.2@tcp") - got, 2);
+}
+
+/* A peer NI is pinged itself, not whichever NI of the peer is healthiest. */
+static void test_recovery_peer(void **state)
+{
+	struct pair *p = *state;
+	struct health_want w = { p->n0, "10.21.0.2@tcp", false, LNET_MAX_HEALTH };
+	u64 a0, b0;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.22.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
+	a0 = recvs(p->n1, "10.21.0.2@tcp");
+	b0 = recvs(p->n1, "10.22.0.2@tcp");
+	assert_true(memlnd_wait(health_is, &w, 3000));
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_int_equal(recvs(p->n1, "10.21.0.2@tcp") - a0, 1);
+	assert_int_equal(recvs(p->n1, "10.22.0.2@tcp") - b0, 0);
+}
+
+/* Failing recovery pings wait twice as long each time. */
+static void test_recovery_backoff(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ni *e0;
+	u32 count;
+
+	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 0);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	ni_of(p->n0, "10.21.0.1@tcp")->ni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set("10.21.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, -1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), -EIO);
+	/* t=0: failed; ping 1 at ~1 s fails; ping 2 at ~1 + 2 s */
+	memlnd_sleep_ms(1600);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	count = e0->ni_ping_count;
+	assert_true(e0->ni_health < LNET_MAX_HEALTH - 100);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(count, 1);
+	memlnd_sleep_ms(1000);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	count = e0->ni_ping_count;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(count, 1);
+	memlnd_sleep_ms(1000);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	count = e0->ni_ping_count;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(count, 2);
+}
+
+/* A down NI is not selected; back up it is, with the health it had. */
+static void test_link_down_up(void **state)
+{
+	struct pair *p = *state;
+	u64 s0 = sends(p->n0, "10.21.0.1@tcp"), s1 = sends(p->n0, "10.22.0.1@tcp");
+	struct lnet_ni *e0;
+	int i;
+
+	memlnd_link_set(p->n0, 0, false);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_DOWN);
+	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_int_equal(sends(p->n0, "10.21.0.1@tcp") - s0, 0);
+	assert_int_equal(sends(p->n0, "10.22.0.1@tcp") - s1, 4);
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0->ni_health = 700;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_link_set(p->n0, 0, true);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_UP);
+	assert_int_equal(e0->ni_health, 700);
+	e0->ni_health = LNET_MAX_HEALTH;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	s0 = sends(p->n0, "10.21.0.1@tcp");
+	s1 = sends(p->n0, "10.22.0.1@tcp");
+	for (i = 0; i < 4; i++)
+		assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	/* selected again: round robin lets it catch up on the 4 it missed */
+	assert_int_equal(sends(p->n0, "10.21.0.1@tcp") - s0, 4);
+	assert_int_equal(sends(p->n0, "10.22.0.1@tcp") - s1, 0);
+	/* an unknown interface changes nothing */
+	lnet_link_event(&p->n0->ln, "nosuchif", false);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_UP);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
+/* Many sends, some failing: each op gets exactly one final event. */
+static void test_finalized_once(void **state)
+{
+	struct pair *p = *state;
+	struct op *ops = calloc(20, sizeof(*ops));
+	int i, ok = 0, failed = 0;
+
+	/* only node0's sends: node1's ACKs all come back */
+	memlnd_rule_set_dir("10.21.0.1@tcp", MEMLND_FROM, false,
+			    LNET_MSG_STATUS_LOCAL_ERROR, 5);
+	memlnd_rule_set_dir("10.22.0.2@tcp", MEMLND_TO, true,
+			    LNET_MSG_STATUS_OK, 3);
+	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 3);
+	for (i = 0; i < 20; i++)
+		put_start(&ops[i], p->n0, i % 2 ? "10.21.0.2@tcp" : "10.22.0.2@tcp");
+	for (i = 0; i < 20; i++) {
+		int rc = put_wait(&ops[i], 5000);
+
+		if (rc)
+			failed++;
+		else
+			ok++;
+	}
+	assert_int_equal(ok + failed, 20);
+	/* the 3 dropped ones time out; resends rescue the local failures */
+	assert_int_equal(failed, 3);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_true(list_empty(&p->n0->ln.ln_dp.dp_active));
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	free(ops);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_lnd_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_local_failure_resends, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_remote_failure_resends, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_retries_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transaction_timeout, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_recovery_local, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recovery_peer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recovery_backoff, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_link_down_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finalized_once, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
