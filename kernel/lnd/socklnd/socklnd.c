@@ -44,15 +44,24 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	return peer;
 }
 
-/* The first open connection of @kind (with ks_lock held), or NULL. */
+/*
+ * The first open connection of @kind (with ks_lock held), else one of
+ * kind ANY (peers without typed connections send everything on those),
+ * or NULL.
+ */
 struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind)
 {
-	struct ksock_conn *conn;
+	struct ksock_conn *conn, *any = NULL;
 
-	list_for_each_entry(conn, &peer->p_conns, c_list)
-		if (conn->c_kind == kind && !conn->c_closing)
+	list_for_each_entry(conn, &peer->p_conns, c_list) {
+		if (conn->c_closing)
+			continue;
+		if (conn->c_kind == kind)
 			return conn;
-	return NULL;
+		if (conn->c_kind == SOCKLND_CONN_ANY && !any)
+			any = conn;
+	}
+	return any;
 }
 
 /* Queue @peer for the connd (ks_lock held). */
@@ -324,6 +333,7 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	struct ksock_peer *peer;
 	struct ksock_conn *conn;
 	struct ksock_tx *tx;
+	bool sent = false;
 	u64 timeout;
 	int rc;
 
@@ -345,12 +355,18 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	msg->msg_private = tx;
 	conn = ksock_peer_conn(peer, tx->tx_kind);
 	if (conn) {
-		ksock_conn_queue_tx(conn, tx);
+		sent = ksock_conn_send_now(conn, tx);
 	} else {
 		list_add_tail(&tx->tx_list, &peer->p_txq);
 		ksock_peer_start_connect(peer);
 	}
 	os_mutex_unlock(&ks.ks_lock);
+	if (sent) {
+		/* as lolnd does: we run with the instance lock held */
+		os_free(tx);
+		msg->msg_health_status = LNET_MSG_STATUS_OK;
+		lnet_finalize_locked(net->n_ln, msg, 0);
+	}
 	return 0;
 }
 

@@ -147,7 +147,7 @@ static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadli
 		return -EPROTO;
 	}
 	if (rc) {
-		snprintf(why, wlen, "bad hello: connection kind %d (expected 1, 2 or 3)",
+		snprintf(why, wlen, "bad hello: connection kind %d (expected 0, 1, 2 or 3)",
 			 h->kshm_ctype);
 		return -EPROTO;
 	}
@@ -158,10 +158,10 @@ static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadli
 	return rc;
 }
 
+/* What a peer may ask for: ANY (untyped) or one of the three kinds. */
 static bool ksock_kind_valid(s32 kind)
 {
-	return kind == SOCKLND_CONN_CONTROL || kind == SOCKLND_CONN_BULK_IN ||
-	       kind == SOCKLND_CONN_BULK_OUT;
+	return kind >= SOCKLND_CONN_ANY && kind <= SOCKLND_CONN_BULK_OUT;
 }
 
 /* The NIDs and kind of a received hello. 0 or -EPROTO with @why. */
@@ -186,10 +186,12 @@ static int ksock_hello_check(struct ksock_net *net, const struct ksock_hello *h,
 	}
 	if (!ksock_kind_valid(h->kshm_ctype) ||
 	    (want_kind != SOCKLND_CONN_NONE && h->kshm_ctype != want_kind)) {
-		snprintf(why, wlen, "bad hello: connection kind %d (expected %s)",
-			 h->kshm_ctype, want_kind == SOCKLND_CONN_NONE ?
-			 "1, 2 or 3" : want_kind == SOCKLND_CONN_CONTROL ? "1" :
-			 want_kind == SOCKLND_CONN_BULK_IN ? "2" : "3");
+		if (want_kind == SOCKLND_CONN_NONE)
+			snprintf(why, wlen, "bad hello: connection kind %d (expected 0, 1, 2 or 3)",
+				 h->kshm_ctype);
+		else
+			snprintf(why, wlen, "bad hello: connection kind %d (expected %d)",
+				 h->kshm_ctype, want_kind);
 		return -EPROTO;
 	}
 	return 0;

@@ -195,5 +195,6 @@ void ksock_conn_schedule(struct ksock_conn *conn, u32 flags);
 void ksock_conn_close_req(struct ksock_conn *conn, const char *text,
 			  enum lnet_msg_hstatus hs);
 void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx);
+bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx);
 
 #endif /* LNET_SOCKLND_PRIV_H */

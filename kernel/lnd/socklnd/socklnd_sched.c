@@ -61,6 +61,34 @@ void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx)
 	ksock_conn_schedule(conn, KSOCK_DO_TX);
 }
 
+/*
+ * lnd_send's fast path, with ks_lock held: a small message for a
+ * connection with nothing queued is written at once from the caller's
+ * thread (a nonblocking send of at most 96 + 1023 bytes), which saves the
+ * scheduler a wake-up per message. Nobody else writes the socket: the
+ * scheduler only does with messages queued, and cannot close it while we
+ * hold the lock. True when all of it left (the caller finalizes it);
+ * otherwise what is left is queued for the scheduler, which also meets
+ * the error if there was one.
+ */
+bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx)
+{
+	struct os_iov iov[2] = {
+		{ tx->tx_hdr, LNET_WIRE_MSG_HDR_LEN },
+		{ tx->tx_msg->msg_buf, tx->tx_msg->msg_len },
+	};
+	long rc = -EAGAIN;
+
+	if (tx->tx_kind == SOCKLND_CONN_CONTROL && list_empty(&conn->c_txq))
+		rc = os_sock_send(conn->c_sock, iov, tx->tx_msg->msg_len ? 2 : 1);
+	if (rc == (long)tx->tx_nob)
+		return true;
+	if (rc > 0)
+		tx->tx_sent = (u32)rc;
+	ksock_conn_queue_tx(conn, tx);
+	return false;
+}
+
 static bool ksock_is_error(enum lnet_msg_hstatus hs)
 {
 	return hs != LNET_MSG_STATUS_OK;
