@@ -315,6 +315,11 @@ int main(int argc, char **argv)
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
 	lnet_init(&the_lnet);
+	rc = lnetd_link_start(&the_lnet);
+	if (rc) {
+		unlink(o.socket);
+		die("cannot follow link changes (rtnetlink): %s", strerror(-rc));
+	}
 	if (ready >= 0)
 		detach_stdio();
 	lnetd_log("serving %s (pid %d)", o.socket, (int)getpid());
@@ -326,6 +331,8 @@ int main(int argc, char **argv)
 	rc = lnetd_serve(&the_lnet, lfd, sfd);
 	if (rc)
 		lnetd_log("socket loop failed: %s", strerror(-rc));
+	/* No thread of ours is left after this; unconfiguring stops the LNDs'. */
+	lnetd_link_stop();
 	lnet_fini(&the_lnet);
 	close(lfd);
 	unlink(o.socket);
