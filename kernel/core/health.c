@@ -116,20 +116,13 @@ static void lnet_health_blame(struct lnet *ln, struct lnet_msg *msg,
 }
 
 /*
- * A timeout may hide a message that did arrive (only its answer was
- * lost): resending it could deliver it twice, so only the failures that
- * prove it never left are resent.
+ * Any failed send may be tried again: the LNDs report a failure only for
+ * a message that did not reach the peer whole (a message whose answer is
+ * late is timed out by the monitor, which never resends).
  */
-static bool lnet_hstatus_resendable(enum lnet_msg_hstatus hs)
+static bool lnet_msg_may_resend(struct lnet *ln, const struct lnet_msg *msg)
 {
-	return hs != LNET_MSG_STATUS_REMOTE_TIMEOUT &&
-	       hs != LNET_MSG_STATUS_NETWORK_TIMEOUT;
-}
-
-static bool lnet_msg_may_resend(struct lnet *ln, const struct lnet_msg *msg,
-				enum lnet_msg_hstatus hs)
-{
-	if (!lnet_hstatus_resendable(hs) || !msg->msg_deadline_ns)
+	if (!msg->msg_deadline_ns)
 		return false;
 	if (msg->msg_retries >= lnet_global(ln, LNET_GLOBAL_RETRY_COUNT))
 		return false;
@@ -150,7 +143,7 @@ bool lnet_health_handle_failure(struct lnet *ln, struct lnet_msg *msg)
 		return false;
 	ln->ln_dp.dp_hstatus_count[hs]++;
 	lnet_health_blame(ln, msg, hs);
-	if (!lnet_msg_may_resend(ln, msg, hs)) {
+	if (!lnet_msg_may_resend(ln, msg)) {
 		if (msg->msg_retries)
 			ln->ln_dp.dp_failed_resends++;
 		return false;

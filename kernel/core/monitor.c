@@ -17,7 +17,8 @@
 static bool lnet_msg_expired(const struct lnet_msg *msg, u64 now)
 {
 	return !msg->msg_sending && msg->msg_resp == LNET_MSG_RESP_NONE &&
-	       msg->msg_deadline_ns && now >= msg->msg_deadline_ns;
+	       list_empty(&msg->msg_fin) && msg->msg_deadline_ns &&
+	       now >= msg->msg_deadline_ns;
 }
 
 static struct lnet_msg *lnet_first_expired(struct lnet *ln, u64 now)

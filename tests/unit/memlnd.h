@@ -52,6 +52,7 @@ struct memlnd_item {
 	struct lnet_msg *msg;
 	int status;
 	enum lnet_msg_hstatus hstatus;
+	long delay_ms;			/* TX_DONE: wait before finalizing */
 	struct lnet_hdr hdr;
 	struct lnet_nid from;
 	u32 len;
@@ -83,6 +84,7 @@ struct memlnd_rule {
 	enum lnet_msg_hstatus fail;
 	int count;			/* sends it still applies to; -1 always */
 	int hits;
+	long delay_ms;			/* a failure is reported this late */
 };
 
 static struct {
@@ -92,13 +94,13 @@ static struct {
 	bool link_down[MEMLND_NODES][MEMLND_IFS];
 } memlnd = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static struct memlnd_node *memlnd_node_of(struct lnet *ln)
+static inline struct memlnd_node *memlnd_node_of(struct lnet *ln)
 {
 	return (struct memlnd_node *)ln;
 }
 
 /* "m<node>e<k>" -> node, k; false for any other name. */
-static bool memlnd_if_parse(const char *ifname, int *node, int *k)
+static inline bool memlnd_if_parse(const char *ifname, int *node, int *k)
 {
 	if (strlen(ifname) != 4 || ifname[0] != 'm' || ifname[2] != 'e')
 		return false;
@@ -107,7 +109,7 @@ static bool memlnd_if_parse(const char *ifname, int *node, int *k)
 	return *node >= 0 && *node < MEMLND_NODES && *k >= 0 && *k < MEMLND_IFS;
 }
 
-static int memlnd_if_lookup(const char *ifname, struct os_ifaddr *out)
+static inline int memlnd_if_lookup(const char *ifname, struct os_ifaddr *out)
 {
 	int node, k;
 
@@ -125,7 +127,7 @@ static int memlnd_if_lookup(const char *ifname, struct os_ifaddr *out)
 	return 0;
 }
 
-static struct lnet_nid memlnd_nid(const char *s)
+static inline struct lnet_nid memlnd_nid(const char *s)
 {
 	struct lnet_nid nid;
 
@@ -138,7 +140,7 @@ static struct lnet_nid memlnd_nid(const char *s)
 /* ---- knobs ------------------------------------------------------------------- */
 
 /* Sends @dir @nid (count: how many; -1 all) vanish or fail with @fail. */
-static void memlnd_rule_set_dir(const char *nid, enum memlnd_dir dir, bool drop,
+static inline void memlnd_rule_set_dir(const char *nid, enum memlnd_dir dir, bool drop,
 				enum lnet_msg_hstatus fail, int count)
 {
 	int i;
@@ -161,14 +163,30 @@ static void memlnd_rule_set_dir(const char *nid, enum memlnd_dir dir, bool drop,
 	pthread_mutex_unlock(&memlnd.lock);
 }
 
-static void memlnd_rule_set(const char *nid, bool drop,
+static inline void memlnd_rule_set(const char *nid, bool drop,
 			    enum lnet_msg_hstatus fail, int count)
 {
 	memlnd_rule_set_dir(nid, MEMLND_ANY, drop, fail, count);
 }
 
+/* Sends from or to @nid fail with @fail, reported @delay_ms late. */
+static inline void memlnd_rule_set_delayed(const char *nid, enum lnet_msg_hstatus fail,
+				    long delay_ms)
+{
+	int i;
+
+	memlnd_rule_set_dir(nid, MEMLND_ANY, false, fail, -1);
+	pthread_mutex_lock(&memlnd.lock);
+	for (i = MEMLND_RULES - 1; i >= 0; i--)
+		if (memlnd.rules[i].used) {
+			memlnd.rules[i].delay_ms = delay_ms;
+			break;
+		}
+	pthread_mutex_unlock(&memlnd.lock);
+}
+
 /* Sends a rule for @nid applied to (all its rules). */
-static int memlnd_rule_hits(const char *nid)
+static inline int memlnd_rule_hits(const char *nid)
 {
 	struct lnet_nid n = memlnd_nid(nid);
 	int i, hits = 0;
@@ -181,7 +199,7 @@ static int memlnd_rule_hits(const char *nid)
 	return hits;
 }
 
-static void memlnd_rules_clear(void)
+static inline void memlnd_rules_clear(void)
 {
 	pthread_mutex_lock(&memlnd.lock);
 	memset(memlnd.rules, 0, sizeof(memlnd.rules));
@@ -189,7 +207,7 @@ static void memlnd_rules_clear(void)
 }
 
 /* Take interface m<node>e<k> up or down and tell the node's core. */
-static void memlnd_link_set(struct memlnd_node *n, int k, bool up)
+static inline void memlnd_link_set(struct memlnd_node *n, int k, bool up)
 {
 	char ifname[8];
 
@@ -201,7 +219,7 @@ static void memlnd_link_set(struct memlnd_node *n, int k, bool up)
 }
 
 /* With memlnd.lock held: the rule for a send @src -> @dst, or NULL. */
-static struct memlnd_rule *memlnd_rule_find(const struct lnet_nid *src,
+static inline struct memlnd_rule *memlnd_rule_find(const struct lnet_nid *src,
 					    const struct lnet_nid *dst)
 {
 	int i;
@@ -218,7 +236,7 @@ static struct memlnd_rule *memlnd_rule_find(const struct lnet_nid *src,
 	return NULL;
 }
 
-static bool memlnd_nid_link_up(const struct lnet_nid *nid)
+static inline bool memlnd_nid_link_up(const struct lnet_nid *nid)
 {
 	int node = nid->nid_addr[3] - 1, k = nid->nid_addr[1] - 21;
 
@@ -227,9 +245,11 @@ static bool memlnd_nid_link_up(const struct lnet_nid *nid)
 	return !memlnd.link_down[node][k];
 }
 
+static inline void memlnd_sleep_ms(long ms);
+
 /* ---- the delivery thread ----------------------------------------------------- */
 
-static void memlnd_enqueue(struct memlnd_node *n, struct memlnd_item *it)
+static inline void memlnd_enqueue(struct memlnd_node *n, struct memlnd_item *it)
 {
 	pthread_mutex_lock(&n->lock);
 	list_add_tail(&it->list, &n->q);
@@ -237,7 +257,7 @@ static void memlnd_enqueue(struct memlnd_node *n, struct memlnd_item *it)
 	pthread_mutex_unlock(&n->lock);
 }
 
-static void memlnd_handle(struct memlnd_node *n, struct memlnd_item *it)
+static inline void memlnd_handle(struct memlnd_node *n, struct memlnd_item *it)
 {
 	switch (it->kind) {
 	case MEMLND_RX:
@@ -245,6 +265,8 @@ static void memlnd_handle(struct memlnd_node *n, struct memlnd_item *it)
 			__atomic_add_fetch(&n->delivered, 1, __ATOMIC_SEQ_CST);
 		break;
 	case MEMLND_TX_DONE:
+		if (it->delay_ms)
+			memlnd_sleep_ms(it->delay_ms);
 		if (it->status)
 			it->msg->msg_health_status = it->hstatus;
 		__atomic_sub_fetch(&n->owned, 1, __ATOMIC_SEQ_CST);
@@ -256,7 +278,7 @@ static void memlnd_handle(struct memlnd_node *n, struct memlnd_item *it)
 	}
 }
 
-static void *memlnd_thread(void *arg)
+static inline void *memlnd_thread(void *arg)
 {
 	struct memlnd_node *n = arg;
 
@@ -284,7 +306,7 @@ static void *memlnd_thread(void *arg)
 
 /* ---- the LND operations ------------------------------------------------------ */
 
-static int memlnd_startup(struct lnet *ln, struct lnet_ni *ni)
+static inline int memlnd_startup(struct lnet *ln, struct lnet_ni *ni)
 {
 	struct memlnd_node *n = memlnd_node_of(ln);
 	struct memlnd_ni *rec = NULL;
@@ -314,7 +336,7 @@ static int memlnd_startup(struct lnet *ln, struct lnet_ni *ni)
 	return n->running ? 0 : -ENOMEM;
 }
 
-static bool memlnd_holds(struct memlnd_node *n, struct memlnd_ni *rec)
+static inline bool memlnd_holds(struct memlnd_node *n, struct memlnd_ni *rec)
 {
 	struct memlnd_item *it;
 
@@ -327,7 +349,7 @@ static bool memlnd_holds(struct memlnd_node *n, struct memlnd_ni *rec)
 }
 
 /* Unlocked: drop what arrived for @ni, let the thread finalize our sends. */
-static void memlnd_shutdown(struct lnet *ln, struct lnet_ni *ni)
+static inline void memlnd_shutdown(struct lnet *ln, struct lnet_ni *ni)
 {
 	struct memlnd_node *n = memlnd_node_of(ln);
 	struct memlnd_ni *rec = ni->ni_lnd_data;
@@ -361,7 +383,7 @@ static void memlnd_shutdown(struct lnet *ln, struct lnet_ni *ni)
 	ni->ni_lnd_data = NULL;
 }
 
-static struct memlnd_item *memlnd_item_new(enum memlnd_kind kind, u32 len)
+static inline struct memlnd_item *memlnd_item_new(enum memlnd_kind kind, u32 len)
 {
 	struct memlnd_item *it = calloc(1, sizeof(*it) + len);
 
@@ -371,7 +393,7 @@ static struct memlnd_item *memlnd_item_new(enum memlnd_kind kind, u32 len)
 }
 
 /* With memlnd.lock held: copy @msg into the queue of @dst's node. */
-static bool memlnd_deliver(struct lnet_ni *ni, struct lnet_msg *msg,
+static inline bool memlnd_deliver(struct lnet_ni *ni, struct lnet_msg *msg,
 			   const struct lnet_nid *dst)
 {
 	struct memlnd_item *it;
@@ -399,7 +421,7 @@ static bool memlnd_deliver(struct lnet_ni *ni, struct lnet_msg *msg,
 	return false;
 }
 
-static int memlnd_send(struct lnet_ni *ni, struct lnet_msg *msg)
+static inline int memlnd_send(struct lnet_ni *ni, struct lnet_msg *msg)
 {
 	struct memlnd_ni *rec = ni->ni_lnd_data;
 	struct memlnd_node *n = rec->node;
@@ -425,6 +447,7 @@ static int memlnd_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	} else if (r && !r->drop) {
 		done->status = -EIO;
 		done->hstatus = r->fail;
+		done->delay_ms = r->delay_ms;
 	} else {
 		deliver = !r;	/* an unknown NID is a black hole (dead node) */
 	}
@@ -445,7 +468,7 @@ static int memlnd_send(struct lnet_ni *ni, struct lnet_msg *msg)
 }
 
 /* Called inside lnet_parse: copy now, finalize from the thread after. */
-static int memlnd_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
+static inline int memlnd_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		       void *buf, u32 mlen, u32 rlen)
 {
 	struct memlnd_item *rx = private, *done;
@@ -477,7 +500,7 @@ static const struct lnet_lnd memlnd_lnd = {
 /* ---- nodes ------------------------------------------------------------------- */
 
 /* A configured node @idx with the memlnd registered and no NI yet. */
-static struct memlnd_node *memlnd_node_new(int idx)
+static inline struct memlnd_node *memlnd_node_new(int idx)
 {
 	struct memlnd_node *n = calloc(1, sizeof(*n));
 	int rc;
@@ -503,10 +526,8 @@ static struct memlnd_node *memlnd_node_new(int idx)
 	return n;
 }
 
-static void memlnd_sleep_ms(long ms);
-
 /* Does the node's ping target list all its NIs (0@lo too)? */
-static bool memlnd_ping_target_current(struct memlnd_node *n)
+static inline bool memlnd_ping_target_current(struct memlnd_node *n)
 {
 	struct lnet_net *net;
 	struct lnet_ni *ni;
@@ -527,7 +548,7 @@ static bool memlnd_ping_target_current(struct memlnd_node *n)
  * Add NI m<idx>e<k> to net @net ("tcp", "tcp1"), and wait until the ping
  * target shows it (the monitor publishes NI changes within a tick).
  */
-static int memlnd_ni_add(struct memlnd_node *n, const char *net, int k)
+static inline int memlnd_ni_add(struct memlnd_node *n, const char *net, int k)
 {
 	char ifname[8];
 	u32 net_id;
@@ -545,7 +566,7 @@ static int memlnd_ni_add(struct memlnd_node *n, const char *net, int k)
 }
 
 /* True when nothing is queued or being handled on the node. */
-static bool memlnd_node_idle(struct memlnd_node *n)
+static inline bool memlnd_node_idle(struct memlnd_node *n)
 {
 	bool idle;
 
@@ -555,7 +576,7 @@ static bool memlnd_node_idle(struct memlnd_node *n)
 	return idle;
 }
 
-static void memlnd_sleep_ms(long ms)
+static inline void memlnd_sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
@@ -563,7 +584,7 @@ static void memlnd_sleep_ms(long ms)
 }
 
 /* Poll @cond(@arg) every 5 ms for up to @ms: its last value. */
-static bool memlnd_wait(bool (*cond)(void *), void *arg, long ms)
+static inline bool memlnd_wait(bool (*cond)(void *), void *arg, long ms)
 {
 	long waited;
 
@@ -576,7 +597,7 @@ static bool memlnd_wait(bool (*cond)(void *), void *arg, long ms)
 }
 
 /* Unconfigure and free: 0 objects must be left and every send finalized. */
-static long memlnd_node_free(struct memlnd_node *n)
+static inline long memlnd_node_free(struct memlnd_node *n)
 {
 	long left;
 

@@ -345,6 +345,25 @@ static void test_retries_bounded(void **state)
 	assert_int_equal(dp->dp_resend_count, 2);
 }
 
+/* A failure reported after the transaction deadline is not resent. */
+static void test_no_resend_after_deadline(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_dp *dp = &p->n0->ln.ln_dp;
+
+	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 1);
+	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 2);
+	memlnd_rule_set_delayed("10.21.0.2@tcp", LNET_MSG_STATUS_REMOTE_ERROR, 2100);
+	memlnd_rule_set_delayed("10.22.0.2@tcp", LNET_MSG_STATUS_REMOTE_ERROR, 2100);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), -EIO);
+	assert_int_equal(memlnd_rule_hits("10.21.0.2@tcp") +
+			 memlnd_rule_hits("10.22.0.2@tcp"), 1);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(dp->dp_resend_count, 0);
+	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_REMOTE_ERROR], 1);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
 /* The ACK never comes: the monitor fails the PUT at its deadline. */
 static void test_transaction_timeout(void **state)
 {
@@ -547,6 +566,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_remote_failure_resends, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_retries_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_resend_after_deadline, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_transaction_timeout, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_recovery_local, setup, teardown),
