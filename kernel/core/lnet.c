@@ -15,6 +15,13 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_udsp_list);
 	ln->ln_if_lookup = os_if_lookup;
 	lnet_settings_init(ln);
+	/* the cond outlives configure cycles: waiters may be woken late */
+	os_cond_init(&ln->ln_dp.dp_cond);
+	INIT_LIST_HEAD(&ln->ln_dp.dp_msgs);
+	INIT_LIST_HEAD(&ln->ln_dp.dp_finalizeq);
+	INIT_LIST_HEAD(&ln->ln_dp.dp_active);
+	INIT_LIST_HEAD(&ln->ln_dp.dp_mds);
+	lnet_lnd_register(ln, &lnet_lolnd);
 }
 
 void lnet_fini(struct lnet *ln)
@@ -22,6 +29,7 @@ void lnet_fini(struct lnet *ln)
 	os_mutex_lock(&ln->ln_api_mutex);
 	lnet_unconfigure(ln);
 	os_mutex_unlock(&ln->ln_api_mutex);
+	os_cond_destroy(&ln->ln_dp.dp_cond);
 	os_mutex_destroy(&ln->ln_api_mutex);
 }
 
@@ -31,6 +39,8 @@ int lnet_configure(struct lnet *ln)
 
 	if (ln->ln_configured)
 		return 0;
+	if (ln->ln_dp.dp_stopping)
+		return -EBUSY;		/* an unconfigure waits for its LNDs */
 	rc = lnet_lpni_hash_init(ln);
 	if (rc)
 		return rc;
@@ -41,13 +51,26 @@ int lnet_configure(struct lnet *ln)
 	}
 	lnet_settings_init(ln);
 	ln->ln_configured = true;
-	return 0;
+	rc = lnet_dp_startup(ln);
+	if (rc) {
+		ln->ln_configured = false;
+		lnet_nets_shutdown(ln);
+		lnet_nets_destroy(ln);
+		lnet_lpni_hash_fini(ln);
+	}
+	return rc;
 }
 
 int lnet_unconfigure(struct lnet *ln)
 {
 	if (!ln->ln_configured)
 		return 0;
+	/*
+	 * Not configured from here on: commands get -ENETDOWN while the lock
+	 * is dropped around the LNDs' shutdown, and LNDs' messages drop.
+	 */
+	ln->ln_configured = false;
+	lnet_dp_shutdown(ln);
 	/* Rules first: they are freed without touching the objects. */
 	lnet_udsp_destroy_all(ln);
 	/* Routes point at gateway peers, so they go before the peers. */
@@ -55,7 +78,7 @@ int lnet_unconfigure(struct lnet *ln)
 	lnet_peers_destroy(ln);
 	lnet_nets_destroy(ln);
 	lnet_lpni_hash_fini(ln);
-	ln->ln_configured = false;
+	ln->ln_dp.dp_stopping = false;
 	return 0;
 }
 

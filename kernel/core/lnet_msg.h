@@ -187,7 +187,25 @@ struct lnet_msg {
 	u32 msg_rlength;		/* bytes asked for */
 	struct lnet_event msg_ev;	/* filled as the message goes */
 	void *msg_private;		/* the LND's, for its own use */
+	/* Core private (msg.c, send.c, recv.c): LNDs leave these alone. */
+	struct list_head msg_all;	/* on dp_msgs while allocated */
+	struct list_head msg_fin;	/* on dp_finalizeq */
+	u64 msg_cookie;			/* object cookie of our wire handle */
+	struct lnet_msg *msg_orig;	/* REPLY being received: its GET */
+	int msg_fin_status;		/* status given to lnet_finalize */
+	u32 msg_resp;			/* LNET_MSG_RESP_*: ACK/REPLY progress */
+	int msg_resp_status;		/* of the ACK/REPLY (or timeout) */
+	bool msg_response;		/* an ACK/REPLY we send back */
+	bool msg_on_active;		/* on dp_active */
 };
+
+/* struct lnet_msg.msg_resp of a PUT+ACK or GET (initiator side). */
+#define LNET_MSG_RESP_NONE	0	/* still waiting for it */
+#define LNET_MSG_RESP_RECV	1	/* the REPLY's payload is being received */
+#define LNET_MSG_RESP_DONE	2	/* arrived (msg_resp_status set) */
+
+/* The "no handle" of the wire (a PUT that wants no ACK), as Lustre. */
+#define LNET_WIRE_COOKIE_NONE	(~0ULL)
 
 /* ---- the LND interface ------------------------------------------------------ */
 
@@ -332,10 +350,56 @@ struct lnet_dp {
 	u64 dp_response_timeout_count, dp_failed_resends, dp_successful_resends;
 	u64 dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
 	void *dp_selftest;			/* selftest service (selftest.c) */
+	struct list_head dp_msgs;		/* every allocated struct lnet_msg */
+	u64 dp_msg_cookie;			/* the next message cookie */
+	bool dp_stopping;			/* lnet_unconfigure is running */
+	bool dp_monitor_running;		/* started by the first traffic */
+	struct list_head dp_pushq;		/* pushes received (discovery.c) */
 };
 
 /* Data path lifetime: called by lnet_configure / lnet_unconfigure. */
 int lnet_dp_startup(struct lnet *ln);
 void lnet_dp_shutdown(struct lnet *ln);
+
+/*
+ * Send @msg (header type, target, MD part and msg_src_req filled): choose
+ * the path (0@lo and our own NIDs go through lolnd; else
+ * lnet_select_pathway, only the msg_src_req NI when one is given), take
+ * the NI and peer NI tx credits (queueing when they run out) and hand it
+ * to the LND. 0: the message will be finalized (maybe already was: do not
+ * touch it); -errno: nothing was sent and the caller still owns @msg
+ * (-EHOSTUNREACH no path, -ENETDOWN not configured, -ENOMEM).
+ * Health resends call it again on a message whose send failed.
+ */
+int lnet_send_msg(struct lnet *ln, struct lnet_msg *msg);
+
+/*
+ * Finalize rules that concern the monitor (CORE-B): a message on dp_active
+ * with !msg_sending waits for its ACK/REPLY; the monitor times it out with
+ * lnet_finalize_locked(msg, -ETIMEDOUT) after setting msg_health_status
+ * (that delivers the ACK/REPLY event with -ETIMEDOUT; no resend is tried
+ * and lnet_health_handle_failure is not called for it). A message with
+ * msg_sending belongs to its LND: only the LND finalizes it. A send that
+ * fails (status != 0) goes through lnet_health_handle_failure first.
+ */
+
+/* Services started by lnet_dp_startup, in this order (stopped in reverse). */
+int lnet_ping_target_init(struct lnet *ln);
+void lnet_ping_target_fini(struct lnet *ln);
+int lnet_selftest_init(struct lnet *ln);
+void lnet_selftest_fini(struct lnet *ln);
+int lnet_monitor_start(struct lnet *ln);
+void lnet_monitor_stop(struct lnet *ln);
+
+/* LND timeout: transaction_timeout / (retry_count + 1) seconds, in ns. */
+u64 lnet_lnd_timeout_ns(struct lnet *ln);
+/*
+ * Rebuild our ping info (ping.c) after an NI was added or deleted or
+ * changed status; nothing happens when it is unchanged. The monitor also
+ * calls it every tick (100 ms), so a missed call only delays the change.
+ * lnet_monitor_stop() is called with ln_api_mutex held and releases it
+ * while it joins the thread (which needs the lock to finish).
+ */
+void lnet_ping_target_update(struct lnet *ln);
 
 #endif /* LNET_CORE_MSG_H */

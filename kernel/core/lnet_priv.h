@@ -38,4 +38,115 @@ static inline bool lnet_nid_is_lo(const struct lnet_nid *nid)
 	return nid->nid_lnd == LNET_LND_LO;
 }
 
+/* ---- data path internals (dp.c md.c me.c msg.c send.c recv.c) ---------- */
+
+struct lnet_libmd {
+	struct list_head md_list;	/* on dp_mds */
+	struct lnet_me *md_me;		/* its match entry; NULL when bound */
+	u64 md_cookie;
+	void *md_start;
+	u32 md_length;
+	u32 md_max_size;
+	u32 md_options;			/* LNET_MD_* */
+	int md_threshold;		/* operations left, LNET_MD_THRESH_INF */
+	void *md_user_ptr;
+	lnet_handler_t md_handler;
+	u32 md_offset;			/* next local offset (no MANAGE_REMOTE) */
+	u32 md_refcount;		/* messages attached to it */
+	bool md_unlinking;		/* lnet_md_unlink: UNLINK event due */
+};
+
+struct lnet_me {
+	struct list_head me_list;	/* on dp_portals[me_portal] */
+	u32 me_portal;
+	struct lnet_nid me_match_id;	/* empty: any NID */
+	u32 me_match_pid;		/* LNET_PID_ANY: any */
+	u64 me_match_bits;
+	u64 me_ignore_bits;
+	struct lnet_libmd *me_md;
+};
+
+/* md.c */
+struct lnet_libmd *lnet_md_lookup(struct lnet *ln, u64 cookie);
+/* Can a new operation use it (not unlinking, threshold left)? */
+bool lnet_md_usable(const struct lnet_libmd *md);
+/* @msg starts an operation on @md: a reference, one threshold used. */
+void lnet_md_attach_msg(struct lnet_libmd *md, struct lnet_msg *msg);
+/* The message's last use of its MD: reference dropped, MD freed if done. */
+void lnet_md_detach_msg(struct lnet *ln, struct lnet_msg *msg);
+/*
+ * Deliver msg->msg_ev (type and status set by the caller) to the handler
+ * of msg->msg_md; @last: the message's final event (so it may be the
+ * MD's last, with ev.unlinked set).
+ */
+void lnet_md_deliver(struct lnet *ln, struct lnet_msg *msg, bool last);
+void lnet_mds_destroy(struct lnet *ln);
+
+/* me.c */
+void lnet_portals_init(struct lnet *ln);
+/* Free every ME (their MDs are freed by lnet_mds_destroy). */
+void lnet_portals_fini(struct lnet *ln);
+/* Take @me out of its portal and free it (its MD is being freed). */
+void lnet_me_free(struct lnet *ln, struct lnet_me *me);
+/*
+ * Match an incoming PUT/GET (@op LNET_MD_OP_PUT/GET): the MD, with the
+ * length to move and the offset into it, or NULL (drop).
+ */
+struct lnet_libmd *lnet_me_match(struct lnet *ln, const struct lnet_hdr *hdr,
+				 u32 op, u32 *mlength, u32 *offset);
+
+/* msg.c */
+/* Queue @msg for finalizing without running the queue (see msg.c). */
+void lnet_finalize_defer(struct lnet *ln, struct lnet_msg *msg, int status);
+/* Run the finalize queue unless a caller up the stack is running it. */
+void lnet_finalize_run(struct lnet *ln);
+struct lnet_msg *lnet_msg_alloc(struct lnet *ln);
+void lnet_msg_free(struct lnet *ln, struct lnet_msg *msg);
+/* The initiator's message waiting for the ACK/REPLY with @cookie. */
+struct lnet_msg *lnet_msg_find_active(struct lnet *ln, u64 cookie);
+void lnet_msg_set_active(struct lnet *ln, struct lnet_msg *msg, bool on);
+/* ACK/REPLY outcome for the waiting @msg (delivered once its send is done). */
+void lnet_msg_response(struct lnet *ln, struct lnet_msg *msg, int status);
+/* Fail every message on dp_active (shutdown): their final event, -ESHUTDOWN. */
+void lnet_msgs_fail_active(struct lnet *ln);
+/* @ni / @lpni goes away: no message may point at it any longer. */
+void lnet_msgs_forget_ni(struct lnet *ln, struct lnet_ni *ni);
+void lnet_msgs_forget_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni);
+
+/* send.c */
+/* Return the credits @msg holds (starting the sends that waited). */
+void lnet_msg_return_credits(struct lnet *ln, struct lnet_msg *msg);
+/* Fail the messages waiting for credits of @ni (@lpni NULL) or of @lpni. */
+void lnet_txq_fail(struct lnet *ln, struct lnet_ni *ni,
+		   struct lnet_peer_ni *lpni, int status);
+/* The NI that sends to @nid when it is 0@lo or one of ours, else NULL. */
+struct lnet_ni *lnet_local_target_ni(struct lnet *ln, const struct lnet_nid *nid);
+/* Counters of a completed send / receive / drop. */
+void lnet_count_send(struct lnet *ln, struct lnet_msg *msg);
+void lnet_count_recv(struct lnet *ln, struct lnet_ni *ni,
+		     struct lnet_peer_ni *lpni, u32 type, u32 len);
+void lnet_count_drop(struct lnet *ln, struct lnet_ni *ni,
+		     struct lnet_peer_ni *lpni, u32 type, u32 len);
+
+/* dp.c */
+struct lnet_ni *lnet_lo_ni(struct lnet *ln);
+/*
+ * Start the monitor thread if it is not running yet: called by the first
+ * send, receive, or NI brought up in an LND (not at configure, so that a
+ * configuration-only instance runs no thread).
+ */
+void lnet_dp_monitor_ensure(struct lnet *ln);
+
+/* select.c: as lnet_select_pathway, only from the NI @src when not NULL. */
+int lnet_select_pathway_src(struct lnet *ln, const struct lnet_nid *dst,
+			    const struct lnet_nid *src, struct lnet_ni **ni_out,
+			    struct lnet_peer_ni **lpni_out);
+
+/* peer.c: the peer NI of @nid, created (unconfigured peer) if unknown. */
+struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
+						const struct lnet_nid *nid);
+
+/* net.c: LNDs of every NI shut down (unconfigure, lock dropped around). */
+void lnet_nets_shutdown(struct lnet *ln);
+
 #endif /* LNET_CORE_PRIV_H */

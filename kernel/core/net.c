@@ -103,7 +103,29 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet *ln)
 		return NULL;
 	ni->ni_sel_priority = LNET_PRIORITY_UNSET;
 	ni->ni_health = LNET_MAX_HEALTH;
+	INIT_LIST_HEAD(&ni->ni_txq);
 	return ni;
+}
+
+/*
+ * Bring @ni up in its LND when one of its type is registered (else the NI
+ * is configuration only and sends through it fail at once).
+ */
+static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
+{
+	const struct lnet_lnd *lnd = lnet_lnd_find(ln, ni->ni_nid.nid_lnd);
+	int rc;
+
+	ni->ni_min_tx_credits = ni->ni_tx_credits;
+	if (!lnd)
+		return 0;
+	if (lnd->lnd_startup) {
+		rc = lnd->lnd_startup(ln, ni);
+		if (rc)
+			return rc;
+	}
+	ni->ni_lnd = lnd;
+	return 0;
 }
 
 static void lnet_ni_attach(struct lnet_net *net, struct lnet_ni *ni)
@@ -128,6 +150,11 @@ int lnet_lo_net_create(struct lnet *ln)
 	/* lo has no peers and no buffers: its tunables are all 0 (as Lustre). */
 	lnet_nid_make(&ni->ni_nid, net->net_id, zero, sizeof(zero));
 	ni->ni_status = LNET_NI_STATUS_UP;
+	if (lnet_ni_startup(ln, ni)) {
+		lnet_obj_free(ln, net);
+		lnet_obj_free(ln, ni);
+		return -ENOMEM;
+	}
 	list_add(&net->net_list, &ln->ln_nets);
 	lnet_ni_attach(net, ni);
 	lnet_udsp_apply_net(ln, net);
@@ -196,6 +223,13 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	ni->ni_tun = rtun;
 	ni->ni_tx_credits = rtun.credits;
 	ni->ni_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+	ni->ni_net = net;
+	rc = lnet_ni_startup(ln, ni);
+	if (rc) {
+		lnet_obj_free(ln, ni);
+		lnet_obj_free(ln, new_net);
+		return rc;
+	}
 
 	if (new_net) {
 		list_add_tail(&new_net->net_list, &ln->ln_nets);
@@ -204,22 +238,52 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	lnet_ni_attach(net, ni);
 	lnet_udsp_apply_ni(ln, ni);
 	lnet_udsp_local_changed(ln);
+	lnet_ping_target_update(ln);
+	if (ni->ni_lnd)
+		lnet_dp_monitor_ensure(ln);
 	return 0;
 }
 
-static void lnet_ni_free(struct lnet *ln, struct lnet_ni *ni)
+/*
+ * Take @ni down: no longer selected, its queued messages failed, its LND
+ * shut down with the lock dropped (the LND finalizes what it holds), and
+ * no message left pointing at it. Once only; the NI stays allocated.
+ */
+static void lnet_ni_shutdown(struct lnet *ln, struct lnet_ni *ni)
 {
-	list_del(&ni->ni_list);
+	const struct lnet_lnd *lnd = ni->ni_lnd;
+
+	if (ni->ni_dying)
+		return;
+	ni->ni_dying = true;
+	lnet_txq_fail(ln, ni, NULL, -ENETDOWN);
+	lnet_finalize_run(ln);
+	if (lnd && lnd->lnd_shutdown) {
+		os_mutex_unlock(&ln->ln_api_mutex);
+		lnd->lnd_shutdown(ln, ni);
+		os_mutex_lock(&ln->ln_api_mutex);
+	}
+	ni->ni_lnd = NULL;
+	lnet_msgs_forget_ni(ln, ni);
+}
+
+/* Shut down and free an NI already taken out of its net's list. */
+static void lnet_ni_destroy(struct lnet *ln, struct lnet_ni *ni)
+{
+	lnet_ni_shutdown(ln, ni);
 	lnet_obj_free(ln, ni);
 }
 
-static void lnet_net_free(struct lnet *ln, struct lnet_net *net)
+/* Shut down and free a net already taken out of ln_nets. */
+static void lnet_net_destroy(struct lnet *ln, struct lnet_net *net)
 {
-	struct lnet_ni *ni, *tmp;
+	struct lnet_ni *ni;
 
-	list_for_each_entry_safe(ni, tmp, &net->net_nis, ni_list)
-		lnet_ni_free(ln, ni);
-	list_del(&net->net_list);
+	while (!list_empty(&net->net_nis)) {
+		ni = list_first_entry(&net->net_nis, struct lnet_ni, ni_list);
+		list_del_init(&ni->ni_list);
+		lnet_ni_destroy(ln, ni);
+	}
 	lnet_obj_free(ln, net);
 }
 
@@ -233,22 +297,49 @@ int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname)
 	net = lnet_net_find(ln, net_id);
 	if (!net)
 		return -ENOENT;
+	/* out of every list before the lock is dropped for the LND */
+	ni = NULL;
 	if (ifname && ifname[0]) {
 		ni = lnet_ni_find_ifname(net, ifname);
 		if (!ni)
 			return -ENOENT;
-		lnet_ni_free(ln, ni);
+		list_del_init(&ni->ni_list);
 	}
-	if (!ifname || !ifname[0] || list_empty(&net->net_nis))
-		lnet_net_free(ln, net);
+	if (!ni || list_empty(&net->net_nis))
+		list_del(&net->net_list);
+	else
+		net = NULL;		/* the net stays */
+	if (ni)
+		lnet_ni_destroy(ln, ni);
+	if (net)
+		lnet_net_destroy(ln, net);
 	lnet_udsp_local_changed(ln);
+	lnet_ping_target_update(ln);
 	return 0;
+}
+
+void lnet_nets_shutdown(struct lnet *ln)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+again:
+	/* the lock is dropped in each shutdown: walk again from the start */
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (!ni->ni_dying) {
+				lnet_ni_shutdown(ln, ni);
+				goto again;
+			}
 }
 
 void lnet_nets_destroy(struct lnet *ln)
 {
-	struct lnet_net *net, *tmp;
+	struct lnet_net *net;
 
-	list_for_each_entry_safe(net, tmp, &ln->ln_nets, net_list)
-		lnet_net_free(ln, net);
+	while (!list_empty(&ln->ln_nets)) {
+		net = list_first_entry(&ln->ln_nets, struct lnet_net, net_list);
+		list_del(&net->net_list);
+		lnet_net_destroy(ln, net);
+	}
 }

@@ -92,6 +92,8 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	lpni->lpni_state = LNET_NI_STATUS_UP;
 	lpni->lpni_max_tx_credits = lnet_peer_credits(ln, lpn->lpn_net_id);
 	lpni->lpni_tx_credits = lpni->lpni_max_tx_credits;
+	lpni->lpni_min_tx_credits = lpni->lpni_tx_credits;
+	INIT_LIST_HEAD(&lpni->lpni_txq);
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
 	lnet_lpni_hash_insert(ln, lpni);
 	lp->lp_nnis++;
@@ -110,6 +112,9 @@ static void lnet_peer_ni_free(struct lnet *ln, struct lnet_peer_ni *lpni)
 	list_del(&lpni->lpni_list);
 	lpn->lpn_peer->lp_nnis--;
 	ln->ln_iter_peer = NULL;
+	/* its waiting messages fail (run by the caller), none points at it */
+	lnet_txq_fail(ln, NULL, lpni, -EHOSTUNREACH);
+	lnet_msgs_forget_peer_ni(ln, lpni);
 	lnet_obj_free(ln, lpni->lpni_pref_nids);
 	lnet_obj_free(ln, lpni->lpni_rtr_nids);
 	lnet_obj_free(ln, lpni);
@@ -171,8 +176,13 @@ static int lnet_peer_add_alone(struct lnet *ln, const struct lnet_nid *prim,
 {
 	struct lnet_peer *lp = lnet_peer_find(ln, prim);
 
-	if (!lp)
-		return lnet_peer_create(ln, prim, flags) ? 0 : -ENOMEM;
+	if (!lp) {
+		lp = lnet_peer_create(ln, prim, flags);
+		if (!lp)
+			return -ENOMEM;
+		lp->lp_state |= LNET_PEER_S_CONFIGURED;
+		return 0;
+	}
 	if (!lnet_nid_equal(&lp->lp_primary_nid, prim) || lp->lp_flags != flags)
 		return -EEXIST;
 	return 0;
@@ -207,6 +217,7 @@ int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
 		lp = lnet_peer_create(ln, prim, flags);
 		if (!lp)
 			return -ENOMEM;
+		lp->lp_state |= LNET_PEER_S_CONFIGURED;
 		rc = lnet_peer_attach_ni(ln, lp, nid);
 		if (rc)
 			lnet_peer_free(ln, lp);
@@ -225,8 +236,8 @@ static void lnet_peer_delete(struct lnet *ln, struct lnet_peer *lp)
 		lnet_udsp_local_changed(ln);
 }
 
-int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
-		     const struct lnet_nid *nid, u32 flags)
+static int lnet_peer_ni_del_locked(struct lnet *ln, const struct lnet_nid *prim,
+				   const struct lnet_nid *nid, u32 flags)
 {
 	struct lnet_peer_ni *lpni;
 	struct lnet_peer *lp;
@@ -253,12 +264,38 @@ int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
 	return 0;
 }
 
+int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
+		     const struct lnet_nid *nid, u32 flags)
+{
+	int rc = lnet_peer_ni_del_locked(ln, prim, nid, flags);
+
+	/* the messages that waited for the deleted peer NIs' credits */
+	lnet_finalize_run(ln);
+	return rc;
+}
+
 void lnet_peers_destroy(struct lnet *ln)
 {
 	struct lnet_peer *lp, *tmp;
 
 	list_for_each_entry_safe(lp, tmp, &ln->ln_peers, lp_list)
 		lnet_peer_free(ln, lp);
+	lnet_finalize_run(ln);
+}
+
+struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
+						const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, nid);
+
+	if (lpni)
+		return lpni;
+	if (lnet_peer_nid_check(ln, nid))
+		return NULL;
+	/* known from traffic only: not LNET_PEER_S_CONFIGURED */
+	if (!lnet_peer_create(ln, nid, 0))
+		return NULL;
+	return lnet_peer_ni_find(ln, nid);
 }
 
 /* Replace *@list (*@cnt entries, room *@cap) with a copy of @nids. */

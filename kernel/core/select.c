@@ -36,14 +36,21 @@ static u32 lnet_peer_net_health(const struct lnet_peer_net *lpn)
 	return best;
 }
 
-/* A local net's health: its best NI's; @up tells if any NI is up. */
-static u32 lnet_local_net_health(const struct lnet_net *net, bool *up)
+/*
+ * A local net's health: its best NI's; @up tells if any NI is up, @live
+ * if any NI is not being deleted.
+ */
+static u32 lnet_local_net_health(const struct lnet_net *net, bool *up, bool *live)
 {
 	const struct lnet_ni *ni;
 	u32 best = 0;
 
 	*up = false;
+	*live = false;
 	list_for_each_entry(ni, &net->net_nis, ni_list) {
+		if (ni->ni_dying)
+			continue;
+		*live = true;
 		if (ni->ni_status == LNET_NI_STATUS_UP)
 			*up = true;
 		if (ni->ni_health > best)
@@ -93,12 +100,15 @@ static bool lnet_select_net(struct lnet *ln, struct lnet_peer *lp,
 
 	list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list) {
 		struct lnet_net_cand c = { .lpn = lpn };
+		bool live;
 
 		c.net = lnet_net_find(ln, lpn->lpn_net_id);
-		if (!c.net || list_empty(&c.net->net_nis))
+		if (!c.net || list_empty(&lpn->lpn_peer_nis))
+			continue;
+		c.net_health = lnet_local_net_health(c.net, &c.net_up, &live);
+		if (!live)
 			continue;
 		c.lpn_health = lnet_peer_net_health(lpn);
-		c.net_health = lnet_local_net_health(c.net, &c.net_up);
 		if (!found || lnet_net_cand_cmp(&c, best) > 0)
 			*best = c;
 		found = true;
@@ -129,7 +139,7 @@ static struct lnet_ni *lnet_select_ni(struct lnet_net *net)
 	struct lnet_ni *ni, *best = NULL;
 
 	list_for_each_entry(ni, &net->net_nis, ni_list)
-		if (!best || lnet_ni_cmp(ni, best) > 0)
+		if (!ni->ni_dying && (!best || lnet_ni_cmp(ni, best) > 0))
 			best = ni;
 	return best;
 }
@@ -201,20 +211,52 @@ static struct lnet_peer_ni *lnet_select_lpni(struct lnet_peer_net *lpn,
 	return (struct lnet_peer_ni *)best.lpni;
 }
 
-int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
-			struct lnet_ni **ni_out, struct lnet_peer_ni **lpni_out)
+/*
+ * A source NID was asked for: only that NI, towards the peer's NIs on its
+ * net (the peer net and local net are given, so only C decides).
+ */
+static int lnet_select_from(struct lnet *ln, struct lnet_peer *lp,
+			    const struct lnet_nid *src, struct lnet_net_cand *best,
+			    struct lnet_ni **ni_out)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_ni *ni = lnet_ni_find(ln, src);
+
+	if (!ni || ni->ni_dying)
+		return -EHOSTUNREACH;
+	list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+		if (lpn->lpn_net_id == ni->ni_net->net_id &&
+		    !list_empty(&lpn->lpn_peer_nis)) {
+			best->lpn = lpn;
+			best->net = ni->ni_net;
+			*ni_out = ni;
+			return 0;
+		}
+	return -EHOSTUNREACH;
+}
+
+int lnet_select_pathway_src(struct lnet *ln, const struct lnet_nid *dst,
+			    const struct lnet_nid *src, struct lnet_ni **ni_out,
+			    struct lnet_peer_ni **lpni_out)
 {
 	struct lnet_net_cand best = { 0 };
 	struct lnet_peer *lp;
 	struct lnet_peer_ni *lpni;
 	struct lnet_ni *ni;
+	int rc;
 
 	lp = lnet_peer_find(ln, dst);
 	if (!lp)
 		return -ENOENT;
-	if (!lnet_select_net(ln, lp, &best))
-		return -EHOSTUNREACH;
-	ni = lnet_select_ni(best.net);
+	if (src) {
+		rc = lnet_select_from(ln, lp, src, &best, &ni);
+		if (rc)
+			return rc;
+	} else {
+		if (!lnet_select_net(ln, lp, &best))
+			return -EHOSTUNREACH;
+		ni = lnet_select_ni(best.net);
+	}
 	lpni = lnet_select_lpni(best.lpn, ni);
 	best.lpn->lpn_seq++;
 	best.net->net_seq++;
@@ -223,4 +265,10 @@ int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
 	*ni_out = ni;
 	*lpni_out = lpni;
 	return 0;
+}
+
+int lnet_select_pathway(struct lnet *ln, const struct lnet_nid *dst,
+			struct lnet_ni **ni_out, struct lnet_peer_ni **lpni_out)
+{
+	return lnet_select_pathway_src(ln, dst, NULL, ni_out, lpni_out);
 }

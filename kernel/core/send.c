@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The send path: lnet_put / lnet_get build a message on an MD, and
+ * lnet_send_msg() chooses its path, takes the credits it needs and hands
+ * it to the LND.
+ *
+ * Credits, as LNet counts them: a counter is the credits left minus the
+ * messages waiting. A message first takes a peer NI credit (waiting on the
+ * peer NI's queue when the counter went negative), then an NI credit
+ * (waiting on the NI's queue). A credit given back while the counter is
+ * not positive starts the first waiting message.
+ */
+#include "lnet_priv.h"
+
+struct lnet_ni *lnet_local_target_ni(struct lnet *ln, const struct lnet_nid *nid)
+{
+	if (lnet_nid_is_lo(nid) || lnet_ni_find(ln, nid))
+		return lnet_lo_ni(ln);
+	return NULL;
+}
+
+/* The NI and peer NI for @msg: lolnd for local targets, else selection. */
+static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
+{
+	const struct lnet_nid *src = NULL;
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni = lnet_local_target_ni(ln, &msg->msg_target);
+	int rc;
+
+	msg->msg_txni = NULL;
+	msg->msg_txpeer = NULL;
+	if (ni) {
+		msg->msg_txni = ni;
+		return ni->ni_dying ? -EHOSTUNREACH : 0;
+	}
+	if (!lnet_nid_is_zero(&msg->msg_src_req))
+		src = &msg->msg_src_req;
+	/* an answer goes back the way its request came, as in LNet */
+	if (msg->msg_response && msg->msg_rxni && msg->msg_rxpeer &&
+	    !msg->msg_retries && !msg->msg_rxni->ni_dying) {
+		msg->msg_txni = msg->msg_rxni;
+		msg->msg_txpeer = msg->msg_rxpeer;
+		return 0;
+	}
+	if (!lnet_peer_ni_find(ln, &msg->msg_target)) {
+		if (!lnet_net_find(ln, lnet_nid_net(&msg->msg_target)))
+			return -EHOSTUNREACH;
+		if (!lnet_peer_ni_get_or_create(ln, &msg->msg_target))
+			return -ENOMEM;
+	}
+	rc = lnet_select_pathway_src(ln, &msg->msg_target, src, &ni, &lpni);
+	if (rc)
+		return rc == -ENOENT ? -EHOSTUNREACH : rc;
+	msg->msg_txni = ni;
+	msg->msg_txpeer = lpni;
+	return 0;
+}
+
+/* Addresses of the header once the path is known. */
+static void lnet_msg_address(struct lnet_msg *msg)
+{
+	struct lnet_hdr *hdr = &msg->msg_hdr;
+
+	if (msg->msg_txpeer) {
+		hdr->src_nid = msg->msg_txni->ni_nid;
+		hdr->dest_nid = msg->msg_txpeer->lpni_nid;
+	} else {		/* to ourselves: from and to the NID asked for */
+		hdr->src_nid = msg->msg_target;
+		hdr->dest_nid = msg->msg_target;
+	}
+	hdr->src_pid = LNET_PID_LUSTRE;
+	hdr->dest_pid = msg->msg_target_pid;
+	if (!msg->msg_response) {
+		msg->msg_ev.initiator = hdr->src_nid;
+		msg->msg_ev.initiator_pid = hdr->src_pid;
+		msg->msg_ev.source = hdr->dest_nid;
+	}
+}
+
+/* Hand @msg (credits held) to its NI's LND; a refusal finalizes it. */
+static void lnet_ni_send(struct lnet *ln, struct lnet_msg *msg)
+{
+	struct lnet_ni *ni = msg->msg_txni;
+	int rc = -ENETUNREACH;
+
+	if (ni && !ni->ni_dying && ni->ni_lnd)
+		rc = ni->ni_lnd->lnd_send(ni, msg);
+	if (!rc)
+		return;
+	if (msg->msg_health_status == LNET_MSG_STATUS_OK)
+		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_ERROR;
+	lnet_finalize_locked(ln, msg, rc);
+}
+
+/* Take the credits @msg still needs, or wait for them; then send. */
+static void lnet_post_send(struct lnet *ln, struct lnet_msg *msg)
+{
+	struct lnet_peer_ni *lpni = msg->msg_txpeer;
+	struct lnet_ni *ni = msg->msg_txni;
+
+	if (lpni && !msg->msg_peer_credit) {
+		msg->msg_peer_credit = true;
+		if (--lpni->lpni_tx_credits < lpni->lpni_min_tx_credits)
+			lpni->lpni_min_tx_credits = lpni->lpni_tx_credits;
+		if (lpni->lpni_tx_credits < 0) {
+			list_add_tail(&msg->msg_txq, &lpni->lpni_txq);
+			return;
+		}
+	}
+	/* lo has no credits (its tunables are 0) */
+	if (ni && ni->ni_tun.credits && !msg->msg_tx_credit) {
+		msg->msg_tx_credit = true;
+		if (--ni->ni_tx_credits < ni->ni_min_tx_credits)
+			ni->ni_min_tx_credits = ni->ni_tx_credits;
+		if (ni->ni_tx_credits < 0) {
+			list_add_tail(&msg->msg_txq, &ni->ni_txq);
+			return;
+		}
+	}
+	lnet_ni_send(ln, msg);
+}
+
+int lnet_send_msg(struct lnet *ln, struct lnet_msg *msg)
+{
+	int rc;
+
+	if (!ln->ln_configured || ln->ln_dp.dp_stopping)
+		return -ENETDOWN;
+	rc = lnet_msg_route(ln, msg);
+	if (rc)
+		return rc;
+	lnet_msg_address(msg);
+	msg->msg_health_status = LNET_MSG_STATUS_OK;
+	msg->msg_sending = true;
+	lnet_post_send(ln, msg);
+	return 0;
+}
+
+/* Take a waiting @msg off its credit queue, giving back what it counted. */
+static void lnet_msg_unqueue(struct lnet_msg *msg)
+{
+	list_del_init(&msg->msg_txq);
+	if (msg->msg_tx_credit) {		/* waited for an NI credit */
+		msg->msg_tx_credit = false;
+		if (msg->msg_txni)
+			msg->msg_txni->ni_tx_credits++;
+	} else if (msg->msg_peer_credit) {	/* waited for a peer credit */
+		msg->msg_peer_credit = false;
+		if (msg->msg_txpeer)
+			msg->msg_txpeer->lpni_tx_credits++;
+	}
+}
+
+void lnet_msg_return_credits(struct lnet *ln, struct lnet_msg *msg)
+{
+	struct lnet_peer_ni *lpni = msg->msg_txpeer;
+	struct lnet_ni *ni = msg->msg_txni;
+	struct lnet_msg *next;
+
+	if (!list_empty(&msg->msg_txq))
+		lnet_msg_unqueue(msg);
+	if (msg->msg_tx_credit) {
+		msg->msg_tx_credit = false;
+		if (ni && ++ni->ni_tx_credits <= 0 && !list_empty(&ni->ni_txq)) {
+			next = list_first_entry(&ni->ni_txq, struct lnet_msg, msg_txq);
+			list_del_init(&next->msg_txq);
+			lnet_ni_send(ln, next);
+		}
+	}
+	if (msg->msg_peer_credit) {
+		msg->msg_peer_credit = false;
+		if (lpni && ++lpni->lpni_tx_credits <= 0 &&
+		    !list_empty(&lpni->lpni_txq)) {
+			next = list_first_entry(&lpni->lpni_txq, struct lnet_msg,
+						msg_txq);
+			list_del_init(&next->msg_txq);
+			lnet_post_send(ln, next);
+		}
+	}
+}
+
+void lnet_txq_fail(struct lnet *ln, struct lnet_ni *ni,
+		   struct lnet_peer_ni *lpni, int status)
+{
+	struct lnet_msg *msg, *tmp;
+
+	list_for_each_entry_safe(msg, tmp, &ln->ln_dp.dp_msgs, msg_all) {
+		if (list_empty(&msg->msg_txq))
+			continue;
+		if (ni ? msg->msg_txni != ni : msg->msg_txpeer != lpni)
+			continue;
+		lnet_msg_unqueue(msg);
+		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_ABORTED;
+		lnet_finalize_defer(ln, msg, status);
+	}
+}
+
+void lnet_count_send(struct lnet *ln, struct lnet_msg *msg)
+{
+	u32 type = msg->msg_type;
+
+	if (msg->msg_txni) {
+		msg->msg_txni->ni_send_count++;
+		msg->msg_txni->ni_stats[LNET_STATS_SENT][type]++;
+	}
+	if (msg->msg_txpeer) {
+		msg->msg_txpeer->lpni_send_count++;
+		msg->msg_txpeer->lpni_stats[LNET_STATS_SENT][type]++;
+	}
+	ln->ln_dp.dp_send_count++;
+	ln->ln_dp.dp_send_length += msg->msg_hdr.payload_length;
+}
+
+void lnet_count_recv(struct lnet *ln, struct lnet_ni *ni,
+		     struct lnet_peer_ni *lpni, u32 type, u32 len)
+{
+	if (ni) {
+		ni->ni_recv_count++;
+		ni->ni_stats[LNET_STATS_RECV][type]++;
+	}
+	if (lpni) {
+		lpni->lpni_recv_count++;
+		lpni->lpni_stats[LNET_STATS_RECV][type]++;
+	}
+	ln->ln_dp.dp_recv_count++;
+	ln->ln_dp.dp_recv_length += len;
+}
+
+void lnet_count_drop(struct lnet *ln, struct lnet_ni *ni,
+		     struct lnet_peer_ni *lpni, u32 type, u32 len)
+{
+	if (type > LNET_MSG_HELLO)
+		type = LNET_MSG_HELLO;
+	if (ni) {
+		ni->ni_drop_count++;
+		ni->ni_stats[LNET_STATS_DROP][type]++;
+	}
+	if (lpni) {
+		lpni->lpni_drop_count++;
+		lpni->lpni_stats[LNET_STATS_DROP][type]++;
+	}
+	ln->ln_dp.dp_drop_count++;
+	ln->ln_dp.dp_drop_length += len;
+}
+
+/* Checks common to PUT and GET; the MD or NULL with *@rc. */
+static struct lnet_libmd *lnet_op_check(struct lnet *ln, const struct lnet_nid *src,
+					struct lnet_handle_md h,
+					const struct lnet_nid *target, u32 portal,
+					u32 offset, u32 len, int *rc)
+{
+	struct lnet_libmd *md;
+
+	*rc = -ENETDOWN;
+	if (!ln->ln_configured || ln->ln_dp.dp_stopping)
+		return NULL;
+	*rc = -EINVAL;
+	md = lnet_md_lookup(ln, h.cookie);
+	if (!md || !lnet_md_usable(md) || portal >= LNET_NPORTALS)
+		return NULL;
+	if (offset > md->md_length || len > md->md_length - offset || len > LNET_MTU)
+		return NULL;
+	if (!target || lnet_nid_is_zero(target))
+		return NULL;
+	if (src && !lnet_nid_is_zero(src) && !lnet_ni_find(ln, src))
+		return NULL;
+	*rc = 0;
+	lnet_dp_monitor_ensure(ln);
+	return md;
+}
+
+/* A new initiator message on @md, its event filled for SEND. */
+static struct lnet_msg *lnet_op_msg(struct lnet *ln, struct lnet_libmd *md,
+				    const struct lnet_nid *src, u32 type,
+				    const struct lnet_nid *target, u32 pid,
+				    u32 portal, u64 match_bits, u32 offset, u32 len)
+{
+	struct lnet_msg *msg = lnet_msg_alloc(ln);
+	struct lnet_event *ev;
+
+	if (!msg)
+		return NULL;
+	msg->msg_type = type;
+	msg->msg_hdr.type = type;
+	msg->msg_target = *target;
+	msg->msg_target_pid = pid;
+	if (src)
+		msg->msg_src_req = *src;
+	msg->msg_offset = offset;
+	msg->msg_rlength = len;
+	msg->msg_deadline_ns = os_now_ns() + (u64)ln->ln_globals[
+		LNET_GLOBAL_TRANSACTION_TIMEOUT] * 1000000000ULL;
+	ev = &msg->msg_ev;
+	ev->type = LNET_EVENT_SEND;
+	ev->msg_type = type;
+	ev->target = *target;
+	ev->pt_index = portal;
+	ev->match_bits = match_bits;
+	ev->rlength = len;
+	ev->offset = offset;
+	lnet_md_attach_msg(md, msg);
+	return msg;
+}
+
+/* Send a new initiator message; undo everything when nothing was sent. */
+static int lnet_op_send(struct lnet *ln, struct lnet_msg *msg)
+{
+	struct lnet_libmd *md = msg->msg_md;
+	int rc;
+
+	if (msg->msg_ack_wanted)
+		lnet_msg_set_active(ln, msg, true);
+	rc = lnet_send_msg(ln, msg);
+	if (!rc)
+		return 0;
+	if (md->md_threshold != LNET_MD_THRESH_INF)
+		md->md_threshold++;
+	lnet_msg_free(ln, msg);
+	return rc;
+}
+
+int lnet_put(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md h,
+	     bool ack, const struct lnet_nid *target, u32 pid, u32 portal,
+	     u64 match_bits, u32 offset, u32 len, u64 hdr_data)
+{
+	struct lnet_handle_wire none = { LNET_WIRE_COOKIE_NONE, LNET_WIRE_COOKIE_NONE };
+	struct lnet_libmd *md;
+	struct lnet_msg *msg;
+	int rc;
+
+	md = lnet_op_check(ln, src, h, target, portal, offset, len, &rc);
+	if (!md)
+		return rc;
+	msg = lnet_op_msg(ln, md, src, LNET_MSG_PUT, target, pid, portal,
+			  match_bits, offset, len);
+	if (!msg)
+		return -ENOMEM;
+	msg->msg_buf = (u8 *)md->md_start + offset;
+	msg->msg_len = len;
+	msg->msg_ack_wanted = ack;
+	msg->msg_ev.mlength = len;
+	msg->msg_ev.hdr_data = hdr_data;
+	msg->msg_hdr.payload_length = len;
+	msg->msg_hdr.msg.put.ack_wmd = none;
+	if (ack) {
+		msg->msg_hdr.msg.put.ack_wmd.wh_interface_cookie =
+			ln->ln_dp.dp_interface_cookie;
+		msg->msg_hdr.msg.put.ack_wmd.wh_object_cookie = msg->msg_cookie;
+	}
+	msg->msg_hdr.msg.put.match_bits = match_bits;
+	msg->msg_hdr.msg.put.hdr_data = hdr_data;
+	msg->msg_hdr.msg.put.ptl_index = portal;
+	msg->msg_hdr.msg.put.offset = offset;
+	return lnet_op_send(ln, msg);
+}
+
+int lnet_get(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md h,
+	     const struct lnet_nid *target, u32 pid, u32 portal,
+	     u64 match_bits, u32 offset, u32 len)
+{
+	struct lnet_libmd *md;
+	struct lnet_msg *msg;
+	int rc;
+
+	md = lnet_op_check(ln, src, h, target, portal, offset, len, &rc);
+	if (!md)
+		return rc;
+	msg = lnet_op_msg(ln, md, src, LNET_MSG_GET, target, pid, portal,
+			  match_bits, offset, len);
+	if (!msg)
+		return -ENOMEM;
+	msg->msg_ack_wanted = true;
+	msg->msg_hdr.msg.get.return_wmd.wh_interface_cookie =
+		ln->ln_dp.dp_interface_cookie;
+	msg->msg_hdr.msg.get.return_wmd.wh_object_cookie = msg->msg_cookie;
+	msg->msg_hdr.msg.get.match_bits = match_bits;
+	msg->msg_hdr.msg.get.ptl_index = portal;
+	msg->msg_hdr.msg.get.src_offset = offset;
+	msg->msg_hdr.msg.get.sink_length = len;
+	return lnet_op_send(ln, msg);
+}
