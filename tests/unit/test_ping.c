@@ -465,6 +465,29 @@ static void test_ping_target_status(void **state)
 	assert_int_equal(lpni_state(p->n0, "10.22.0.2@tcp"), LNET_NI_STATUS_UP);
 }
 
+/* No local net reaches it, or the source is not ours: nothing is sent. */
+static void test_ping_unreachable(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_dp *dp = &p->n0->ln.ln_dp;
+	u64 sent;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	sent = dp->dp_send_count;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(ping(p->n0, "10.21.0.2@tcp9", NULL, 1000, p->res),
+			 -EHOSTUNREACH);
+	assert_int_equal(discover(p->n0, "10.21.0.2@tcp9", p->res),
+			 -EHOSTUNREACH);
+	assert_int_equal(ping(p->n0, "10.21.0.2@tcp", "10.21.0.7@tcp", 1000,
+			      p->res), -EINVAL);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(dp->dp_send_count, sent);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	/* no peer is made for a NID no net of ours reaches */
+	assert_int_equal(peer_state(p->n0, "10.21.0.2@tcp9"), 0xffffffffU);
+}
+
 static void test_ping_not_configured(void **state)
 {
 	struct lnet *ln = calloc(1, sizeof(*ln));
@@ -497,6 +520,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ping_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_ping_reply, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ping_target_status, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_ping_unreachable, setup,
 						teardown),
 		cmocka_unit_test(test_ping_not_configured),
 	};
