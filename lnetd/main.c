@@ -23,6 +23,7 @@
 
 #include "lnetd.h"
 #include "../kernel/core/lnet.h"
+#include "../kernel/lnd/socklnd/socklnd.h"
 #include "../libcfg/cfg.h"
 
 struct opts {
@@ -46,6 +47,9 @@ static void usage(FILE *f)
 		"  -p, --pidfile FILE  write the daemon's pid to FILE\n"
 		"  -l, --log FILE      append log lines to FILE\n"
 		"  -h, --help          show this help\n"
+		"\n"
+		"Environment: LNET_SOCKET (default socket), LNET_ACCEPT_PORT (TCP port of the\n"
+		"socket LND's acceptors and of the connections it makes, default 988).\n"
 		"\n"
 		"Exit status: 0 clean shutdown (SIGTERM, SIGINT), 1 error, 2 usage error.\n",
 		CFG_DEFAULT_SOCKET);
@@ -295,12 +299,40 @@ static int signal_fd(void)
 	return fd;
 }
 
+/* LNET_ACCEPT_PORT: the socket LND's TCP port (tests run several nodes). */
+static void set_accept_port(void)
+{
+	const char *v = getenv("LNET_ACCEPT_PORT");
+	char *end;
+	long port;
+
+	if (!v || !*v)
+		return;
+	errno = 0;
+	port = strtol(v, &end, 10);
+	if (errno || *end || port < 1 || port > 65535)
+		die("invalid LNET_ACCEPT_PORT '%s': expected a TCP port 1-65535", v);
+	lnet_socklnd_set_port((u16)port);
+}
+
+/* The LNDs of lnetd (lolnd registers itself): before any configure. */
+static int register_lnds(struct lnet *ln)
+{
+	int rc;
+
+	os_mutex_lock(&ln->ln_api_mutex);
+	rc = lnet_socklnd_register(ln);
+	os_mutex_unlock(&ln->ln_api_mutex);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	int lfd, sfd, ready = -1, rc;
 
 	parse_opts(argc, argv, &o);
+	set_accept_port();
 	if (o.log)
 		open_log(o.log);
 	signal(SIGPIPE, SIG_IGN);
@@ -315,6 +347,11 @@ int main(int argc, char **argv)
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
 	lnet_init(&the_lnet);
+	rc = register_lnds(&the_lnet);
+	if (rc) {
+		unlink(o.socket);
+		die("cannot register the socket LND: %s", strerror(-rc));
+	}
 	rc = lnetd_link_start(&the_lnet);
 	if (rc) {
 		unlink(o.socket);

@@ -499,19 +499,26 @@ static int pool_start(struct lnet *ln)
 }
 
 /*
- * Stop the workers: the ones running a request finish it (a ping ends by
- * its own timeout), the queued requests are dropped with their connections.
+ * Stop the workers. Queued requests are dropped with their connections.
+ * A running one may be waiting for the network (a ping for up to its
+ * timeout): unconfiguring fails the messages it waits for, so it returns
+ * at once, and lnetd was going to unconfigure on its way out anyway.
  */
-static void pool_stop(void)
+static void pool_stop(struct lnet *ln)
 {
-	unsigned int i;
+	unsigned int i, busy;
 
 	pthread_mutex_lock(&pool.lock);
 	pool.stop = true;
-	if (pool.nbusy)
-		lnetd_log("waiting for %u running request(s) to finish", pool.nbusy);
+	busy = pool.nbusy;
 	pthread_cond_broadcast(&pool.cond);
 	pthread_mutex_unlock(&pool.lock);
+	if (busy) {
+		lnetd_log("unconfiguring to end %u running request(s)", busy);
+		os_mutex_lock(&ln->ln_api_mutex);
+		lnet_unconfigure(ln);
+		os_mutex_unlock(&ln->ln_api_mutex);
+	}
 	for (i = 0; i < pool.nthreads; i++)
 		pthread_join(pool.threads[i], NULL);
 	pool.nthreads = 0;
@@ -568,7 +575,7 @@ int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
 		}
 	}
 	/* No worker touches a connection after this. */
-	pool_stop();
+	pool_stop(ln);
 	while (conns)
 		conn_close(ep, conns);
 	if (spare_fd >= 0)

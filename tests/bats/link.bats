@@ -1,0 +1,180 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# Link state: an NI whose interface goes down shows `status: down` and comes
+# back with the link (lnetd: rtnetlink monitor; /dev/lnet: netdevice
+# notifier), other NIs are untouched; lnetd serves other clients while a
+# ping waits for the network.
+
+load helpers
+
+setup() {
+	lnet_setup
+	# A second pair, so that one NI's link going down leaves the other's
+	# carrier alone (veth1 loses its carrier with veth0).
+	ip -n "$NS" link add veth2 type veth peer name veth3
+	ip -n "$NS" addr add 10.12.0.1/24 dev veth2
+	ip -n "$NS" addr add 10.12.0.2/24 dev veth3
+	ip -n "$NS" link set veth2 up
+	ip -n "$NS" link set veth3 up
+	lnetctl lnet configure
+}
+
+teardown() {
+	lnet_teardown
+}
+
+# ni_doc NID STATUS IF NET: the exact `net show --net NET` of a one-NI net.
+ni_doc() {
+	cat <<EOF
+net:
+-   net type: $4
+    local NI(s):
+    -   nid: $1
+        status: $2
+        interfaces:
+            0: $3
+EOF
+}
+
+# wait_status NET STATUS: poll `net show --net NET` for up to 2 s until
+# the NI shows STATUS; $output is the last answer.
+wait_status() {
+	local i
+	for i in $(seq 40); do
+		run lnetctl net show --net "$1"
+		[ "$status" -eq 0 ] || return 1
+		[[ "$output" == *"status: $2"* ]] && return 0
+		sleep 0.05
+	done
+	echo "after 2 s still: $output"
+	return 1
+}
+
+@test "link: interface down -> NI status down within 2 s, up again -> up; other NIs untouched" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl net add --net tcp1 --if veth2
+	run lnetctl net show --net tcp
+	yaml_is "$(ni_doc 10.11.0.1@tcp up veth0 tcp)"
+	ip -n "$NS" link set veth0 down
+	wait_status tcp down
+	yaml_is "$(ni_doc 10.11.0.1@tcp down veth0 tcp)"
+	run lnetctl net show --net tcp1
+	[ "$status" -eq 0 ]
+	yaml_is "$(ni_doc 10.12.0.1@tcp1 up veth2 tcp1)"
+	ip -n "$NS" link set veth0 up
+	wait_status tcp up
+	yaml_is "$(ni_doc 10.11.0.1@tcp up veth0 tcp)"
+	run lnetctl net show --net tcp1
+	yaml_is "$(ni_doc 10.12.0.1@tcp1 up veth2 tcp1)"
+}
+
+@test "link: losing the carrier (the veth peer goes down) is down too" {
+	lnetctl net add --net tcp --if veth2
+	ip -n "$NS" link set veth3 down
+	wait_status tcp down
+	yaml_is "$(ni_doc 10.12.0.1@tcp down veth2 tcp)"
+	ip -n "$NS" link set veth3 up
+	wait_status tcp up
+	yaml_is "$(ni_doc 10.12.0.1@tcp up veth2 tcp)"
+}
+
+@test "link: an NI added while its interface is down starts down and comes up with it" {
+	ip -n "$NS" link set veth2 down
+	lnetctl net add --net tcp --if veth2
+	run lnetctl net show --net tcp
+	[ "$status" -eq 0 ]
+	yaml_is "$(ni_doc 10.12.0.1@tcp down veth2 tcp)"
+	ip -n "$NS" link set veth2 up
+	wait_status tcp up
+	yaml_is "$(ni_doc 10.12.0.1@tcp up veth2 tcp)"
+}
+
+@test "link: lnetd logs each change, follows the address going away, and keeps running" {
+	lnetd_only
+	lnetctl net add --net tcp --if veth2
+	n0=$(wc -l <"$T/lnetd.log")
+	for _ in 1 2 3; do
+		ip -n "$NS" link set veth2 down
+		wait_status tcp down
+		ip -n "$NS" link set veth2 up
+		wait_status tcp up
+	done
+	tail -n +$((n0 + 1)) "$T/lnetd.log" | grep -o 'lnetd: link veth2 .*' >"$T/changes"
+	printf 'lnetd: link veth2 %s\n' down up down up down up | diff - "$T/changes"
+	# no usable address: no traffic either
+	ip -n "$NS" addr del 10.12.0.1/24 dev veth2
+	wait_status tcp down
+	ip -n "$NS" addr add 10.12.0.1/24 dev veth2
+	wait_status tcp up
+	yaml_is "$(ni_doc 10.12.0.1@tcp up veth2 tcp)"
+	kill -0 "$(cat "$T/lnetd.pid")"
+	# an interface removed is down for good
+	ip -n "$NS" link del veth2
+	wait_status tcp down
+	kill -0 "$(cat "$T/lnetd.pid")"
+}
+
+@test "lnetd: a second client's net show answers while a ping waits for the network" {
+	lnetd_only
+	lnetctl net add --net tcp --if veth0
+	# nobody has 10.11.0.99: the ping waits until its timeout
+	lnetctl ping --timeout 4 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
+	pingpid=$!
+	sleep 0.5
+	t0=$(date +%s%N)
+	run timeout 2 "$LNETCTL_BIN" net show --net tcp
+	t1=$(date +%s%N)
+	[ "$status" -eq 0 ]
+	yaml_is "$(ni_doc 10.11.0.1@tcp up veth0 tcp)"
+	[ $(((t1 - t0) / 1000000)) -lt 1000 ]
+	# the ping was still waiting when net show answered
+	kill -0 "$pingpid"
+	st=0
+	wait "$pingpid" || st=$?
+	[ "$st" -eq 1 ]
+	kill -0 "$(cat "$T/lnetd.pid")"
+}
+
+@test "lnetd: SIGTERM while a ping waits: the ping ends at once, lnetd unconfigures and stops" {
+	lnetd_only
+	lnetctl net add --net tcp --if veth0
+	lnetctl ping --timeout 30 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
+	pingpid=$!
+	sleep 0.5
+	pid=$(cat "$T/lnetd.pid")
+	kill -TERM "$pid"
+	# well before the ping's 30 s
+	for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+	run kill -0 "$pid"
+	[ "$status" -ne 0 ]
+	st=0
+	wait "$pingpid" || st=$?
+	[ "$st" -eq 1 ]
+	grep -q "lnetd: unconfiguring to end 1 running request(s)" "$T/lnetd.log"
+	grep -q "lnetd: stopped" "$T/lnetd.log"
+	[ ! -e "$LNET_SOCKET" ]
+}
+
+@test "lnetd: lnet unconfigure from a second client while a ping waits: both return, lnetd serves on" {
+	lnetd_only
+	lnetctl net add --net tcp --if veth0
+	lnetctl ping --timeout 30 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
+	pingpid=$!
+	sleep 0.5
+	run timeout 5 "$LNETCTL_BIN" lnet unconfigure
+	[ "$status" -eq 0 ]
+	st=0
+	timeout 5 tail --pid="$pingpid" -f /dev/null || st=$?
+	[ "$st" -eq 0 ]
+	wait "$pingpid" || st=$?
+	[ "$st" -eq 1 ]
+	kill -0 "$(cat "$T/lnetd.pid")"
+	lnetctl lnet configure
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	yaml_is "net:
+-   net type: lo
+    local NI(s):
+    -   nid: 0@lo
+        status: up"
+}
