@@ -11,7 +11,7 @@
 #include <linux/uaccess.h>
 #include <linux/capability.h>
 #include <linux/compat.h>
-#include "../core/lnet.h"
+#include "lnet_module.h"
 
 static struct lnet lnet_instance;
 
@@ -103,9 +103,16 @@ static int __init lnet_module_init(void)
 	int rc;
 
 	lnet_init(&lnet_instance);
+	rc = lnet_link_notifier_start(&lnet_instance);
+	if (rc) {
+		pr_err("cannot register the netdevice notifier: %d\n", rc);
+		lnet_fini(&lnet_instance);
+		return rc;
+	}
 	rc = misc_register(&lnet_miscdev);
 	if (rc) {
 		pr_err("cannot register /dev/lnet: %d\n", rc);
+		lnet_link_notifier_stop();
 		lnet_fini(&lnet_instance);
 		return rc;
 	}
@@ -119,6 +126,8 @@ static void __exit lnet_module_exit(void)
 
 	/* No ioctl can be running: the device holds a module reference. */
 	misc_deregister(&lnet_miscdev);
+	/* No link change reaches the instance after this. */
+	lnet_link_notifier_stop();
 	lnet_fini(&lnet_instance);
 	left = lnet_instance.ln_nobjects;
 	if (left)

@@ -16,7 +16,7 @@ echo "kernel $(uname -r), $(nproc) cpu(s)"
 if [ -n "${QUEUE:-}" ]; then
 	suites=$(cat "$QUEUE/list")
 else
-	suites=${SUITES:-$(ls tests/bats/*.bats) tests/kernel/ioctl.bats tests/kernel/module.bats}
+	suites=${SUITES:-$(ls tests/bats/*.bats) tests/kernel/ioctl.bats tests/kernel/datapath.bats tests/kernel/module.bats}
 fi
 
 if ! insmod build/kmod/lnet.ko; then

@@ -64,6 +64,7 @@ else
 		for f in tests/bats/*.bats; do echo "$(ntests "$f") $f"; done |
 			sort -rn | cut -d' ' -f2
 		echo tests/kernel/ioctl.bats
+		echo tests/kernel/datapath.bats
 		echo tests/kernel/module.bats
 	} >"$out/queue/list"
 fi

@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The data path in the lnet module, run inside the test VM by
+# tests/kernel/guest.sh with lnet.ko loaded (see tests/kernel/run.sh): link
+# state through the netdevice notifier, and the module unloading while
+# link changes are still queued.
+
+TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+LNETCTL=$TOP/build/lnetctl
+KO=$TOP/build/kmod/lnet.ko
+
+setup() {
+	[ -c /dev/lnet ] || skip "lnet.ko is not loaded (these tests run in the VM: make check-kernel)"
+	ip link add lnk0 type veth peer name lnk1
+	ip addr add 10.14.0.1/24 dev lnk0
+	ip link set lnk0 up
+	ip link set lnk1 up
+	"$LNETCTL" lnet unconfigure
+	"$LNETCTL" lnet configure
+}
+
+teardown() {
+	[ -c /dev/lnet ] || insmod "$KO" || true
+	"$LNETCTL" lnet unconfigure || true
+	ip link del lnk0 2>/dev/null || true
+}
+
+# wait_status STATUS: up to 2 s for the NI of net tcp to show STATUS.
+wait_status() {
+	local i
+	for i in $(seq 40); do
+		run "$LNETCTL" net show --net tcp
+		[ "$status" -eq 0 ] || return 1
+		[[ "$output" == *"status: $1"* ]] && return 0
+		sleep 0.05
+	done
+	echo "after 2 s still: $output"
+	return 1
+}
+
+net_show_is() {
+	[ "$output" = "net:
+-   net type: tcp
+    local NI(s):
+    -   nid: 10.14.0.1@tcp
+        status: $1
+        interfaces:
+            0: lnk0" ]
+}
+
+@test "netdevice notifier: link down -> NI status down, up -> up, carrier loss -> down" {
+	"$LNETCTL" net add --net tcp --if lnk0
+	run "$LNETCTL" net show --net tcp
+	net_show_is up
+	ip link set lnk0 down
+	wait_status down
+	net_show_is down
+	ip link set lnk0 up
+	wait_status up
+	net_show_is up
+	# the peer end going down takes lnk0's carrier
+	ip link set lnk1 down
+	wait_status down
+	ip link set lnk1 up
+	wait_status up
+	net_show_is up
+}
+
+@test "netdevice notifier: the interface removed -> down; unload with changes queued: 0 objects left" {
+	"$LNETCTL" net add --net tcp --if lnk0
+	ip link del lnk0
+	wait_status down
+	ip link add lnk0 type veth peer name lnk1
+	for _ in $(seq 20); do
+		ip link set lnk0 up
+		ip link set lnk0 down
+	done &
+	flapper=$!
+	sleep 0.2
+	rmmod lnet
+	wait "$flapper"
+	run sh -c "dmesg --notime | grep '^lnet: unloaded' | tail -n1"
+	[ "$output" = "lnet: unloaded, 0 objects left" ]
+	insmod "$KO"
+	[ -c /dev/lnet ]
+}
