@@ -298,7 +298,7 @@ void lnet_push_queue(struct lnet *ln, const struct lnet_event *ev)
 	memcpy(p->push_data, (const u8 *)ev->md_user_ptr + ev->offset,
 	       ev->mlength);
 	list_add_tail(&p->push_list, &ln->ln_dp.dp_pushq);
-	os_cond_broadcast(&ln->ln_dp.dp_cond);
+	os_cond_broadcast(&ln->ln_dp.dp_monitor_cond);
 }
 
 static void lnet_push_merge(struct lnet *ln, const struct lnet_push *p)

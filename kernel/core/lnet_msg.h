@@ -355,6 +355,7 @@ struct lnet_dp {
 	bool dp_stopping;			/* lnet_unconfigure is running */
 	bool dp_monitor_running;		/* started by the first traffic */
 	struct list_head dp_pushq;		/* pushes received (discovery.c) */
+	struct os_cond dp_monitor_cond;		/* wakes the monitor (monitor.c) */
 };
 
 /* Data path lifetime: called by lnet_configure / lnet_unconfigure. */

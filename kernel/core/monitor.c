@@ -326,8 +326,11 @@ static int lnet_monitor_main(void *arg)
 		}
 		if (dp->dp_monitor_stop)
 			break;
-		/* Woken early by every broadcast: pushes are merged at once. */
-		os_cond_wait(&dp->dp_cond, &ln->ln_api_mutex,
+		/*
+		 * Its own condition, not dp_cond (broadcast by every finalize):
+		 * woken by a push or by stop, else once a tick.
+		 */
+		os_cond_wait(&dp->dp_monitor_cond, &ln->ln_api_mutex,
 			     next_tick > now ? next_tick : now + LNET_MONITOR_TICK_NS);
 	}
 	os_mutex_unlock(&ln->ln_api_mutex);
@@ -337,12 +340,19 @@ static int lnet_monitor_main(void *arg)
 int lnet_monitor_start(struct lnet *ln)
 {
 	struct lnet_dp *dp = &ln->ln_dp;
+	int rc;
 
 	if (!dp->dp_pushq.next)
 		INIT_LIST_HEAD(&dp->dp_pushq);
+	os_cond_init(&dp->dp_monitor_cond);
 	dp->dp_monitor_stop = false;
-	return os_thread_start(&dp->dp_monitor, lnet_monitor_main, ln,
-			       "lnet_monitor");
+	rc = os_thread_start(&dp->dp_monitor, lnet_monitor_main, ln,
+			     "lnet_monitor");
+	if (rc) {
+		os_cond_destroy(&dp->dp_monitor_cond);
+		dp->dp_monitor_stop = true;	/* nothing for stop to do */
+	}
+	return rc;
 }
 
 /*
@@ -354,9 +364,12 @@ void lnet_monitor_stop(struct lnet *ln)
 {
 	struct lnet_dp *dp = &ln->ln_dp;
 
+	if (dp->dp_monitor_stop)
+		return;		/* not running */
 	dp->dp_monitor_stop = true;
-	os_cond_broadcast(&dp->dp_cond);
+	os_cond_broadcast(&dp->dp_monitor_cond);
 	os_mutex_unlock(&ln->ln_api_mutex);
 	os_thread_join(&dp->dp_monitor);
 	os_mutex_lock(&ln->ln_api_mutex);
+	os_cond_destroy(&dp->dp_monitor_cond);
 }
