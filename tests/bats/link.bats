@@ -36,6 +36,13 @@ net:
 EOF
 }
 
+# silent_peer: 10.11.0.99 resolves (a static neighbour entry) to a MAC
+# nobody has, so a connection to it neither succeeds nor fails: a ping of
+# 10.11.0.99@tcp waits for its own timeout.
+silent_peer() {
+	ip -n "$NS" neigh replace 10.11.0.99 lladdr 02:00:00:00:00:99 dev veth0 nud permanent
+}
+
 # wait_status NET STATUS: poll `net show --net NET` for up to 2 s until
 # the NI shows STATUS; $output is the last answer.
 wait_status() {
@@ -117,7 +124,7 @@ wait_status() {
 @test "lnetd: a second client's net show answers while a ping waits for the network" {
 	lnetd_only
 	lnetctl net add --net tcp --if veth0
-	# nobody has 10.11.0.99: the ping waits until its timeout
+	silent_peer
 	lnetctl ping --timeout 4 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
 	pingpid=$!
 	sleep 0.5
@@ -128,7 +135,7 @@ wait_status() {
 	yaml_is "$(ni_doc 10.11.0.1@tcp up veth0 tcp)"
 	[ $(((t1 - t0) / 1000000)) -lt 1000 ]
 	# the ping was still waiting when net show answered
-	kill -0 "$pingpid"
+	kill -0 "$pingpid" || { cat "$T/ping.out"; false; }
 	st=0
 	wait "$pingpid" || st=$?
 	[ "$st" -eq 1 ]
@@ -138,6 +145,7 @@ wait_status() {
 @test "lnetd: SIGTERM while a ping waits: the ping ends at once, lnetd unconfigures and stops" {
 	lnetd_only
 	lnetctl net add --net tcp --if veth0
+	silent_peer
 	lnetctl ping --timeout 30 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
 	pingpid=$!
 	sleep 0.5
@@ -158,6 +166,7 @@ wait_status() {
 @test "lnetd: lnet unconfigure from a second client while a ping waits: both return, lnetd serves on" {
 	lnetd_only
 	lnetctl net add --net tcp --if veth0
+	silent_peer
 	lnetctl ping --timeout 30 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
 	pingpid=$!
 	sleep 0.5
