@@ -60,6 +60,14 @@ void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni)
 		lnet_recovery_interval_ns(ln, lpni->lpni_ping_count);
 }
 
+void lnet_ni_recovery_now(struct lnet_ni *ni)
+{
+	if (ni->ni_health >= LNET_MAX_HEALTH || ni->ni_recovery_pending)
+		return;
+	ni->ni_ping_count = 0;
+	ni->ni_next_ping_ns = os_now_ns();
+}
+
 void lnet_ni_recovered(struct lnet_ni *ni)
 {
 	ni->ni_health = LNET_MAX_HEALTH;

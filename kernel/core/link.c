@@ -4,7 +4,8 @@
  * notifier report an interface going up or down. Every NI on it takes
  * that status, which selection honours (a down NI is not chosen while an
  * up one reaches the peer) and our ping info shows. Health is not touched:
- * an NI coming back up keeps the health its failures left it.
+ * an NI coming back up keeps the health its failures left it, but its
+ * recovery ping (none are sent while it is down) goes out at once.
  */
 #include "ping_priv.h"
 
@@ -26,6 +27,8 @@ void lnet_link_event(struct lnet *ln, const char *ifname, bool up)
 					continue;
 				ni->ni_status = status;
 				changed = true;
+				if (up)
+					lnet_ni_recovery_now(ni);
 			}
 	}
 	if (changed) {

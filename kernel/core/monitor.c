@@ -261,7 +261,9 @@ static u32 lnet_due_nis(struct lnet *ln, u64 now, struct lnet_nid *out)
 			/* health lowered by someone who did not schedule */
 			if (ni->ni_health < LNET_MAX_HEALTH)
 				lnet_ni_recovery_schedule(ln, ni);
+			/* a ping through a down link only fails: wait for up */
 			if (n < LNET_RECOVERY_BATCH &&
+			    ni->ni_status == LNET_NI_STATUS_UP &&
 			    lnet_recovery_due(ni->ni_health, ni->ni_recovery_pending,
 					      &ni->ni_next_ping_ns, now))
 				out[n++] = ni->ni_nid;

@@ -22,6 +22,8 @@
 u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count);
 void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni);
 void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni);
+/* Its link came back: a lowered NI is pinged at the next tick. */
+void lnet_ni_recovery_now(struct lnet_ni *ni);
 /* A recovery ping answered: health back to LNET_MAX_HEALTH. */
 void lnet_ni_recovered(struct lnet_ni *ni);
 void lnet_lpni_recovered(struct lnet_peer_ni *lpni);

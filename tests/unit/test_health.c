@@ -524,6 +524,33 @@ static void test_link_down_up(void **state)
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 
+/* No recovery ping through a down link; the link coming up sends one. */
+static void test_link_up_recovers(void **state)
+{
+	struct pair *p = *state;
+	struct health_want w = { p->n0, "10.21.0.1@tcp", true, LNET_MAX_HEALTH };
+	struct lnet_ni *e0;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	e0->ni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set_dir("10.21.0.1@tcp", MEMLND_FROM, false,
+			    LNET_MSG_STATUS_LOCAL_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
+	memlnd_link_set(p->n0, 0, false);
+	/* past the first recovery time: nothing was sent while down */
+	memlnd_sleep_ms(1500);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(e0->ni_ping_count, 0);
+	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH - 100);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_link_set(p->n0, 0, true);
+	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
+	assert_true(memlnd_wait(health_is, &w, 500));
+}
+
 /* Many sends, some failing: each op gets exactly one final event. */
 static void test_finalized_once(void **state)
 {
@@ -575,6 +602,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recovery_backoff, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_link_down_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_up_recovers, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_finalized_once, setup, teardown),
 	};
 
