@@ -1,0 +1,401 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# Several nodes (a network namespace and an lnetd each, topo.bash): ping and
+# discovery, 1 MiB PUT/GET with every byte checked, and UDSP rules deciding
+# which interfaces carry real traffic, read from the per-NI counters.
+
+load helpers
+load topo
+
+A0=10.21.0.1@tcp
+A1=10.22.0.1@tcp
+B0=10.21.0.2@tcp
+B1=10.22.0.2@tcp
+N=50
+
+setup() {
+	if [ "$LNET_TRANSPORT" = dev ]; then
+		skip "one /dev/lnet per host: several nodes need one lnetd each"
+	fi
+	topo_init
+}
+
+teardown() {
+	local f
+	if [ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${TD:-}" ]; then
+		for f in "$TD"/n*.log; do
+			[ -f "$f" ] || continue
+			echo "--- $(basename "$f") (last 40 lines)"
+			tail -n 40 "$f"
+		done
+	fi
+	topo_teardown
+}
+
+# delta_is WANT BEFORE AFTER: AFTER - BEFORE, element by element, is WANT.
+delta_is() {
+	local -a b a
+	local got=() i
+	read -r -a b <<<"$2"
+	read -r -a a <<<"$3"
+	for i in "${!a[@]}"; do
+		got+=("$((a[i] - b[i]))")
+	done
+	if [ "${got[*]}" != "$1" ]; then
+		echo "counter deltas: got '${got[*]}', want '$1' (before '$2', after '$3')"
+		return 1
+	fi
+}
+
+# The selftest document without elapsed_ns (checked > 0 here), as a dict.
+st_summary() {
+	local ns
+	ns=$(yaml_get "d['selftest']['elapsed_ns']")
+	[ "$ns" -gt 0 ] || { echo "elapsed_ns '$ns' is not > 0"; return 1; }
+	yaml_get "{k: v for k, v in d['selftest'].items() if k != 'elapsed_ns'}"
+}
+
+# st_is OP TARGET SIZE COUNT OK FAILED CORRUPT: $output is that document.
+st_is() {
+	local got want
+	got=$(st_summary) || { echo "$got"; return 1; }
+	want="{'op': '$1', 'target': '$2', 'size': $3, 'count': $4, 'ok': $5, 'failed': $6, 'corrupt': $7}"
+	if [ "$got" != "$want" ]; then
+		printf 'selftest: got  %s\n          want %s\n' "$got" "$want"
+		return 1
+	fi
+}
+
+# put_n NODE TARGET [ARGS]: N 4 KiB PUTs, all of them ok.
+put_n() {
+	local node=$1 target=$2
+	shift 2
+	run on "$node" lnetctl selftest put "$target" --count "$N" --size 4096 "$@"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is put "$target" 4096 "$N" "$N" 0 0
+}
+
+# --- two nodes, one NI each ---------------------------------------------------
+
+@test "2 nodes, one NI each: ping both ways" {
+	topo_2x1
+	run on 1 lnetctl ping $B0
+	[ "$status" -eq 0 ]
+	yaml_is "ping:
+- primary nid: $B0
+  Multi-Rail: false
+  peer_ni:
+  - nid: $B0"
+	run on 2 lnetctl ping $A0
+	[ "$status" -eq 0 ]
+	yaml_is "ping:
+- primary nid: $A0
+  Multi-Rail: false
+  peer_ni:
+  - nid: $A0"
+}
+
+@test "2 nodes, one NI each: discover, then peer show lists the discovered NI" {
+	topo_2x1
+	run on 1 lnetctl discover $B0
+	[ "$status" -eq 0 ]
+	yaml_is "discover:
+- primary nid: $B0
+  Multi-Rail: true
+  peer_ni:
+  - nid: $B0"
+	run on 1 lnetctl peer show
+	[ "$status" -eq 0 ]
+	yaml_is "peer:
+- primary nid: $B0
+  Multi-Rail: true
+  peer ni:
+  - nid: $B0
+    state: up"
+	# node2 learnt node1 from the traffic (and the push)
+	run on 2 lnetctl peer show
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[[n['nid'] for n in p['peer ni']] for p in d['peer']]")" = \
+	  "[['$A0']]" ]
+}
+
+@test "one ping: one GET out and one REPLY back, on both nodes' counters" {
+	topo_2x1
+	on 1 lnetctl ping $B0
+	[ "$(ni_count 1 send_count $A0)" = 1 ]
+	[ "$(ni_count 1 recv_count $A0)" = 1 ]
+	[ "$(peer_ni_count 1 send_count $B0)" = 1 ]
+	[ "$(peer_ni_count 1 recv_count $B0)" = 1 ]
+	[ "$(ni_count 2 recv_count $B0)" = 1 ]
+	[ "$(ni_count 2 send_count $B0)" = 1 ]
+	[ "$(peer_ni_count 2 recv_count $A0)" = 1 ]
+	[ "$(peer_ni_count 2 send_count $A0)" = 1 ]
+}
+
+@test "ping of a NID nobody has fails with exit 1 and the NID in the error" {
+	topo_2x1
+	run on 1 lnetctl ping 10.21.0.9@tcp --timeout 2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"10.21.0.9@tcp"* ]]
+}
+
+# --- two nodes, two NIs each (multi-rail) --------------------------------------
+
+@test "multi-rail: discover shows both peer NIs; peer show lists them" {
+	topo_2x2 mr
+	run on 1 lnetctl discover $B0
+	[ "$status" -eq 0 ]
+	yaml_is "discover:
+- primary nid: $B0
+  Multi-Rail: true
+  peer_ni:
+  - nid: $B0
+  - nid: $B1"
+	run on 1 lnetctl peer show
+	[ "$status" -eq 0 ]
+	yaml_is "peer:
+- primary nid: $B0
+  Multi-Rail: true
+  peer ni:
+  - nid: $B0
+    state: up
+  - nid: $B1
+    state: up"
+}
+
+@test "multi-rail: selftest put 1 MiB x 20, every byte checked; counters add up" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	s1=$(ni_count 1 send_count $A0 $A1)
+	r1=$(ni_count 1 recv_count $A0 $A1)
+	r2=$(ni_count 2 recv_count $B0 $B1)
+	st2=$(stats_count 2 recv_length selftest_corrupt)
+	run on 1 lnetctl selftest put $B0 --size 1048576 --count 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is put $B0 1048576 20 20 0 0
+	# node2 took 20 MiB of payload and found every byte as sent
+	delta_is "20971520 0" "$st2" "$(stats_count 2 recv_length selftest_corrupt)"
+	[ "$(stats_count 2 selftest_corrupt)" = 0 ]
+	# 20 PUTs leave node1 and reach node2, 20 ACKs come back
+	s1b=$(ni_count 1 send_count $A0 $A1)
+	r1b=$(ni_count 1 recv_count $A0 $A1)
+	r2b=$(ni_count 2 recv_count $B0 $B1)
+	read -r x y <<<"$s1"; read -r xb yb <<<"$s1b"
+	[ $((xb - x + yb - y)) -eq 20 ]
+	read -r x y <<<"$r1"; read -r xb yb <<<"$r1b"
+	[ $((xb - x + yb - y)) -eq 20 ]
+	read -r x y <<<"$r2"; read -r xb yb <<<"$r2b"
+	[ $((xb - x + yb - y)) -eq 20 ]
+}
+
+@test "multi-rail: selftest get 1 MiB x 20, every byte checked" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	run on 1 lnetctl selftest get $B0 --size 1048576 --count 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is get $B0 1048576 20 20 0 0
+}
+
+@test "multi-rail: selftest put and get at 8 in flight, 1 MiB x 40" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	run on 1 lnetctl selftest put $B0 --size 1048576 --count 40 --concurrency 8
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is put $B0 1048576 40 40 0 0
+	run on 1 lnetctl selftest get $B0 --size 1048576 --count 40 --concurrency 8
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is get $B0 1048576 40 40 0 0
+}
+
+# --- UDSP on real traffic --------------------------------------------------------
+
+@test "udsp --src <NID of a1> --priority 0: all N PUTs leave by a1" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --src $A1 --priority 0
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 $A1)
+	delta_is "0 $N" "$before" "$after"
+}
+
+@test "udsp --src tcp1 (net priority, two nets): all N PUTs leave by tcp1" {
+	topo_2x2 nets
+	run on 1 lnetctl discover $B0
+	[ "$status" -eq 0 ]
+	yaml_is "discover:
+- primary nid: $B0
+  Multi-Rail: true
+  peer_ni:
+  - nid: $B0
+  - nid: 10.22.0.2@tcp1"
+	on 1 lnetctl policy add --src tcp1 --priority 0
+	before=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
+	rbefore=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
+	rafter=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
+	delta_is "0 $N" "$before" "$after"
+	delta_is "0 $N" "$rbefore" "$rafter"
+}
+
+@test "udsp --dst tcp1 (peer net priority, two nets): all N PUTs go to tcp1" {
+	topo_2x2 nets
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --dst tcp1 --priority 0
+	[ "$(peer_udsp 1 10.22.0.2@tcp1)" = "0 -1" ]
+	[ "$(peer_udsp 1 $B0)" = "-1 -1" ]
+	before=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
+	rbefore=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
+	rafter=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
+	delta_is "0 $N" "$before" "$after"
+	delta_is "0 $N" "$rbefore" "$rafter"
+}
+
+@test "udsp --dst <NID of b1> --priority 0: all N PUTs arrive at b1" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --dst $B1 --priority 0
+	[ "$(peer_udsp 1 $B1)" = "-1 0" ]
+	[ "$(peer_udsp 1 $B0)" = "-1 -1" ]
+	before=$(ni_count 2 recv_count $B0 $B1)
+	pbefore=$(peer_ni_count 1 send_count $B0 $B1)
+	put_n 1 $B0
+	after=$(ni_count 2 recv_count $B0 $B1)
+	pafter=$(peer_ni_count 1 send_count $B0 $B1)
+	delta_is "0 $N" "$before" "$after"
+	delta_is "0 $N" "$pbefore" "$pafter"
+}
+
+@test "udsp pair --src <a0> --dst <b1>: a0 sends to b1 (with a0 preferred)" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --src $A0 --priority 0
+	# a0 alone: the peer NIs take turns
+	before=$(ni_count 2 recv_count $B0 $B1)
+	put_n 1 $B0
+	after=$(ni_count 2 recv_count $B0 $B1)
+	read -r x y <<<"$before"; read -r xa ya <<<"$after"
+	echo "round robin over b0, b1: $((xa - x)) $((ya - y))"
+	[ $((xa - x)) -gt 0 ] && [ $((ya - y)) -gt 0 ]
+	[ $((xa - x + ya - y)) -eq $N ]
+	# the pair rule: every message from a0 goes to b1
+	on 1 lnetctl policy add --src $A0 --dst $B1
+	[ "$(on 1 pref_of "Preferred source NIDs" $B1)" = "$A0" ]
+	before=$(ni_count 1 send_count $A0 $A1)
+	rbefore=$(ni_count 2 recv_count $B0 $B1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 $A1)
+	rafter=$(ni_count 2 recv_count $B0 $B1)
+	delta_is "$N 0" "$before" "$after"
+	delta_is "0 $N" "$rbefore" "$rafter"
+}
+
+@test "policy del: round robin again, both NIs used" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --src $A1 --priority 0
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 $A1)
+	delta_is "0 $N" "$before" "$after"
+	on 1 lnetctl policy del --idx 0
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 $A1)
+	read -r x y <<<"$before"; read -r xa ya <<<"$after"
+	echo "after policy del: a0 $((xa - x)) a1 $((ya - y))"
+	[ $((xa - x)) -gt 0 ] && [ $((ya - y)) -gt 0 ]
+	[ $((xa - x + ya - y)) -eq $N ]
+}
+
+@test "preferred link down (two nets): tcp carries all, back to tcp1 when a1 is up" {
+	topo_2x2 nets
+	A1=10.22.0.1@tcp1
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --src tcp1 --priority 0
+	on 1 ip link set a1 down
+	wait_ni_status 1 $A1 down
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0 --timeout 60
+	after=$(ni_count 1 send_count $A0 $A1)
+	delta_is "$N 0" "$before" "$after"
+	on 1 ip link set a1 up
+	wait_ni_status 1 $A1 up
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0
+	after=$(ni_count 1 send_count $A0 $A1)
+	delta_is "0 $N" "$before" "$after"
+}
+
+# --- three nodes -----------------------------------------------------------------
+
+@test "3 nodes: node3 pings and discovers node1 and node2" {
+	topo_3
+	run on 3 lnetctl ping $A0
+	[ "$status" -eq 0 ]
+	run on 3 lnetctl ping $B0
+	[ "$status" -eq 0 ]
+	run on 3 lnetctl discover $A0 $B0
+	[ "$status" -eq 0 ]
+	yaml_is "discover:
+- primary nid: $A0
+  Multi-Rail: true
+  peer_ni:
+  - nid: $A0
+  - nid: $A1
+- primary nid: $B0
+  Multi-Rail: true
+  peer_ni:
+  - nid: $B0
+  - nid: $B1"
+	run on 3 lnetctl peer show
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[(p['primary nid'], [n['nid'] for n in p['peer ni']]) for p in d['peer']]")" = \
+	  "[('$A0', ['$A0', '$A1']), ('$B0', ['$B0', '$B1'])]" ]
+}
+
+@test "3 nodes: rules apply to discovered peer NIs and steer node3's traffic" {
+	topo_3
+	# before discovery: applies to the peer NIs discovery creates
+	on 3 lnetctl policy add --dst '10.21.0.[1-2]@tcp' --priority 1
+	on 3 lnetctl discover $A0
+	on 3 lnetctl discover $B0
+	[ "$(peer_udsp 3 $A0)" = "-1 1" ]
+	[ "$(peer_udsp 3 $B0)" = "-1 1" ]
+	[ "$(peer_udsp 3 $A1)" = "-1 -1" ]
+	[ "$(peer_udsp 3 $B1)" = "-1 -1" ]
+	# after discovery: applies to the existing peer NIs
+	on 3 lnetctl policy add --dst tcp --priority 4
+	[ "$(peer_udsp 3 $A1)" = "4 -1" ]
+	[ "$(peer_udsp 3 $B0)" = "4 1" ]
+	run on 3 lnetctl policy show
+	yaml_is "udsp:
+- idx: 0
+  dst: 10.21.0.[1-2]@tcp
+  action:
+    priority: 1
+- idx: 1
+  dst: tcp
+  action:
+    priority: 4"
+	# node3 reaches only the 10.21 NIs: the rule keeps every PUT on them
+	for node in 1 2; do
+		nid=$([ $node = 1 ] && echo $A0 || echo $B0)
+		other=$([ $node = 1 ] && echo $A1 || echo $B1)
+		before=$(peer_ni_count 3 send_count $nid $other)
+		rbefore=$(ni_count $node recv_count $nid $other)
+		put_n 3 $nid
+		after=$(peer_ni_count 3 send_count $nid $other)
+		rafter=$(ni_count $node recv_count $nid $other)
+		delta_is "$N 0" "$before" "$after"
+		delta_is "$N 0" "$rbefore" "$rafter"
+	done
+}
