@@ -289,7 +289,12 @@ struct lnet_push {
 void lnet_push_queue(struct lnet *ln, const struct lnet_event *ev)
 {
 	struct lnet_push *p;
+	u32 queued = 0;
 
+	/* a peer sending pushes faster than they are merged is cut off */
+	list_for_each_entry(p, &ln->ln_dp.dp_pushq, push_list)
+		if (++queued >= LNET_PUSHQ_MAX)
+			return;
 	p = lnet_obj_alloc(ln, sizeof(*p) + ev->mlength);
 	if (!p)
 		return;

@@ -15,6 +15,8 @@
 	(LNET_WIRE_PING_HDR_LEN + LNET_PING_MAX_NIS * LNET_WIRE_PING_NI_LEN)
 /* Recovery pings: the interval doubles per failed ping up to this (s). */
 #define LNET_RECOVERY_INTERVAL_MAX	64
+/* Received pushes waiting for the monitor, at most. */
+#define LNET_PUSHQ_MAX			64
 /* How often the monitor looks at timeouts and recovery (ns). */
 #define LNET_MONITOR_TICK_NS		100000000ULL
 
