@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # The data path in the lnet module, run inside the test VM by
-# tests/kernel/guest.sh with lnet.ko loaded (see tests/kernel/run.sh): link
-# state through the netdevice notifier, and the module unloading while
-# link changes are still queued.
+# tests/kernel/guest.sh with lnet.ko loaded (see tests/kernel/run.sh): LNet
+# ping of 0@lo through lolnd, link state through the netdevice notifier,
+# and the module unloading while link changes are still queued.
 
 TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 LNETCTL=$TOP/build/lnetctl
@@ -46,6 +46,28 @@ net_show_is() {
         status: $1
         interfaces:
             0: lnk0" ]
+}
+
+@test "lnetctl ping 0@lo on /dev/lnet: our NIs come back through lolnd" {
+	"$LNETCTL" net add --net tcp --if lnk0
+	for _ in 1 2 3; do
+		run "$LNETCTL" ping 0@lo
+		[ "$status" -eq 0 ]
+		[ "$output" = "ping:
+-   primary nid: 0@lo
+    Multi-Rail: false
+    peer_ni:
+    -   nid: 10.14.0.1@tcp" ]
+	done
+	# no socket LND in the module yet: a ping through tcp fails at once
+	t0=$(date +%s)
+	run "$LNETCTL" ping --timeout 10 10.14.0.2@tcp
+	[ "$status" -eq 1 ]
+	[[ "$output" == "lnetctl ping: failed to ping 10.14.0.2@tcp: "* ]]
+	[ $(($(date +%s) - t0)) -lt 3 ]
+	# and 0@lo still answers
+	run "$LNETCTL" ping 0@lo
+	[ "$status" -eq 0 ]
 }
 
 @test "netdevice notifier: link down -> NI status down, up -> up, carrier loss -> down" {
