@@ -335,6 +335,19 @@ put_n() {
 	delta_is "0 $N" "$before" "$after"
 }
 
+@test "node2 gone: every PUT ends as failed within --timeout; exit 1" {
+	topo_2x1
+	on 1 lnetctl discover $B0
+	lnetd_stop_pidfile "$TD/n2.pid"
+	run on 1 lnetctl selftest put $B0 --count 10 --size 4096 --timeout 5
+	echo "$output"
+	[ "$status" -eq 1 ]
+	st_is put $B0 4096 10 0 10 0
+	# and the node still works: a ping of itself
+	run on 1 lnetctl ping 0@lo
+	[ "$status" -eq 0 ]
+}
+
 # --- three nodes -----------------------------------------------------------------
 
 @test "3 nodes: node3 pings and discovers node1 and node2" {
