@@ -212,6 +212,18 @@ put_n() {
 	st_is get $B0 1048576 40 40 0 0
 }
 
+@test "multi-rail: --source pins the local NI of selftest and ping" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0 --source $A1
+	after=$(ni_count 1 send_count $A0 $A1)
+	delta_is "0 $N" "$before" "$after"
+	run on 1 lnetctl ping $B0 --source $A0
+	[ "$status" -eq 0 ]
+	delta_is "1 0" "$after" "$(ni_count 1 send_count $A0 $A1)"
+}
+
 # --- UDSP on real traffic --------------------------------------------------------
 
 @test "udsp --src <NID of a1> --priority 0: all N PUTs leave by a1" {
