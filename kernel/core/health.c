@@ -17,12 +17,14 @@ static u32 lnet_global(struct lnet *ln, u32 id)
 	return v;
 }
 
+/*
+ * The lnd_timeout that `global show` reports: the transaction timeout
+ * shared by the first try and every retry, less a second so that the last
+ * try ends before the transaction does.
+ */
 u64 lnet_lnd_timeout_ns(struct lnet *ln)
 {
-	u64 tt = lnet_global(ln, LNET_GLOBAL_TRANSACTION_TIMEOUT);
-	u64 retries = lnet_global(ln, LNET_GLOBAL_RETRY_COUNT);
-
-	return tt * 1000000000ULL / (retries + 1);
+	return (u64)lnet_global(ln, LNET_GLOBAL_LND_TIMEOUT) * 1000000000ULL;
 }
 
 /*

@@ -392,7 +392,10 @@ void lnet_selftest_fini(struct lnet *ln);
 int lnet_monitor_start(struct lnet *ln);
 void lnet_monitor_stop(struct lnet *ln);
 
-/* LND timeout: transaction_timeout / (retry_count + 1) seconds, in ns. */
+/*
+ * LND timeout in ns: the lnd_timeout global (transaction_timeout - 1) /
+ * (retry_count + 1) seconds, at least 1, as Lustre computes it.
+ */
 u64 lnet_lnd_timeout_ns(struct lnet *ln);
 /*
  * Rebuild our ping info (ping.c) after an NI was added or deleted or

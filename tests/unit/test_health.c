@@ -250,12 +250,22 @@ static void test_lnd_timeout(void **state)
 {
 	struct pair *p = *state;
 
-	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 50000000000ULL);
+	u32 shown;
+
+	/* (150 - 1) / (2 + 1) */
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 49000000000ULL);
 	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 10);
 	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 4);
-	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 2000000000ULL);
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 1000000000ULL);
 	set_global(p->n0, LNET_GLOBAL_RETRY_COUNT, 0);
-	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 10000000000ULL);
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 9000000000ULL);
+	/* never 0 */
+	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1);
+	assert_int_equal(lnet_lnd_timeout_ns(&p->n0->ln), 1000000000ULL);
+	/* what `global show` reports */
+	assert_int_equal(lnet_global_get(&p->n0->ln, LNET_GLOBAL_LND_TIMEOUT,
+					 &shown), 0);
+	assert_int_equal(shown, 1);
 }
 
 /* A local failure lowers that NI by exactly the sensitivity; the resend
