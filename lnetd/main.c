@@ -376,5 +376,8 @@ int main(int argc, char **argv)
 	if (o.pidfile)
 		unlink(o.pidfile);
 	lnetd_log("stopped");
+	free(o.socket);
+	free(o.pidfile);
+	free(o.log);
 	return rc ? 1 : 0;
 }
