@@ -1,0 +1,216 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# Bad and hostile input on the wire: a scripted peer (tests/tools/
+# lnet_client.py) connects from 10.11.0.2 to lnetd's tcp NI 10.11.0.1@tcp
+# (port 988) and sends a bad acceptor request, a bad hello, a truncated or
+# oversized message header, or garbage. Each time lnetd must log exactly one
+# line about that connection naming the reason, close it, and go on
+# serving: lnetctl still answers, 0@lo still pings, and a well-behaved
+# peer still gets its LNet ping answered over the wire.
+
+load helpers
+
+CLIENT=$TOP/tests/tools/lnet_client.py
+# Debian's python3 (standard library only): no version-manager shim to start
+PY=$(command -v /usr/bin/python3 || command -v python3)
+PEER=10.11.0.2
+
+setup() {
+	if [ "$LNET_TRANSPORT" = dev ]; then
+		skip "needs lnetd's socket LND (lnet.ko has no tcp LND yet)"
+	fi
+	lnet_setup
+	lnetctl lnet configure
+	lnetctl net add --net tcp --if veth0
+	# the acceptor listens once the NI is up
+	for _ in $(seq 100); do
+		ip netns exec "$NS" ss -Hltn "sport = :988" | grep -q 10.11.0.1 && break
+		sleep 0.05
+	done
+	ip netns exec "$NS" ss -Hltn "sport = :988" | grep -q 10.11.0.1
+}
+
+teardown() {
+	[ -n "${T:-}" ] && lnet_teardown
+	return 0
+}
+
+client() {
+	ip netns exec "$NS" "$PY" "$CLIENT" "$@"
+}
+
+# The local port the client printed ("local 10.11.0.2:PORT").
+client_port() {
+	sed -n "s/^local $PEER:\([0-9]*\)\$/\1/p" <<<"$output"
+}
+
+# log_lines PORT: lnetd's log lines about our connection, without the time.
+log_lines() {
+	grep -F "socklnd: $PEER:$1" "$T/lnetd.log" | sed 's/^[^ ]* //'
+}
+
+# expect_log PORT LINE: exactly that one line (waits up to 2 s for it).
+expect_log() {
+	local got
+	for _ in $(seq 40); do
+		got=$(log_lines "$1")
+		[ -n "$got" ] && break
+		sleep 0.05
+	done
+	if [ "$got" != "$2" ]; then
+		printf 'log lines for port %s:\n%s\nexpected:\n%s\n' "$1" "$got" "$2" >&2
+		return 1
+	fi
+}
+
+# lnetd is alive and serving: the control socket, 0@lo, and the wire.
+lnetd_serves() {
+	kill -0 "$(cat "$T/lnetd.pid")"
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[ni['nid'] for n in d['net'] for ni in n['local NI(s)']]")" = \
+		"['0@lo', '10.11.0.1@tcp']" ]
+	run lnetctl ping 0@lo
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['ping'][0]['primary nid']")" = 0@lo ]
+	good_peer_pings
+}
+
+# A well-behaved peer: handshake, GET on the ping portal, REPLY decoded.
+good_peer_pings() {
+	run client ping
+	if [ "$status" -ne 0 ]; then
+		echo "$output" >&2
+		return 1
+	fi
+	[ "${lines[1]}" = "hello 10.11.0.1@tcp -> $PEER@tcp kind 1" ]
+	[ "${lines[2]}" = "reply 10.11.0.1@tcp -> $PEER@tcp pids 12345/12345 payload 48" ]
+	[ "${lines[3]}" = "ping features 0x1f pid 12345" ]
+	[ "${lines[4]}" = "ni 0@lo up" ]
+	[ "${lines[5]}" = "ni 10.11.0.1@tcp up" ]
+	[ "${#lines[@]}" -eq 6 ]
+}
+
+# hostile CASE REASON [refused|closed]: run CASE, expect lnetd to close
+# the connection and log REASON once (a refusal during the handshake, or a
+# close of an established connection), then to serve on.
+hostile() {
+	local port line
+	run client "$1"
+	if [ "$status" -ne 0 ] || [ "${lines[-1]}" != closed ]; then
+		echo "$output" >&2
+		return 1
+	fi
+	port=$(client_port)
+	[ -n "$port" ]
+	if [ "${3:-refused}" = refused ]; then
+		line="socklnd: $PEER:$port: refusing the connection: $2"
+	else
+		line="socklnd: $PEER:$port ($PEER@tcp): closing the connection: $2"
+	fi
+	expect_log "$port" "$line"
+	lnetd_serves
+}
+
+@test "hostile: a well-behaved peer's ping is answered (the baseline)" {
+	good_peer_pings
+	# its leaving is the only thing logged about it
+	expect_log "$(client_port)" \
+		"socklnd: $PEER:$(client_port) ($PEER@tcp): closing the connection: the peer closed the connection"
+}
+
+@test "hostile: bad acceptor magic" {
+	hostile bad-acceptor-magic \
+		"bad acceptor request: magic 0x12345678 version 1 (expected 0xacce7100 version 1)"
+}
+
+@test "hostile: bad acceptor version" {
+	hostile bad-acceptor-version \
+		"bad acceptor request: magic 0xacce7100 version 2 (expected 0xacce7100 version 1)"
+}
+
+@test "hostile: acceptor request for a NID that is not ours" {
+	hostile wrong-nid "it is for 10.11.0.9@tcp, not for our 10.11.0.1@tcp"
+}
+
+@test "hostile: good acceptor request, then a v1 hello magic" {
+	hostile bad-hello-magic \
+		"bad hello: magic 0xeebc0ded version 3 (expected 0x45726963 version 3)"
+}
+
+@test "hostile: hello of version 2" {
+	hostile bad-hello-version \
+		"bad hello: magic 0x45726963 version 2 (expected 0x45726963 version 3)"
+}
+
+@test "hostile: hello announcing 17 IPs" {
+	hostile bad-hello-nips "bad hello: 17 IPs (at most 16)"
+}
+
+@test "hostile: hello of connection kind 7" {
+	hostile bad-hello-kind "bad hello: connection kind 7 (expected 0, 1, 2 or 3)"
+}
+
+@test "hostile: good handshake, then a truncated message header and close" {
+	hostile truncated-header \
+		"the peer closed the connection in a message header (40 of 96 bytes)" closed
+}
+
+@test "hostile: message header with a 16 MiB payload" {
+	hostile oversized-payload \
+		"payload length 16777216 is over the 1048576-byte maximum" closed
+}
+
+@test "hostile: good handshake, then an unknown socket message type" {
+	hostile bad-msg-type "bad socket message type 0xc7" closed
+}
+
+@test "hostile: random garbage instead of an acceptor request" {
+	run client --seed 1 garbage
+	[ "$status" -eq 0 ]
+	# the client tells what the garbage's first 8 bytes read as
+	read -r _ _ magic _ version <<<"${lines[1]}"
+	[ "${lines[1]}" = "garbage magic $magic version $version" ]
+	[ "$magic" != 0xacce7100 ]
+	hostile garbage \
+		"bad acceptor request: magic $magic version $version (expected 0xacce7100 version 1)"
+}
+
+@test "hostile: random garbage after a good handshake" {
+	run client --seed 1 garbage-after-hello
+	[ "$status" -eq 0 ]
+	type=${lines[2]#garbage type }
+	[ "${lines[2]}" = "garbage type $type" ]
+	[ "$type" != 0xc0 ] && [ "$type" != 0xc1 ]
+	hostile garbage-after-hello "bad socket message type $type" closed
+}
+
+@test "hostile: every case in a row leaves lnetd with the descriptors it had" {
+	local pid before after
+	pid=$(cat "$T/lnetd.pid")
+	good_peer_pings
+	expect_log "$(client_port)" \
+		"socklnd: $PEER:$(client_port) ($PEER@tcp): closing the connection: the peer closed the connection"
+	before=$(ls /proc/"$pid"/fd | wc -l)
+	ports=()
+	for c in bad-acceptor-magic bad-acceptor-version wrong-nid bad-hello-magic \
+		bad-hello-version bad-hello-nips bad-hello-kind truncated-header \
+		oversized-payload bad-msg-type garbage garbage-after-hello; do
+		run client "$c"
+		[ "$status" -eq 0 ]
+		[ "${lines[-1]}" = closed ]
+		ports+=("$(client_port)")
+	done
+	for _ in $(seq 40); do
+		after=$(ls /proc/"$pid"/fd | wc -l)
+		[ "$after" -eq "$before" ] && break
+		sleep 0.05
+	done
+	[ "$after" -eq "$before" ]
+	# one line about each hostile connection
+	[ "${#ports[@]}" -eq 12 ]
+	for port in "${ports[@]}"; do
+		[ "$(log_lines "$port" | wc -l)" -eq 1 ]
+	done
+	lnetd_serves
+}
