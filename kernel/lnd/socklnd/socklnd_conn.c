@@ -487,11 +487,15 @@ static int ksock_connect_hello(struct ksock_net *net, struct os_sock *s,
 static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 			     int kind)
 {
-	u64 deadline = os_now_ns() + net->n_timeout_ns;
 	char name[32], nidstr[LNET_NID_STR_MAX], why[200];
 	struct ksock_hello in;
 	struct os_sock *s = NULL;
+	u64 deadline;
 	int rc;
+
+	os_mutex_lock(&ks.ks_lock);
+	deadline = os_now_ns() + net->n_timeout_ns;
+	os_mutex_unlock(&ks.ks_lock);
 
 	ksock_addr_name(peer->nid_addr, net->n_port, name, sizeof(name));
 	snprintf(why, sizeof(why), "connect failed");

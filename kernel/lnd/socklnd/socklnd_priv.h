@@ -169,9 +169,6 @@ static inline void ksock_list_splice_init(struct list_head *from, struct list_he
 	INIT_LIST_HEAD(from);
 }
 
-/* The LND timeout (health.c). */
-u64 lnet_lnd_timeout_ns(struct lnet *ln);
-
 /* socklnd.c */
 struct ksock_peer *ksock_peer_find(struct ksock_net *net, const struct lnet_nid *nid);
 struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,

@@ -1,0 +1,871 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The socket LND end to end: two LNet instances in one process, A on
+ * 127.0.0.1@tcp and B on 127.0.0.2@tcp (fake interface lookups), talking
+ * over real TCP connections through the acceptor port 988 (tests run as
+ * root). PUTs and GETs of 0..1 MiB with every byte checked, many messages
+ * in flight, the connection kinds and ports of both ends, and hostile
+ * peers (raw sockets) that must be disconnected with one log line while
+ * the instances keep working.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <poll.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "../../kernel/core/lnet.h"
+#include "../../kernel/lnd/socklnd/socklnd_priv.h"
+
+#define TCP		LNET_NET_ID(LNET_LND_TCP, 0)
+#define PT_SINK		10		/* B: PUT target */
+#define PT_SOURCE	11		/* B: GET source */
+#define PT_MANY		12		/* B: one PUT target per slot */
+#define MANY_BITS	100		/* match bits of slot 0 */
+#define MANY		64
+#define MANY_SLOT	(300 * 1024)
+#define WAIT_NS		(20ULL * 1000000000ULL)
+
+struct node {
+	struct lnet ln;
+	struct lnet_nid nid;
+	u8 addr[4];
+};
+
+static struct node A, B;
+static u8 *pattern;		/* LNET_MTU bytes: byte i is (i * 7 + 3) & 0xff */
+static u8 *sink, *many_sink;	/* B's PUT targets */
+static u8 *sink_a;		/* A's GET sink */
+static FILE *logf;
+
+/* ---- fixtures ------------------------------------------------------------ */
+
+static int lookup_for(const u8 addr[4], const char *ifname, struct os_ifaddr *out)
+{
+	if (strcmp(ifname, "lo"))
+		return -ENODEV;
+	memset(out, 0, sizeof(*out));
+	out->addr_len = 4;
+	memcpy(out->addr, addr, 4);
+	out->up = true;
+	return 0;
+}
+
+static int lookup_a(const char *ifname, struct os_ifaddr *out)
+{
+	return lookup_for(A.addr, ifname, out);
+}
+
+static int lookup_b(const char *ifname, struct os_ifaddr *out)
+{
+	return lookup_for(B.addr, ifname, out);
+}
+
+static int lookup_c(const char *ifname, struct os_ifaddr *out)
+{
+	static const u8 c[4] = { 127, 0, 0, 5 };
+	static const u8 v6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 };
+
+	if (!strcmp(ifname, "v6")) {
+		memset(out, 0, sizeof(*out));
+		out->addr_len = 16;
+		memcpy(out->addr, v6, 16);
+		out->up = true;
+		return 0;
+	}
+	return lookup_for(c, ifname, out);
+}
+
+static struct lnet_nid nid4(u8 d)
+{
+	u8 addr[4] = { 127, 0, 0, d };
+	struct lnet_nid n;
+
+	lnet_nid_make(&n, TCP, addr, 4);
+	return n;
+}
+
+static void node_up(struct node *n, u8 last,
+		    int (*lookup)(const char *, struct os_ifaddr *))
+{
+	u8 addr[4] = { 127, 0, 0, last };
+
+	memcpy(n->addr, addr, 4);
+	n->nid = nid4(last);
+	lnet_init(&n->ln);
+	n->ln.ln_if_lookup = lookup;
+	assert_int_equal(lnet_socklnd_register(&n->ln), 0);
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	assert_int_equal(lnet_configure(&n->ln), 0);
+	assert_int_equal(lnet_ni_add(&n->ln, TCP, "lo", NULL), 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+/* One operation's events (initiator side), or a target MD's tallies. */
+struct op {
+	int nsend, nresp, send_status, resp_status;
+	u32 resp_mlength;
+	int nput, nget;			/* target MDs */
+	u32 last_mlength;
+	struct lnet_nid last_initiator;
+};
+
+static void handler(struct lnet *ln, struct lnet_event *ev)
+{
+	struct op *op = ev->md_user_ptr;
+
+	switch (ev->type) {
+	case LNET_EVENT_SEND:
+		op->nsend++;
+		op->send_status = ev->status;
+		break;
+	case LNET_EVENT_ACK:
+	case LNET_EVENT_REPLY:
+		op->nresp++;
+		op->resp_status = ev->status;
+		op->resp_mlength = ev->mlength;
+		break;
+	case LNET_EVENT_PUT:
+		op->nput++;
+		op->last_mlength = ev->mlength;
+		op->last_initiator = ev->initiator;
+		break;
+	case LNET_EVENT_GET:
+		op->nget++;
+		break;
+	default:
+		break;
+	}
+	os_cond_broadcast(&ln->ln_dp.dp_cond);
+}
+
+/* Wait (lock held) until *@v >= @want; false on timeout. */
+static bool wait_count(struct lnet *ln, const int *v, int want)
+{
+	u64 deadline = os_now_ns() + WAIT_NS;
+
+	while (*v < want)
+		if (os_cond_wait(&ln->ln_dp.dp_cond, &ln->ln_api_mutex, deadline))
+			return *v >= want;
+	return true;
+}
+
+static struct op sink_op, source_op, many_op;
+
+/* B's match entries: PUT sink, GET source, and MANY slots. */
+static void b_targets(void)
+{
+	struct lnet_md md = {
+		.threshold = LNET_MD_THRESH_INF,
+		.handler = handler,
+	};
+	struct lnet_nid any = { 0 };
+	struct lnet_handle_md h;
+	u64 i;
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	md.start = sink;
+	md.length = LNET_MTU;
+	md.options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE;
+	md.user_ptr = &sink_op;
+	assert_int_equal(lnet_me_attach_md(&B.ln, PT_SINK, &any, LNET_PID_ANY, 1, 0,
+					   true, &md, &h), 0);
+	md.start = pattern;
+	md.options = LNET_MD_OP_GET | LNET_MD_MANAGE_REMOTE;
+	md.user_ptr = &source_op;
+	assert_int_equal(lnet_me_attach_md(&B.ln, PT_SOURCE, &any, LNET_PID_ANY, 2, 0,
+					   true, &md, &h), 0);
+	md.length = MANY_SLOT;
+	md.options = LNET_MD_OP_PUT;
+	md.user_ptr = &many_op;
+	for (i = 0; i < MANY; i++) {
+		md.start = many_sink + (size_t)i * MANY_SLOT;
+		assert_int_equal(lnet_me_attach_md(&B.ln, PT_MANY, &any, LNET_PID_ANY,
+						   MANY_BITS + i, 0, true, &md, &h), 0);
+	}
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+}
+
+static int group_setup(void **state)
+{
+	u32 i;
+
+	logf = tmpfile();
+	assert_non_null(logf);
+	os_log_file = logf;
+	pattern = malloc(LNET_MTU);
+	sink = calloc(1, LNET_MTU);
+	sink_a = calloc(1, LNET_MTU);
+	many_sink = calloc(MANY, MANY_SLOT);
+	assert_true(pattern && sink && sink_a && many_sink);
+	for (i = 0; i < LNET_MTU; i++)
+		pattern[i] = (u8)(i * 7 + 3);
+	node_up(&A, 1, lookup_a);
+	node_up(&B, 2, lookup_b);
+	b_targets();
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	lnet_fini(&A.ln);
+	lnet_fini(&B.ln);
+	free(pattern);
+	free(sink);
+	free(sink_a);
+	free(many_sink);
+	os_log_file = NULL;
+	fclose(logf);
+	return 0;
+}
+
+/* ---- PUT and GET ------------------------------------------------------------- */
+
+static struct lnet_handle_md a_bind(void *start, u32 len, struct op *op)
+{
+	struct lnet_md md = {
+		.start = start,
+		.length = len,
+		.threshold = LNET_MD_THRESH_INF,
+		.user_ptr = op,
+		.handler = handler,
+	};
+	struct lnet_handle_md h;
+
+	assert_int_equal(lnet_md_bind(&A.ln, &md, &h), 0);
+	return h;
+}
+
+/* PUT @len pattern bytes A -> B with ACK; B's sink must hold them exactly. */
+static void put_one(u32 len)
+{
+	struct op op = { 0 };
+	struct lnet_handle_md h;
+	int nput;
+
+	memset(sink, 0, LNET_MTU);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = sink_op.nput;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+
+	os_mutex_lock(&A.ln.ln_api_mutex);
+	h = a_bind(pattern, len, &op);
+	assert_int_equal(lnet_put(&A.ln, NULL, h, true, &B.nid, LNET_PID_LUSTRE,
+				  PT_SINK, 1, 0, len, 0), 0);
+	assert_true(wait_count(&A.ln, &op.nresp, 1));
+	assert_int_equal(op.nsend, 1);
+	assert_int_equal(op.send_status, 0);
+	assert_int_equal(op.resp_status, 0);
+	assert_int_equal(op.resp_mlength, len);
+	lnet_md_unlink(&A.ln, h);
+	os_mutex_unlock(&A.ln.ln_api_mutex);
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(sink_op.nput, nput + 1);
+	assert_int_equal(sink_op.last_mlength, len);
+	assert_true(lnet_nid_equal(&sink_op.last_initiator, &A.nid));
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	assert_memory_equal(sink, pattern, len);
+	if (len < LNET_MTU)
+		assert_int_equal(sink[len], 0);
+}
+
+static void test_put_sizes(void **state)
+{
+	static const u32 sizes[] = { 0, 1, 1023, 1024, 4096, 65543, 999999, LNET_MTU };
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		put_one(sizes[i]);
+}
+
+/* GET @len bytes of B's pattern into A's sink. */
+static void get_one(u32 len)
+{
+	struct op op = { 0 };
+	struct lnet_handle_md h;
+
+	memset(sink_a, 0, LNET_MTU);
+	os_mutex_lock(&A.ln.ln_api_mutex);
+	h = a_bind(sink_a, len, &op);
+	assert_int_equal(lnet_get(&A.ln, NULL, h, &B.nid, LNET_PID_LUSTRE,
+				  PT_SOURCE, 2, 0, len), 0);
+	assert_true(wait_count(&A.ln, &op.nresp, 1));
+	assert_int_equal(op.send_status, 0);
+	assert_int_equal(op.resp_status, 0);
+	assert_int_equal(op.resp_mlength, len);
+	lnet_md_unlink(&A.ln, h);
+	os_mutex_unlock(&A.ln.ln_api_mutex);
+	assert_memory_equal(sink_a, pattern, len);
+	if (len < LNET_MTU)
+		assert_int_equal(sink_a[len], 0);
+}
+
+static void test_get_sizes(void **state)
+{
+	static const u32 sizes[] = { 0, 1, 1023, 1024, 65536, 777777, LNET_MTU };
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		get_one(sizes[i]);
+}
+
+/* MANY PUTs of mixed sizes at once, each matching its own slot on B. */
+static void test_many_in_flight(void **state)
+{
+	static struct op ops[MANY];
+	struct lnet_handle_md h[MANY];
+	u32 len[MANY];
+	int i, nput;
+
+	memset(many_sink, 0, (size_t)MANY * MANY_SLOT);
+	memset(ops, 0, sizeof(ops));
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = many_op.nput;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+
+	os_mutex_lock(&A.ln.ln_api_mutex);
+	for (i = 0; i < MANY; i++) {
+		len[i] = i % 3 == 0 ? (u32)i * 5 : MANY_SLOT - (u32)i * 1013;
+		h[i] = a_bind(pattern + i, len[i], &ops[i]);
+		assert_int_equal(lnet_put(&A.ln, NULL, h[i], true, &B.nid, LNET_PID_LUSTRE,
+					  PT_MANY, MANY_BITS + (u64)i, 0, len[i], 0), 0);
+	}
+	for (i = 0; i < MANY; i++) {
+		assert_true(wait_count(&A.ln, &ops[i].nresp, 1));
+		assert_int_equal(ops[i].send_status, 0);
+		assert_int_equal(ops[i].resp_status, 0);
+		assert_int_equal(ops[i].resp_mlength, len[i]);
+		lnet_md_unlink(&A.ln, h[i]);
+	}
+	os_mutex_unlock(&A.ln.ln_api_mutex);
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(many_op.nput, nput + MANY);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	for (i = 0; i < MANY; i++) {
+		u8 *slot = many_sink + (size_t)i * MANY_SLOT;
+
+		assert_memory_equal(slot, pattern + i, len[i]);
+		if (len[i] < MANY_SLOT)
+			assert_int_equal(slot[len[i]], 0);
+	}
+}
+
+/* ---- connections -------------------------------------------------------------- */
+
+struct conn_view {
+	int kind;
+	u16 lport, rport;
+};
+
+/* The open connections of @self's NI to @peer: kinds and ports. */
+static int conns_of(struct node *self, struct node *peer, struct conn_view *v, int max)
+{
+	struct lnet_ni *ni;
+	struct ksock_net *net;
+	struct ksock_peer *kp;
+	struct ksock_conn *c;
+	u8 addr[4];
+	int n = 0;
+
+	os_mutex_lock(&self->ln.ln_api_mutex);
+	ni = lnet_ni_find(&self->ln, &self->nid);
+	assert_non_null(ni);
+	net = ni->ni_lnd_data;
+	os_mutex_lock(&ks.ks_lock);
+	kp = ksock_peer_find(net, &peer->nid);
+	if (kp)
+		list_for_each_entry(c, &kp->p_conns, c_list) {
+			if (c->c_closing || n == max)
+				continue;
+			v[n].kind = c->c_kind;
+			assert_int_equal(os_sock_local(c->c_sock, addr, &v[n].lport), 0);
+			assert_int_equal(os_sock_peer(c->c_sock, addr, &v[n].rport), 0);
+			n++;
+		}
+	os_mutex_unlock(&ks.ks_lock);
+	os_mutex_unlock(&self->ln.ln_api_mutex);
+	return n;
+}
+
+static int mirror(int kind)
+{
+	return kind == SOCKLND_CONN_BULK_IN ? SOCKLND_CONN_BULK_OUT :
+	       kind == SOCKLND_CONN_BULK_OUT ? SOCKLND_CONN_BULK_IN : kind;
+}
+
+/*
+ * A connected three times (CONTROL, BULK_IN, BULK_OUT) from privileged
+ * ports to 988; B holds the same three connections with the mirror kinds.
+ */
+static void test_connection_kinds(void **state)
+{
+	struct conn_view a[8], b[8];
+	int na, nb, i, j, seen = 0;
+
+	put_one(10);
+	put_one(LNET_MTU);
+	na = conns_of(&A, &B, a, 8);
+	nb = conns_of(&B, &A, b, 8);
+	assert_int_equal(na, 3);
+	assert_int_equal(nb, 3);
+	for (i = 0; i < na; i++) {
+		seen |= 1 << a[i].kind;
+		assert_int_equal(a[i].rport, LNET_ACCEPTOR_PORT);
+		assert_in_range(a[i].lport, KSOCK_MIN_RESV_PORT, KSOCK_MAX_RESV_PORT);
+		for (j = 0; j < nb; j++)
+			if (b[j].rport == a[i].lport)
+				break;
+		assert_true(j < nb);
+		assert_int_equal(b[j].lport, LNET_ACCEPTOR_PORT);
+		assert_int_equal(b[j].kind, mirror(a[i].kind));
+	}
+	assert_int_equal(seen, 1 << SOCKLND_CONN_CONTROL | 1 << SOCKLND_CONN_BULK_IN |
+			 1 << SOCKLND_CONN_BULK_OUT);
+}
+
+/* ---- hostile peers --------------------------------------------------------------- */
+
+static struct lnet_nid fake;	/* 127.0.0.3@tcp: the raw client's NID */
+
+/* A blocking TCP connection 127.0.0.1:any -> B:988; its local port in *@port. */
+static int raw_connect(u16 *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	memcpy(&a.sin_addr, A.addr, 4);
+	memcpy(&b.sin_addr, B.addr, 4);
+	b.sin_port = htons(LNET_ACCEPTOR_PORT);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&b, sizeof(b)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static void raw_write(int fd, const void *buf, size_t len)
+{
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+}
+
+/* True when B closes the connection within 5 s (what it sends is dropped). */
+static bool raw_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[512];
+	ssize_t n;
+
+	for (;;) {
+		if (poll(&p, 1, 5000) <= 0)
+			return false;
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n <= 0)
+			return true;
+	}
+}
+
+/* Acceptor request for @dst, then a hello with @magic/@version/@kind. */
+static void raw_hello(int fd, const struct lnet_nid *dst, u32 magic, u32 version,
+		      s32 kind)
+{
+	u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN];
+	struct lnet_acceptor_req r = {
+		.acr_magic = LNET_PROTO_ACCEPTOR_MAGIC,
+		.acr_version = LNET_PROTO_ACCEPTOR_VERSION,
+		.acr_nid = B.nid,
+	};
+	struct ksock_hello h = {
+		.kshm_magic = LNET_PROTO_MAGIC,
+		.kshm_version = KSOCK_PROTO_V3,
+		.kshm_src_nid = fake,
+		.kshm_dst_nid = *dst,
+		.kshm_src_pid = LNET_PID_LUSTRE,
+		.kshm_src_incarnation = 0x1234,
+		.kshm_ctype = kind,
+	};
+
+	assert_int_equal(lnet_acceptor_req_encode(&r, buf), 0);
+	assert_int_equal(lnet_hello_encode(&h, buf + LNET_WIRE_ACCEPT_LEN), 0);
+	lnet_put_le32(buf + LNET_WIRE_ACCEPT_LEN, magic);
+	lnet_put_le32(buf + LNET_WIRE_ACCEPT_LEN + 4, version);
+	raw_write(fd, buf, sizeof(buf));
+}
+
+/* A full handshake as kind @kind; B's hello must be the mirror. */
+static int raw_session(u16 *port, s32 kind)
+{
+	u8 buf[LNET_WIRE_HELLO_LEN];
+	struct ksock_hello h;
+	int fd = raw_connect(port);
+
+	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, kind);
+	assert_int_equal(recv(fd, buf, sizeof(buf), MSG_WAITALL), (ssize_t)sizeof(buf));
+	assert_int_equal(lnet_hello_decode(buf, sizeof(buf), &h), 0);
+	assert_true(lnet_nid_equal(&h.kshm_src_nid, &B.nid));
+	assert_true(lnet_nid_equal(&h.kshm_dst_nid, &fake));
+	assert_int_equal(h.kshm_src_pid, LNET_PID_LUSTRE);
+	assert_int_equal(h.kshm_dst_pid, 0);
+	assert_int_equal(h.kshm_ctype, mirror(kind));
+	assert_int_equal(h.kshm_nips, 0);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(h.kshm_src_incarnation == B.ln.ln_dp.dp_incarnation);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	return fd;
+}
+
+/* Does the log hold a socklnd line from "127.0.0.1:<port>" (0: any) with @text? */
+static bool log_has(u16 port, const char *text)
+{
+	char want[64], line[512];
+	bool found = false;
+
+	if (port)
+		snprintf(want, sizeof(want), "socklnd: 127.0.0.1:%u", port);
+	else
+		snprintf(want, sizeof(want), "socklnd: ");
+	fflush(logf);
+	rewind(logf);
+	while (!found && fgets(line, sizeof(line), logf))
+		found = strstr(line, want) && strstr(line, text);
+	fseek(logf, 0, SEEK_END);
+	return found;
+}
+
+/* A PUT header from the raw client to @dst, @len payload bytes, ACK to @ack. */
+static void raw_put_hdr_ack(u8 *buf, const struct lnet_nid *dst, u32 len, u64 ack)
+{
+	struct ksock_msg_hdr k = { .ksm_type = KSOCK_MSG_LNET };
+	struct lnet_hdr h = {
+		.dest_nid = *dst,
+		.src_nid = fake,
+		.dest_pid = LNET_PID_LUSTRE,
+		.src_pid = LNET_PID_LUSTRE,
+		.type = LNET_MSG_PUT,
+		.payload_length = len,
+	};
+
+	h.msg.put.ack_wmd.wh_interface_cookie = ack;
+	h.msg.put.ack_wmd.wh_object_cookie = ack;
+	h.msg.put.match_bits = 1;
+	h.msg.put.ptl_index = PT_SINK;
+	assert_int_equal(lnet_msg_hdr_encode(&k, &h, buf), 0);
+}
+
+static void raw_put_hdr(u8 *buf, const struct lnet_nid *dst, u32 len)
+{
+	raw_put_hdr_ack(buf, dst, len, LNET_WIRE_COOKIE_NONE);
+}
+
+static void test_hostile_handshakes(void **state)
+{
+	struct lnet_nid wrong = nid4(9);
+	u16 port;
+	int fd;
+
+	fake = nid4(3);
+	fd = raw_connect(&port);
+	raw_write(fd, "0123456789abcdef", LNET_WIRE_ACCEPT_LEN);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad acceptor request: magic 0x33323130"));
+
+	fd = raw_connect(&port);
+	raw_hello(fd, &B.nid, 0xdeadbeef, KSOCK_PROTO_V3, SOCKLND_CONN_CONTROL);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad hello: magic 0xdeadbeef version 3"));
+
+	fd = raw_connect(&port);
+	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, 2, SOCKLND_CONN_CONTROL);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad hello: magic 0x45726963 version 2"));
+
+	fd = raw_connect(&port);
+	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, 7);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad hello: connection kind 7 (expected 0, 1, 2 or 3)"));
+
+	fd = raw_connect(&port);
+	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, SOCKLND_CONN_NONE);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad hello: connection kind -1 (expected 0, 1, 2 or 3)"));
+
+	fd = raw_connect(&port);
+	raw_hello(fd, &wrong, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, SOCKLND_CONN_CONTROL);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad hello: it is for 127.0.0.9@tcp, not for our 127.0.0.2@tcp"));
+	put_one(4096);
+}
+
+static void test_hostile_messages(void **state)
+{
+	u8 hdr[LNET_WIRE_MSG_HDR_LEN];
+	struct lnet_nid wrong = nid4(9);
+	u16 port;
+	int fd;
+
+	fake = nid4(3);
+	/* closed in the middle of a header */
+	raw_put_hdr(hdr, &B.nid, 0);
+	fd = raw_session(&port, SOCKLND_CONN_CONTROL);
+	raw_write(fd, hdr, 50);
+	shutdown(fd, SHUT_WR);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: the peer closed the connection in a message header (50 of 96 bytes)"));
+
+	/* a payload longer than LNET_MTU */
+	raw_put_hdr(hdr, &B.nid, 0);
+	lnet_put_le32(hdr + LNET_WIRE_KSOCK_HDR_LEN + 28, LNET_MTU + 1);
+	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
+	raw_write(fd, hdr, sizeof(hdr));
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "payload length 1048577 is over the 1048576-byte maximum"));
+
+	/* garbage */
+	memset(hdr, 0x5a, sizeof(hdr));
+	fd = raw_session(&port, SOCKLND_CONN_BULK_IN);
+	raw_write(fd, hdr, sizeof(hdr));
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "bad socket message type 0x5a5a5a5a"));
+
+	/* a header the core refuses (not for B's NID) */
+	raw_put_hdr(hdr, &wrong, 0);
+	fd = raw_session(&port, SOCKLND_CONN_CONTROL);
+	raw_write(fd, hdr, sizeof(hdr));
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "the core refused its PUT: error -71"));
+	put_one(LNET_MTU);
+	get_one(100000);
+}
+
+/*
+ * A peer without typed connections (kind ANY): NOOPs are skipped, its PUT
+ * lands (payload straight in), and B's ACK comes back on that connection.
+ */
+static void test_any_noop_put_ack(void **state)
+{
+	u8 buf[LNET_WIRE_KSOCK_HDR_LEN * 2 + LNET_WIRE_MSG_HDR_LEN + 300] = { 0 };
+	u8 ack[LNET_WIRE_MSG_HDR_LEN];
+	struct ksock_msg_hdr k;
+	struct lnet_hdr h;
+	u8 *p = buf;
+	u16 port;
+	int fd, nput;
+
+	fake = nid4(3);
+	memset(sink, 0, LNET_MTU);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = sink_op.nput;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	lnet_put_le32(p, KSOCK_MSG_NOOP);
+	lnet_put_le32(p + LNET_WIRE_KSOCK_HDR_LEN, KSOCK_MSG_NOOP);
+	p += 2 * LNET_WIRE_KSOCK_HDR_LEN;
+	raw_put_hdr_ack(p, &B.nid, 300, 0xabcdef);
+	memcpy(p + LNET_WIRE_MSG_HDR_LEN, pattern, 300);
+
+	fd = raw_session(&port, SOCKLND_CONN_ANY);
+	/* in two pieces, cut inside the LNet header */
+	raw_write(fd, buf, 70);
+	usleep(20000);
+	raw_write(fd, buf + 70, sizeof(buf) - 70);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &sink_op.nput, nput + 1));
+	assert_int_equal(sink_op.last_mlength, 300);
+	assert_true(lnet_nid_equal(&sink_op.last_initiator, &fake));
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	assert_memory_equal(sink, pattern, 300);
+
+	assert_int_equal(recv(fd, ack, sizeof(ack), MSG_WAITALL), (ssize_t)sizeof(ack));
+	assert_int_equal(lnet_msg_hdr_decode(ack, sizeof(ack), &k, &h), 0);
+	assert_int_equal(k.ksm_type, KSOCK_MSG_LNET);
+	assert_int_equal(h.type, LNET_MSG_ACK);
+	assert_true(lnet_nid_equal(&h.dest_nid, &fake));
+	assert_true(lnet_nid_equal(&h.src_nid, &B.nid));
+	assert_int_equal(h.payload_length, 0);
+	assert_int_equal(h.msg.ack.dst_wmd.wh_object_cookie, 0xabcdef);
+	assert_int_equal(h.msg.ack.mlength, 300);
+	close(fd);
+}
+
+/* ---- failures and shutdown ------------------------------------------------------- */
+
+/*
+ * A peer that completes the handshake and then never reads: B's 1 MiB
+ * PUTs fill the connection, the oldest one outlives the LND timeout (1 s
+ * here) and the connection is closed; the unsent PUTs fail with
+ * NETWORK_TIMEOUT, the ones the socket took completed, and the ones
+ * sent later find nobody listening at 127.0.0.3.
+ */
+static void test_tx_timeout(void **state)
+{
+	static struct op ops[16];
+	struct lnet_md md = {
+		.start = pattern, .length = LNET_MTU,
+		.threshold = LNET_MD_THRESH_INF, .handler = handler,
+	};
+	struct lnet_handle_md h[16];
+	int i, ok = 0, failed = 0, refused = 0, fd;
+	u64 timeouts;
+	u16 port;
+
+	fake = nid4(3);
+	memset(ops, 0, sizeof(ops));
+	fd = raw_session(&port, SOCKLND_CONN_BULK_IN);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	timeouts = B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT];
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 0), 0);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1), 0);
+	for (i = 0; i < 16; i++) {
+		md.user_ptr = &ops[i];
+		assert_int_equal(lnet_md_bind(&B.ln, &md, &h[i]), 0);
+		assert_int_equal(lnet_put(&B.ln, NULL, h[i], false, &fake, LNET_PID_LUSTRE,
+					  PT_SINK, 1, 0, LNET_MTU, 0), 0);
+	}
+	for (i = 0; i < 16; i++) {
+		assert_true(wait_count(&B.ln, &ops[i].nsend, 1));
+		if (ops[i].send_status == 0)
+			ok++;
+		else if (ops[i].send_status == -EIO)
+			failed++;
+		else if (ops[i].send_status == -ECONNREFUSED ||
+			 ops[i].send_status == -ETIMEDOUT)
+			refused++;
+		else
+			print_message("PUT %d: status %d\n", i, ops[i].send_status);
+		lnet_md_unlink(&B.ln, h[i]);
+	}
+	/*
+	 * Peer credits let 8 PUTs at a time reach the LND; the ones after
+	 * the close find no connection and the connect is refused, or the
+	 * core times them out while they wait for a credit.
+	 */
+	assert_int_equal(ok + failed + refused, 16);
+	assert_true(failed > 0);
+	assert_int_equal(B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT],
+			 timeouts + (u64)failed);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 150), 0);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 2), 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: a send timed out"));
+	close(fd);
+	get_one(LNET_MTU);
+}
+
+/*
+ * C (127.0.0.5) sends to 127.0.0.4, whose "acceptor" takes connections and
+ * never answers: the message waits for the handshake; unconfiguring C
+ * fails it at once (no wait for the connect timeout). An IPv6 NI is refused.
+ */
+static void test_shutdown_fails_waiting(void **state)
+{
+	static struct node C;
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct lnet_nid silent = nid4(4);
+	struct lnet_handle_md h;
+	struct op op = { 0 };
+	u8 buf[16] = { 0 };
+	int one = 1, lfd;
+	u64 t0;
+
+	lfd = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	sa.sin_addr.s_addr = htonl(0x7f000004);
+	sa.sin_port = htons(LNET_ACCEPTOR_PORT);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(lfd, 8), 0);
+
+	node_up(&C, 5, lookup_c);
+	os_mutex_lock(&C.ln.ln_api_mutex);
+	assert_int_equal(lnet_ni_add(&C.ln, LNET_NET_ID(LNET_LND_TCP, 1), "v6", NULL),
+			 -EAFNOSUPPORT);
+	{
+		struct lnet_md md = { .start = buf, .length = sizeof(buf),
+				      .threshold = LNET_MD_THRESH_INF,
+				      .user_ptr = &op, .handler = handler };
+
+		assert_int_equal(lnet_md_bind(&C.ln, &md, &h), 0);
+	}
+	assert_int_equal(lnet_put(&C.ln, NULL, h, false, &silent, LNET_PID_LUSTRE,
+				  PT_SINK, 1, 0, sizeof(buf), 0), 0);
+	os_mutex_unlock(&C.ln.ln_api_mutex);
+	usleep(300000);
+	t0 = os_now_ns();
+	os_mutex_lock(&C.ln.ln_api_mutex);
+	assert_int_equal(op.nsend, 0);		/* still waiting for the hello */
+	assert_int_equal(lnet_unconfigure(&C.ln), 0);
+	assert_int_equal(op.nsend, 1);
+	assert_int_equal(op.send_status, -ENETDOWN);
+	/* our side failed: LOCAL_ERROR */
+	assert_int_equal(C.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_LOCAL_ERROR], 1);
+	assert_int_equal(C.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_REMOTE_ERROR], 0);
+	os_mutex_unlock(&C.ln.ln_api_mutex);
+	assert_true(os_now_ns() - t0 < 2000000000ULL);
+	lnet_fini(&C.ln);
+	close(lfd);
+	put_one(1000);
+}
+
+/* A send to a NID where nobody listens fails with an error event. */
+static void test_connect_refused(void **state)
+{
+	struct lnet_nid nobody = nid4(6);
+	struct lnet_peer_ni *lpni;
+	struct lnet_handle_md h;
+	struct op op = { 0 };
+	u64 remote;
+
+	os_mutex_lock(&A.ln.ln_api_mutex);
+	remote = A.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_REMOTE_ERROR];
+	assert_int_equal(lnet_global_set(&A.ln, LNET_GLOBAL_RETRY_COUNT, 0), 0);
+	h = a_bind(pattern, 100, &op);
+	assert_int_equal(lnet_put(&A.ln, NULL, h, true, &nobody, LNET_PID_LUSTRE,
+				  PT_SINK, 1, 0, 100, 0), 0);
+	assert_true(wait_count(&A.ln, &op.nsend, 1));
+	assert_int_equal(op.send_status, -ECONNREFUSED);
+	/* the peer's side failed: REMOTE_ERROR, on its peer NI */
+	lpni = lnet_peer_ni_find(&A.ln, &nobody);
+	assert_non_null(lpni);
+	assert_int_equal(lpni->lpni_health_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
+	assert_int_equal(A.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_REMOTE_ERROR],
+			 remote + 1);
+	lnet_md_unlink(&A.ln, h);
+	os_mutex_unlock(&A.ln.ln_api_mutex);
+	assert_true(log_has(0, "127.0.0.6:988 (127.0.0.6@tcp): cannot connect: connect failed: error -111"));
+	put_one(100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_sizes),
+		cmocka_unit_test(test_get_sizes),
+		cmocka_unit_test(test_many_in_flight),
+		cmocka_unit_test(test_connection_kinds),
+		cmocka_unit_test(test_hostile_handshakes),
+		cmocka_unit_test(test_hostile_messages),
+		cmocka_unit_test(test_any_noop_put_ack),
+		cmocka_unit_test(test_tx_timeout),
+		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_shutdown_fails_waiting),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
