@@ -255,6 +255,39 @@ int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 
+/* --- ping, discover, selftest (ops_dp.c) ------------------------------------- */
+
+#define CFG_PING_TIMEOUT_DEF	5	/* seconds: ping and discover */
+#define CFG_PING_TIMEOUT_MAX	(LNET_PING_TIMEOUT_MAX_MS / 1000)
+#define CFG_SELFTEST_TIMEOUT_DEF 10	/* seconds per message */
+#define CFG_SELFTEST_TIMEOUT_MAX (LNET_SELFTEST_MAX_TIMEOUT_MS / 1000)
+
+/*
+ * A byte count: decimal digits, optionally followed by K (x 1024) or M
+ * (x 1048576), either case ("65536", "64K", "1M"); @min..@max bytes.
+ */
+int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		   struct cfg_err *err);
+
+/*
+ * Ping @nid (IOC_LIBCFS_PING_PEER; @src NULL = any local NID) or, with
+ * @discover, discover it (IOC_LIBCFS_DISCOVER; @force: even if already
+ * discovered). Fills @out. On failure: "failed to ping|discover NID:
+ * reason" in @err.
+ */
+int cfg_ping(struct cfg_handle *h, const struct lnet_nid *nid, const struct lnet_nid *src,
+	     u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
+int cfg_discover(struct cfg_handle *h, const struct lnet_nid *nid, bool force,
+		 u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
+/* The `ping:` or `discover:` (@key) document of the @n answers; nothing when n == 0. */
+int cfg_show_ping(const char *key, const struct lnet_ioc_ping *res, size_t n, FILE *out,
+		  struct cfg_err *err);
+
+/* IOC_LNET_SELFTEST: the in fields of @req set by the caller, the out fields filled. */
+int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg_err *err);
+/* The `selftest:` document of a finished run. */
+int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg_err *err);
+
 /* --- YAML documents (import / export / show) ------------------------------- */
 
 /* A whole configuration: what an import file holds, what export writes. */

@@ -49,7 +49,9 @@ static const char *const net_keys[] = { "net type", "local NI(s)", "tunables", N
 static const char *const ni_keys[] = { "interfaces", "tunables", NULL };
 static const char *const ni_ignored[] = {
 	"nid", "status", "statistics", "health stats", "udsp info",
-	"sent_stats", "received_stats", "dropped_stats", "dev cpt", NULL
+	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
+	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
+	NULL
 };
 static const char *const tunable_keys[] = {
 	"peer_timeout", "peer_credits", "peer_buffer_credits", "credits", NULL

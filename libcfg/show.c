@@ -79,11 +79,71 @@ static void emit_stats(struct yemit *w, u64 send, u64 recv, u64 drop)
 	yemit_map_end(w);
 }
 
-static void emit_health(struct yemit *w, u32 health)
+/* sent_stats, received_stats, dropped_stats: by message type, Lustre's order. */
+static void emit_msg_stats(struct yemit *w, const __u64 st[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX])
 {
+	static const char *const kinds[__LNET_IOC_STATS_MAX] = {
+		[LNET_IOC_STATS_SENT] = "sent_stats",
+		[LNET_IOC_STATS_RECV] = "received_stats",
+		[LNET_IOC_STATS_DROP] = "dropped_stats",
+	};
+	static const struct { const char *name; unsigned int type; } types[] = {
+		{ "put", LNET_IOC_MSG_PUT }, { "get", LNET_IOC_MSG_GET },
+		{ "reply", LNET_IOC_MSG_REPLY }, { "ack", LNET_IOC_MSG_ACK },
+		{ "hello", LNET_IOC_MSG_HELLO },
+	};
+	unsigned int k, t;
+
+	for (k = 0; k < __LNET_IOC_STATS_MAX; k++) {
+		yemit_key_map(w, kinds[k]);
+		for (t = 0; t < sizeof(types) / sizeof(types[0]); t++)
+			yemit_kv_u64(w, types[t].name, st[k][types[t].type]);
+		yemit_map_end(w);
+	}
+}
+
+/* A local NI's health stats, Lustre's keys: the LOCAL_* failures. */
+static void emit_ni_health(struct yemit *w, const struct lnet_ioc_ni *ni)
+{
+	const __u64 *hs = ni->ni_hstatus;
+
 	yemit_key_map(w, "health stats");
-	yemit_kv_u64(w, "health value", health);
+	yemit_kv_u64(w, "fatal_error", ni->ni_status != LNET_NI_STATUS_UP);
+	yemit_kv_u64(w, "health value", ni->ni_health);
+	yemit_kv_u64(w, "interrupts", hs[LNET_IOC_HS_LOCAL_INTERRUPT]);
+	yemit_kv_u64(w, "dropped", hs[LNET_IOC_HS_LOCAL_DROPPED]);
+	yemit_kv_u64(w, "aborted", hs[LNET_IOC_HS_LOCAL_ABORTED]);
+	yemit_kv_u64(w, "no route", hs[LNET_IOC_HS_LOCAL_NO_ROUTE]);
+	yemit_kv_u64(w, "timeouts", hs[LNET_IOC_HS_LOCAL_TIMEOUT]);
+	yemit_kv_u64(w, "error", hs[LNET_IOC_HS_LOCAL_ERROR]);
+	yemit_kv_u64(w, "ping_count", ni->ni_ping_count);
+	yemit_kv_u64(w, "next_ping", ni->ni_next_ping_s);
 	yemit_map_end(w);
+}
+
+/* A peer NI's health stats, Lustre's keys: the REMOTE_* failures. */
+static void emit_peer_ni_health(struct yemit *w, const struct lnet_ioc_peer *pr)
+{
+	const __u64 *hs = pr->pr_hstatus;
+
+	yemit_key_map(w, "health stats");
+	yemit_kv_u64(w, "health value", pr->pr_health);
+	yemit_kv_u64(w, "dropped", hs[LNET_IOC_HS_REMOTE_DROPPED]);
+	yemit_kv_u64(w, "timeout", hs[LNET_IOC_HS_REMOTE_TIMEOUT]);
+	yemit_kv_u64(w, "error", hs[LNET_IOC_HS_REMOTE_ERROR]);
+	yemit_kv_u64(w, "network timeout", hs[LNET_IOC_HS_NETWORK_TIMEOUT]);
+	yemit_kv_u64(w, "ping_count", pr->pr_ping_count);
+	yemit_kv_u64(w, "next_ping", pr->pr_next_ping_s);
+	yemit_map_end(w);
+}
+
+/* A local NI's transmit credits (-v 2), named as for peer NIs. */
+static void emit_ni_credits(struct yemit *w, const struct lnet_ioc_ni *ni)
+{
+	yemit_kv_s64(w, "max_tx_credits", ni->ni_credits);
+	yemit_kv_u64(w, "available_tx_credits", ni->ni_tx_credits);
+	yemit_kv_s64(w, "min_tx_credits", ni->ni_min_tx_credits);
+	yemit_kv_u64(w, "tx_q_num_of_buf", ni->ni_txq_len);
 }
 
 /* Only the tunables that are set (-1 = the default, not written). */
@@ -146,8 +206,11 @@ static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 		emit_prio(w, "nid priority", ni->ni_nid_priority);
 		yemit_map_end(w);
 	}
-	if (verbose >= 2)
-		emit_health(w, ni->ni_health);
+	if (verbose >= 2) {
+		emit_msg_stats(w, (const __u64 (*)[__LNET_IOC_MSG_MAX])ni->ni_stats);
+		emit_ni_health(w, ni);
+		emit_ni_credits(w, ni);
+	}
 	if (verbose >= 1)
 		emit_tunables(w, &tun);
 	yemit_map_end(w);
@@ -229,20 +292,40 @@ static void emit_peer_ni(struct yemit *w, const struct lnet_ioc_peer *pr, int ve
 	if (verbose >= 1) {
 		yemit_kv_u64(w, "max_ni_tx_credits", pr->pr_max_tx_credits);
 		yemit_kv_u64(w, "available_tx_credits", pr->pr_tx_credits);
+		yemit_kv_s64(w, "min_tx_credits", pr->pr_min_tx_credits);
+		yemit_kv_u64(w, "tx_q_num_of_buf", pr->pr_txq_len);
 		emit_stats(w, pr->pr_send_count, pr->pr_recv_count, pr->pr_drop_count);
 	}
-	if (verbose >= 2)
-		emit_health(w, pr->pr_health);
+	if (verbose >= 2) {
+		emit_msg_stats(w, (const __u64 (*)[__LNET_IOC_MSG_MAX])pr->pr_stats);
+		emit_peer_ni_health(w, pr);
+	}
 	yemit_map_end(w);
 }
 
-static void emit_peer_head(struct yemit *w, const struct lnet_nid *prim, u32 flags)
+/*
+ * Multi-Rail: what discovery learnt once the peer is discovered; for a
+ * peer the admin added, what they said (peer add --non_mr); a peer that
+ * only traffic created is not Multi-Rail until discovered (as in Lustre).
+ * @state < 0: not known (a document being written: the admin's flags);
+ * @show_state: `peer state` too (-v 3 and up).
+ */
+static void emit_peer_head(struct yemit *w, const struct lnet_nid *prim, u32 flags,
+			   long long state, bool show_state)
 {
+	bool mr = !(flags & LNET_PEER_F_NON_MR);
+
+	if (state >= 0 && (state & LNET_PEER_STATE_DISCOVERED))
+		mr = state & LNET_PEER_STATE_MULTI_RAIL;
+	else if (state >= 0 && !(state & LNET_PEER_STATE_CONFIGURED))
+		mr = false;
 	yemit_map_start(w);
 	emit_nid(w, "primary nid", prim);
-	yemit_kv_bool(w, "Multi-Rail", !(flags & LNET_PEER_F_NON_MR));
+	yemit_kv_bool(w, "Multi-Rail", mr);
 	if (flags & LNET_PEER_F_LOCK_PRIM)
 		yemit_kv_bool(w, "Lock Primary NID", true);
+	if (state >= 0 && show_state)
+		yemit_kv_u64(w, "peer state", (u64)state);
 }
 
 static int peers_failed(struct printer *p, struct cfg_handle *h,
@@ -293,7 +376,7 @@ static int emit_peers(struct printer *p, struct cfg_handle *h,
 			yemit_map_end(w);
 			continue;
 		}
-		emit_peer_head(w, &cur, pr.pr_flags);
+		emit_peer_head(w, &cur, pr.pr_flags, pr.pr_peer_state, verbose >= 3);
 		yemit_key_seq(w, "peer ni");
 		emit_peer_ni(w, &pr, verbose);
 	}
@@ -431,7 +514,7 @@ static void write_peer(struct yemit *w, const struct cfg_peer *p)
 {
 	u32 i;
 
-	emit_peer_head(w, &p->prim, p->flags);
+	emit_peer_head(w, &p->prim, p->flags, -1, false);
 	if (p->nnids) {
 		yemit_key_seq(w, "peer ni");
 		for (i = 0; i < p->nnids; i++) {

@@ -10,6 +10,8 @@
  *     priority: 0    (-v, backup)       small: 16384    router_sensitivity)
  *     state: up      (-v)               large: 1024
  *     type: single-hop (-v)
+ *
+ *   statistics: Lustre's `stats show` keys, then ours (write_stats)
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -195,6 +197,50 @@ int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 	return doc_finish(&w, rc);
 }
 
+/*
+ * Lustre's `stats show` keys in Lustre's order (rst_alloc, route_count and
+ * route_length are left out: this node forwards nothing), then ours.
+ */
+static void write_stats(struct yemit *w, const struct lnet_ioc_stats *st)
+{
+	static const struct { const char *key; unsigned int hs; } hs[] = {
+		{ "local_interrupt_count", LNET_IOC_HS_LOCAL_INTERRUPT },
+		{ "local_dropped_count", LNET_IOC_HS_LOCAL_DROPPED },
+		{ "local_aborted_count", LNET_IOC_HS_LOCAL_ABORTED },
+		{ "local_no_route_count", LNET_IOC_HS_LOCAL_NO_ROUTE },
+		{ "local_timeout_count", LNET_IOC_HS_LOCAL_TIMEOUT },
+		{ "local_error_count", LNET_IOC_HS_LOCAL_ERROR },
+		{ "remote_dropped_count", LNET_IOC_HS_REMOTE_DROPPED },
+		{ "remote_error_count", LNET_IOC_HS_REMOTE_ERROR },
+		{ "remote_timeout_count", LNET_IOC_HS_REMOTE_TIMEOUT },
+		{ "network_timeout_count", LNET_IOC_HS_NETWORK_TIMEOUT },
+	};
+	size_t i;
+
+	yemit_kv_u64(w, "msgs_alloc", st->st_msgs_alloc);
+	yemit_kv_u64(w, "msgs_max", st->st_msgs_max);
+	yemit_kv_u64(w, "errors", st->st_errors);
+	yemit_kv_u64(w, "send_count", st->st_dp_send_count);
+	yemit_kv_u64(w, "resend_count", st->st_resend_count);
+	yemit_kv_u64(w, "response_timeout_count", st->st_response_timeout_count);
+	for (i = 0; i < sizeof(hs) / sizeof(hs[0]); i++)
+		yemit_kv_u64(w, hs[i].key, st->st_hstatus[hs[i].hs]);
+	yemit_kv_u64(w, "failed_resends", st->st_failed_resends);
+	yemit_kv_u64(w, "successful_resends", st->st_successful_resends);
+	yemit_kv_u64(w, "recv_count", st->st_dp_recv_count);
+	yemit_kv_u64(w, "drop_count", st->st_dp_drop_count);
+	yemit_kv_u64(w, "send_length", st->st_dp_send_length);
+	yemit_kv_u64(w, "recv_length", st->st_dp_recv_length);
+	yemit_kv_u64(w, "drop_length", st->st_dp_drop_length);
+	yemit_kv_u64(w, "peer_send_count", st->st_peer_send_count);
+	yemit_kv_u64(w, "peer_recv_count", st->st_peer_recv_count);
+	yemit_kv_u64(w, "peer_drop_count", st->st_peer_drop_count);
+	yemit_kv_u64(w, "local_nis", st->st_nis);
+	yemit_kv_u64(w, "peer_nis", st->st_peer_nis);
+	yemit_kv_u64(w, "routes", st->st_routes);
+	yemit_kv_u64(w, "selftest_corrupt", st->st_selftest_corrupt);
+}
+
 int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 {
 	struct lnet_ioc_stats st;
@@ -205,15 +251,7 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 		return rc;
 	rc = doc_start(&w, out, err);
 	yemit_key_map(&w, "statistics");
-	yemit_kv_u64(&w, "send_count", st.st_send_count);
-	yemit_kv_u64(&w, "recv_count", st.st_recv_count);
-	yemit_kv_u64(&w, "drop_count", st.st_drop_count);
-	yemit_kv_u64(&w, "peer_send_count", st.st_peer_send_count);
-	yemit_kv_u64(&w, "peer_recv_count", st.st_peer_recv_count);
-	yemit_kv_u64(&w, "peer_drop_count", st.st_peer_drop_count);
-	yemit_kv_u64(&w, "local_nis", st.st_nis);
-	yemit_kv_u64(&w, "peer_nis", st.st_peer_nis);
-	yemit_kv_u64(&w, "routes", st.st_routes);
+	write_stats(&w, &st);
 	yemit_map_end(&w);
 	return doc_finish(&w, rc);
 }

@@ -220,6 +220,7 @@ static const struct {
 	{ "dst", LNETCTL_VALUES_NIDS },
 	{ "rte", LNETCTL_VALUES_NIDS },
 	{ "gateway", LNETCTL_VALUES_NIDS },
+	{ "source", LNETCTL_VALUES_NIDS },
 	{ "idx", LNETCTL_VALUES_IDX },
 };
 

@@ -2,7 +2,8 @@
 /*
  * lnetctl: command tables, the option parser and the helpers every command
  * file shares. Each object (lnet, net, peer, policy, debug, import/export)
- * lives in its own file and exports its command table; main.c links them
+ * lives in its own file and exports its command table (ping, discover and
+ * selftest, which send traffic, live in dp.c); main.c links them
  * into the tree that argv, the shell and `help` all walk.
  */
 #ifndef LNETCTL_H
@@ -18,7 +19,7 @@
 #define LNETCTL_USAGE	2	/* bad option, missing argument, bad value */
 
 #define LNETCTL_MAX_OPTS	16
-#define LNETCTL_MAX_POS		8
+#define LNETCTL_MAX_POS		32	/* ping NID... */
 #define LNETCTL_MAX_WORDS	64	/* words of one shell line */
 
 enum lnetctl_opt_kind {
@@ -84,6 +85,12 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_import_opts[];
 extern const struct lnetctl_opt lnetctl_export_opts[];
+/* dp.c: the commands that send traffic */
+int lnetctl_ping(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_discover(struct lnetctl_ctx *ctx, int argc, char **argv);
+extern const struct lnetctl_opt lnetctl_ping_opts[];
+extern const struct lnetctl_opt lnetctl_discover_opts[];
+extern const struct lnetctl_cmd lnetctl_selftest_cmds[];
 
 /* --- completion (complete.c) ------------------------------------------------------ */
 

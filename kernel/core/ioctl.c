@@ -5,7 +5,29 @@
  * before they change anything.
  */
 #include "lnet_priv.h"
+#include "selftest.h"
 #include "../udsp/udsp.h"
+
+/* The uapi indexes are the core's (ni_stats, ni_health_fail, dp_hstatus_count). */
+#define LNET_SAME(a, b)	((int)(a) == (int)(b))
+_Static_assert(LNET_SAME(LNET_IOC_MSG_HELLO, LNET_MSG_HELLO) &&
+	       LNET_SAME(LNET_IOC_MSG_PUT, LNET_MSG_PUT) &&
+	       LNET_SAME(LNET_IOC_MSG_GET, LNET_MSG_GET) &&
+	       LNET_SAME(LNET_IOC_MSG_REPLY, LNET_MSG_REPLY), "message types");
+_Static_assert(LNET_SAME(LNET_IOC_STATS_SENT, LNET_STATS_SENT) &&
+	       LNET_SAME(LNET_IOC_STATS_RECV, LNET_STATS_RECV) &&
+	       LNET_SAME(LNET_IOC_STATS_DROP, LNET_STATS_DROP), "stats kinds");
+_Static_assert(LNET_SAME(__LNET_IOC_HS_MAX, LNET_MSG_STATUS_NETWORK_TIMEOUT + 1) &&
+	       LNET_SAME(LNET_IOC_HS_LOCAL_INTERRUPT, LNET_MSG_STATUS_LOCAL_INTERRUPT) &&
+	       LNET_SAME(LNET_IOC_HS_LOCAL_ERROR, LNET_MSG_STATUS_LOCAL_ERROR) &&
+	       LNET_SAME(LNET_IOC_HS_LOCAL_TIMEOUT, LNET_MSG_STATUS_LOCAL_TIMEOUT) &&
+	       LNET_SAME(LNET_IOC_HS_REMOTE_ERROR, LNET_MSG_STATUS_REMOTE_ERROR) &&
+	       LNET_SAME(LNET_IOC_HS_REMOTE_DROPPED, LNET_MSG_STATUS_REMOTE_DROPPED), "health");
+_Static_assert(LNET_PEER_STATE_MULTI_RAIL == LNET_PEER_S_MULTI_RAIL &&
+	       LNET_PEER_STATE_CONFIGURED == LNET_PEER_S_CONFIGURED &&
+	       LNET_PEER_STATE_DISCOVERED == LNET_PEER_S_DISCOVERED &&
+	       LNET_PEER_STATE_NIDS_UPTODATE == LNET_PEER_S_NIDS_UPTODATE, "peer state");
+_Static_assert(LNET_PING_MAX_NIDS == LNET_PING_MAX_NIS, "ping NIDs");
 
 struct lnet_ioc_cmd {
 	unsigned int cmd;
@@ -39,7 +61,7 @@ static bool lnet_ni_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_ni *n = buf;
 
-	return !n->ni_pad &&
+	return !n->ni_pad && !n->ni_pad2 &&
 	       lnet_u32s_zero(n->ni_reserved, LNET_ARRAY_SIZE(n->ni_reserved));
 }
 
@@ -47,7 +69,7 @@ static bool lnet_peer_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_peer *p = buf;
 
-	return !p->pr_pad &&
+	return !p->pr_pad && !p->pr_pad2 &&
 	       lnet_u32s_zero(p->pr_reserved, LNET_ARRAY_SIZE(p->pr_reserved));
 }
 
@@ -169,6 +191,38 @@ static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
 	return lnet_net_del(ln, n->ni_net, n->ni_ifname);
 }
 
+static u32 lnet_list_len(const struct list_head *head)
+{
+	const struct list_head *pos;
+	u32 n = 0;
+
+	for (pos = head->next; pos != head; pos = pos->next)
+		n++;
+	return n;
+}
+
+/* Seconds until @when_ns (rounded up), 0 when nothing is due. */
+static u32 lnet_secs_until(u64 when_ns)
+{
+	u64 now = os_now_ns();
+
+	if (!when_ns || when_ns <= now)
+		return 0;
+	return (u32)((when_ns - now + 999999999ULL) / 1000000000ULL);
+}
+
+/* The data-path counters of a local NI (GET_NET, see lnet_ioctl.h). */
+static void lnet_ioc_ni_fill_dp(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
+{
+	n->ni_min_tx_credits = ni->ni_min_tx_credits;
+	n->ni_txq_len = lnet_list_len(&ni->ni_txq);
+	n->ni_ping_count = ni->ni_ping_count;
+	n->ni_next_ping_s = lnet_secs_until(ni->ni_next_ping_ns);
+	memcpy(n->ni_stats, ni->ni_stats, sizeof(n->ni_stats));
+	memcpy(n->ni_hstatus, ni->ni_health_fail, sizeof(n->ni_hstatus));
+	n->ni_hstatus[LNET_IOC_HS_OK] = 0;
+}
+
 static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
 {
 	n->ni_net = ni->ni_net->net_id;
@@ -187,6 +241,7 @@ static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
 	n->ni_recv_count = ni->ni_recv_count;
 	n->ni_drop_count = ni->ni_drop_count;
 	n->ni_tx_credits = ni->ni_tx_credits > 0 ? (u32)ni->ni_tx_credits : 0;
+	lnet_ioc_ni_fill_dp(n, ni);
 }
 
 static int lnet_ioc_get_net(struct lnet *ln, unsigned int cmd, void *buf,
@@ -249,6 +304,19 @@ static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 		memcpy(dst, src, n * sizeof(*dst));
 }
 
+static void lnet_ioc_peer_fill_dp(struct lnet_ioc_peer *p,
+				  const struct lnet_peer_ni *lpni)
+{
+	p->pr_min_tx_credits = lpni->lpni_min_tx_credits;
+	p->pr_txq_len = lnet_list_len(&lpni->lpni_txq);
+	p->pr_ping_count = lpni->lpni_ping_count;
+	p->pr_next_ping_s = lnet_secs_until(lpni->lpni_next_ping_ns);
+	p->pr_peer_state = lpni->lpni_peer_net->lpn_peer->lp_state;
+	memcpy(p->pr_stats, lpni->lpni_stats, sizeof(p->pr_stats));
+	memcpy(p->pr_hstatus, lpni->lpni_health_fail, sizeof(p->pr_hstatus));
+	p->pr_hstatus[LNET_IOC_HS_OK] = 0;
+}
+
 static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 			       const struct lnet_peer_ni *lpni)
 {
@@ -273,6 +341,7 @@ static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 	p->pr_drop_count = lpni->lpni_drop_count;
 	lnet_ioc_nids_fill(p->pr_pref, lpni->lpni_pref_nids, lpni->lpni_npref);
 	lnet_ioc_nids_fill(p->pr_rtr, lpni->lpni_rtr_nids, lpni->lpni_nrtr);
+	lnet_ioc_peer_fill_dp(p, lpni);
 }
 
 /* The @*left-th peer NI of @lp, or NULL with @*left reduced by its NIs. */
@@ -408,7 +477,8 @@ static bool lnet_stats_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_stats *st = buf;
 
-	return lnet_u32s_zero(st->st_reserved, LNET_ARRAY_SIZE(st->st_reserved));
+	return !st->st_pad &&
+	       lnet_u32s_zero(st->st_reserved, LNET_ARRAY_SIZE(st->st_reserved));
 }
 
 static bool lnet_global_reserved_zero(const void *buf)
@@ -451,12 +521,66 @@ static int lnet_ioc_get_buf(struct lnet *ln, unsigned int cmd, void *buf,
 	return 0;
 }
 
+/* The data path's counters (Lustre's `stats show`), after lnet_stats_get(). */
+static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
+{
+	const struct lnet_dp *dp = &ln->ln_dp;
+
+	st->st_msgs_alloc = dp->dp_msgs_alloc;
+	st->st_msgs_max = dp->dp_msgs_max;
+	st->st_errors = dp->dp_errors;
+	st->st_dp_send_count = dp->dp_send_count;
+	st->st_dp_recv_count = dp->dp_recv_count;
+	st->st_dp_drop_count = dp->dp_drop_count;
+	st->st_resend_count = dp->dp_resend_count;
+	st->st_dp_send_length = dp->dp_send_length;
+	st->st_dp_recv_length = dp->dp_recv_length;
+	st->st_dp_drop_length = dp->dp_drop_length;
+	st->st_response_timeout_count = dp->dp_response_timeout_count;
+	st->st_failed_resends = dp->dp_failed_resends;
+	st->st_successful_resends = dp->dp_successful_resends;
+	memcpy(st->st_hstatus, dp->dp_hstatus_count, sizeof(st->st_hstatus));
+	st->st_hstatus[LNET_IOC_HS_OK] = 0;
+	st->st_selftest_corrupt = lnet_selftest_corrupt(ln);
+}
+
+/* RESET: what lnet_stats_reset() leaves, the per-type and data-path counters. */
+static void lnet_ioc_stats_reset_dp(struct lnet *ln)
+{
+	struct lnet_dp *dp = &ln->ln_dp;
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			memset(ni->ni_stats, 0, sizeof(ni->ni_stats));
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+				memset(lpni->lpni_stats, 0, sizeof(lpni->lpni_stats));
+	dp->dp_msgs_max = dp->dp_msgs_alloc;
+	dp->dp_errors = 0;
+	dp->dp_send_count = dp->dp_recv_count = dp->dp_drop_count = 0;
+	dp->dp_resend_count = 0;
+	dp->dp_send_length = dp->dp_recv_length = dp->dp_drop_length = 0;
+	dp->dp_response_timeout_count = 0;
+	dp->dp_failed_resends = dp->dp_successful_resends = 0;
+	memset(dp->dp_hstatus_count, 0, sizeof(dp->dp_hstatus_count));
+	lnet_selftest_corrupt_reset(ln);
+}
+
 static int lnet_ioc_stats(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 {
-	if (cmd == IOC_LIBCFS_RESET_LNET_STATS)
+	if (cmd == IOC_LIBCFS_RESET_LNET_STATS) {
 		lnet_stats_reset(ln);
-	else
+		lnet_ioc_stats_reset_dp(ln);
+	} else {
 		lnet_stats_get(ln, buf);
+		lnet_ioc_stats_dp(ln, buf);
+	}
 	return 0;
 }
 
@@ -467,6 +591,123 @@ static int lnet_ioc_global(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 	if (cmd == IOC_LIBCFS_SET_GLOBAL)
 		return lnet_global_set(ln, g->gl_id, g->gl_value);
 	return lnet_global_get(ln, g->gl_id, &g->gl_value);
+}
+
+/* --- ping, discover, selftest: they wait for the network ---------------------------- */
+
+static bool lnet_ping_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_ping *p = buf;
+
+	return lnet_u32s_zero(p->ping_reserved, LNET_ARRAY_SIZE(p->ping_reserved));
+}
+
+static bool lnet_selftest_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_selftest *st = buf;
+
+	return !st->sft_pad &&
+	       lnet_u32s_zero(st->sft_reserved, LNET_ARRAY_SIZE(st->sft_reserved));
+}
+
+/* A source NID: zero (any), or one of this node's NIDs. */
+static int lnet_ioc_src_check(struct lnet *ln, const struct lnet_nid *src)
+{
+	int rc = lnet_ioc_nid_check(src, true);
+
+	if (rc || lnet_nid_is_zero(src))
+		return rc;
+	return lnet_nid_is_lo(src) || lnet_ni_find(ln, src) ? 0 : -EINVAL;
+}
+
+static int lnet_ioc_ping_check(struct lnet *ln, unsigned int cmd,
+			       const struct lnet_ioc_ping *p)
+{
+	u32 flags = cmd == IOC_LIBCFS_DISCOVER ? LNET_PING_F_FORCE : 0;
+	int rc = lnet_ioc_nid_check(&p->ping_nid, false);
+
+	if (rc)
+		return rc;
+	if (!p->ping_timeout_ms || p->ping_timeout_ms > LNET_PING_TIMEOUT_MAX_MS ||
+	    (p->ping_flags & ~flags))
+		return -EINVAL;
+	if (cmd == IOC_LIBCFS_DISCOVER)
+		return lnet_nid_is_zero(&p->ping_src) ? 0 : -EINVAL;
+	return lnet_ioc_src_check(ln, &p->ping_src);
+}
+
+static void lnet_ioc_ping_fill(struct lnet_ioc_ping *p, const struct lnet_ping_result *res)
+{
+	u32 n = res->nnids < LNET_PING_MAX_NIDS ? res->nnids : LNET_PING_MAX_NIDS;
+
+	p->ping_primary = res->primary;
+	p->ping_multi_rail = res->multi_rail;
+	p->ping_nnids = n;
+	memset(p->ping_nids, 0, sizeof(p->ping_nids));
+	memcpy(p->ping_nids, res->nids, n * sizeof(p->ping_nids[0]));
+}
+
+/*
+ * DISCOVER without FORCE of a peer discovered before: its NIDs as the
+ * peer table holds them (0@lo never is a peer NI). False if not known.
+ */
+static bool lnet_ioc_discovered(struct lnet *ln, const struct lnet_nid *nid,
+				struct lnet_ping_result *res)
+{
+	struct lnet_peer *lp = lnet_peer_find(ln, nid);
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+
+	if (!lp || !(lp->lp_state & LNET_PEER_S_DISCOVERED))
+		return false;
+	res->primary = lp->lp_primary_nid;
+	res->multi_rail = lp->lp_state & LNET_PEER_S_MULTI_RAIL;
+	res->nnids = 0;
+	list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+		list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+			if (res->nnids < LNET_PING_MAX_NIS)
+				res->nids[res->nnids++] = lpni->lpni_nid;
+	return true;
+}
+
+static int lnet_ioc_ping(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_ping *p = buf;
+	struct lnet_ping_result *res;
+	int rc = lnet_ioc_ping_check(ln, cmd, p);
+
+	if (rc)
+		return rc;
+	res = os_zalloc(sizeof(*res));		/* ~5 KB: not on the stack */
+	if (!res)
+		return -ENOMEM;
+	if (cmd == IOC_LIBCFS_PING_PEER)
+		rc = lnet_ping(ln, &p->ping_nid, lnet_nid_is_zero(&p->ping_src) ?
+			       NULL : &p->ping_src, p->ping_timeout_ms, res);
+	else if ((p->ping_flags & LNET_PING_F_FORCE) ||
+		 !lnet_ioc_discovered(ln, &p->ping_nid, res))
+		rc = lnet_discover(ln, &p->ping_nid, p->ping_timeout_ms, res);
+	if (!rc)
+		lnet_ioc_ping_fill(p, res);
+	os_free(res);
+	return rc;
+}
+
+static int lnet_ioc_selftest(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_selftest *st = buf;
+	int rc;
+
+	if ((st->sft_op != LNET_SELFTEST_OP_PUT && st->sft_op != LNET_SELFTEST_OP_GET) ||
+	    st->sft_size > LNET_SELFTEST_MAX_SIZE ||
+	    !st->sft_count || st->sft_count > LNET_SELFTEST_MAX_COUNT ||
+	    !st->sft_concurrency || st->sft_concurrency > LNET_SELFTEST_MAX_CONCURRENCY ||
+	    !st->sft_timeout_ms || st->sft_timeout_ms > LNET_SELFTEST_MAX_TIMEOUT_MS)
+		return -EINVAL;
+	rc = lnet_ioc_nid_check(&st->sft_target, false);
+	if (!rc)
+		rc = lnet_ioc_src_check(ln, &st->sft_src);
+	return rc ? rc : lnet_selftest_run(ln, st);
 }
 
 /* --- UDSP: the engine in kernel/udsp/ -------------------------------------------- */
@@ -515,6 +756,12 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_global_reserved_zero, lnet_ioc_global },
 	{ IOC_LIBCFS_GET_GLOBAL, sizeof(struct lnet_ioc_global), false, false,
 	  lnet_global_reserved_zero, lnet_ioc_global },
+	{ IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping), false, false,
+	  lnet_ping_reserved_zero, lnet_ioc_ping },
+	{ IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping), true, false,
+	  lnet_ping_reserved_zero, lnet_ioc_ping },
+	{ IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest), true, false,
+	  lnet_selftest_reserved_zero, lnet_ioc_selftest },
 	{ IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
 	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
 	{ IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp), true, false,

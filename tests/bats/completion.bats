@@ -50,7 +50,7 @@ configure_two_nets() {
 
 @test "top level: every command, no hidden __complete" {
 	comp ""
-	[ "$reply" = "debug export global help import lnet net peer policy route routing set stats udsp" ]
+	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
 }
 
 @test "top level options: --help --socket --version" {
@@ -119,7 +119,7 @@ configure_two_nets() {
 	local all="10.11.0.100@tcp 10.11.0.101@tcp 10.11.0.1@tcp 10.11.0.2@tcp1"
 	for line in "peer show --nid" "peer add --prim_nid" "peer del --nid" \
 		    "policy add --src" "policy add --dst" "policy add --rte" \
-		    "route add --gateway"; do
+		    "route add --gateway" "ping --source" "selftest put --source"; do
 		comp $line ""
 		[ "$reply" = "$all" ]
 	done
@@ -127,6 +127,26 @@ configure_two_nets() {
 	[ "$reply" = "" ]
 	comp peer del --prim_nid 10.11.0.10
 	[ "$reply" = "10.11.0.100@tcp 10.11.0.101@tcp" ]
+}
+
+@test "ping, discover and selftest: NIDs as their NID arguments" {
+	configure_two_nets
+	lnetctl peer add --prim_nid 10.11.0.100@tcp
+	local all="10.11.0.100@tcp 10.11.0.1@tcp 10.11.0.2@tcp1"
+	comp ping ""
+	[ "$reply" = "$all" ]
+	comp ping 10.11.0.1@tcp 10.11.0.1
+	[ "$reply" = "10.11.0.100@tcp 10.11.0.1@tcp" ]
+	comp discover --force ""
+	[ "$reply" = "$all" ]
+	comp selftest get ""
+	[ "$reply" = "$all" ]
+	comp selftest get 10.11.0.1@tcp ""	# one NID only
+	[ "$reply" = "" ]
+	comp selftest ""
+	[ "$reply" = "get put" ]
+	comp selftest put --
+	[ "$reply" = "--concurrency --count --help --size --source --timeout" ]
 }
 
 @test "IPv6 NIDs: only what follows the last ':' is handed back" {
@@ -182,7 +202,7 @@ configure_two_nets() {
 
 @test "help : commands, then sub-commands" {
 	comp help ""
-	[ "$reply" = "debug export global help import lnet net peer policy route routing set stats udsp" ]
+	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
 	comp help peer ""
 	[ "$reply" = "add del list show" ]
 }

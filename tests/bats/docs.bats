@@ -24,6 +24,7 @@ page_of() {
 	udsp) echo "$MAN/lnetctl-policy.8" ;;
 	routing|global) echo "$MAN/lnetctl-set.8" ;;
 	export) echo "$MAN/lnetctl-import.8" ;;
+	discover) echo "$MAN/lnetctl-ping.8" ;;
 	help) echo "$MAN/lnetctl.8" ;;
 	*) echo "$MAN/lnetctl-$1.8" ;;
 	esac

@@ -158,15 +158,36 @@ buffers: {tiny: 512, small: 16384, large: 256}'
 	run --separate-stderr lnetctl stats show
 	[ "$status" -eq 0 ]
 	[ "$output" = 'statistics:
+    msgs_alloc: 0
+    msgs_max: 0
+    errors: 0
     send_count: 0
+    resend_count: 0
+    response_timeout_count: 0
+    local_interrupt_count: 0
+    local_dropped_count: 0
+    local_aborted_count: 0
+    local_no_route_count: 0
+    local_timeout_count: 0
+    local_error_count: 0
+    remote_dropped_count: 0
+    remote_error_count: 0
+    remote_timeout_count: 0
+    network_timeout_count: 0
+    failed_resends: 0
+    successful_resends: 0
     recv_count: 0
     drop_count: 0
+    send_length: 0
+    recv_length: 0
+    drop_length: 0
     peer_send_count: 0
     peer_recv_count: 0
     peer_drop_count: 0
     local_nis: 2
     peer_nis: 2
-    routes: 1' ]
+    routes: 1
+    selftest_corrupt: 0' ]
 	run --separate-stderr lnetctl stats reset
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]

@@ -400,7 +400,14 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
   - nid: 10.0.0.1@tcp
     status: sideways
     statistics: {send_count: 0, recv_count: 0, drop_count: 0}
-    health stats: {health value: 1000}' \
+    health stats: {fatal_error: 0, health value: 1000, interrupts: 0, dropped: 0, aborted: 0, no route: 0, timeouts: 0, error: 0, ping_count: 0, next_ping: 0}
+    sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    max_tx_credits: 256
+    available_tx_credits: 256
+    min_tx_credits: 256
+    tx_q_num_of_buf: 0' \
 		"5:13: 'sideways' is not one of ['up', 'down'] (at net/0/local NI(s)/0/status)"
 	invalid net-show-v4 'net:
 - net type: tcp
@@ -408,8 +415,15 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
   - nid: 10.0.0.1@tcp
     status: up
     statistics: {send_count: 0, recv_count: 0, drop_count: 0}
-    health stats: {health value: 1000}
-    udsp info: {net priority: -2, nid priority: -1}' \
+    health stats: {fatal_error: 0, health value: 1000, interrupts: 0, dropped: 0, aborted: 0, no route: 0, timeouts: 0, error: 0, ping_count: 0, next_ping: 0}
+    udsp info: {net priority: -2, nid priority: -1}
+    sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    max_tx_credits: 256
+    available_tx_credits: 256
+    min_tx_credits: 256
+    tx_q_num_of_buf: 0' \
 		"8:31: -2 is less than the minimum of -1 (at net/0/local NI(s)/0/udsp info/net priority)"
 	invalid peer-show 'peer:
 - primary nid: 10.0.0.2@tcp
@@ -420,7 +434,8 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
 - primary nid: 10.0.0.2@tcp
   Multi-Rail: true
   peer ni:
-  - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
+  - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, min_tx_credits: 8, tx_q_num_of_buf: 0,
+     statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
 		"5:5: 'available_tx_credits' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show 'peer:
 - primary nid: 10.0.0.2@tcp
@@ -433,23 +448,30 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
   Multi-Rail: true
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, available_tx_credits: 8,
-     statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
+     min_tx_credits: 8, tx_q_num_of_buf: 0, statistics: {send_count: 0, recv_count: 0, drop_count: 0},
+     sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}}' \
 		"5:5: 'health stats' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show-v4 'peer:
 - primary nid: 10.0.0.2@tcp
   Multi-Rail: true
+  peer state: 8
   peer ni:
   - nid: 10.0.0.2@tcp
     state: up
     max_ni_tx_credits: 8
     available_tx_credits: 8
     statistics: {send_count: 0, recv_count: 0, drop_count: 0}
-    health stats: {health value: 1000}
+    health stats: {health value: 1000, dropped: 0, timeout: 0, error: 0, network timeout: 0, ping_count: 0, next_ping: 0}
     udsp info:
       net priority: -1
       nid priority: -1
-      Preferred source NIDs: {NID-16: 10.0.0.1@tcp}' \
-		"14:31: 'NID-16' does not match '^NID-([0-9]|1[0-5])\$' (at peer/0/peer ni/0/udsp info/Preferred source NIDs)"
+      Preferred source NIDs: {NID-16: 10.0.0.1@tcp}
+    min_tx_credits: 8
+    tx_q_num_of_buf: 0
+    sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+    dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}' \
+		"15:31: 'NID-16' does not match '^NID-([0-9]|1[0-5])\$' (at peer/0/peer ni/0/udsp info/Preferred source NIDs)"
 	invalid peer-list 'peer list:
 - nid: 10.0.0.2@tcp
   primary nid: 10.0.0.2@tcp' \
@@ -487,18 +509,40 @@ buffers:
   response_tracking: 3
   recovery_limit: 0' \
 		"2:3: 'lnd_timeout' is a required property (at global)"
+	# rst_alloc: a Lustre counter this node does not keep
 	invalid stats-show 'statistics:
+  msgs_alloc: 0
+  msgs_max: 0
+  errors: 0
   send_count: 0
+  resend_count: 0
+  response_timeout_count: 0
+  local_interrupt_count: 0
+  local_dropped_count: 0
+  local_aborted_count: 0
+  local_no_route_count: 0
+  local_timeout_count: 0
+  local_error_count: 0
+  remote_dropped_count: 0
+  remote_error_count: 0
+  remote_timeout_count: 0
+  network_timeout_count: 0
+  failed_resends: 0
+  successful_resends: 0
   recv_count: 0
   drop_count: 0
+  send_length: 0
+  recv_length: 0
+  drop_length: 0
   peer_send_count: 0
   peer_recv_count: 0
   peer_drop_count: 0
-  local_nis: 1
+  local_nis: 0
   peer_nis: 0
   routes: 0
-  msgs_alloc: 0' \
-		"11:3: Additional properties are not allowed ('msgs_alloc' was unexpected) (at statistics)"
+  selftest_corrupt: 0
+  rst_alloc: 0' \
+		"32:3: Additional properties are not allowed ('rst_alloc' was unexpected) (at statistics)"
 	invalid policy-show 'udsp:
 - src: tcp
   action: {priority: 1}' \

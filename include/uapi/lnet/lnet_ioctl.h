@@ -119,8 +119,57 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_GET_NET (86)
  *   In: ni_index (0, 1, ...: the index-th NI, nets in creation order, 0@lo
  *   first), ni_net (0 = any net, else only that net).
- *   Out: every field. ENOENT past the last NI.
+ *   Out: every field. ENOENT past the last NI. The counters:
+ *     ni_send_count / ni_recv_count / ni_drop_count  messages sent,
+ *         received, dropped through this NI;
+ *     ni_stats[k][t]  the same by kind k (enum lnet_ioc_stats_kind) and
+ *         message type t (enum lnet_ioc_msg_type);
+ *     ni_hstatus[h]   failed sends by health status h (enum
+ *         lnet_ioc_hstatus; index 0 unused): what lowered ni_health;
+ *     ni_tx_credits   transmit credits available now (0 when messages
+ *         wait), ni_min_tx_credits the lowest the credits have been (below
+ *         0: that many messages had to wait), ni_txq_len messages waiting
+ *         for a credit now; the maximum is the credits tunable;
+ *     ni_ping_count   recovery pings sent; ni_next_ping_s seconds until
+ *         the next one (0 = none due).
+ *   ni_pad and ni_pad2 must be zero like the reserved fields.
  */
+
+/* Message types, as on the wire (index of ni_stats / pr_stats). */
+enum lnet_ioc_msg_type {
+	LNET_IOC_MSG_ACK	= 0,
+	LNET_IOC_MSG_PUT	= 1,
+	LNET_IOC_MSG_GET	= 2,
+	LNET_IOC_MSG_REPLY	= 3,
+	LNET_IOC_MSG_HELLO	= 4,
+	__LNET_IOC_MSG_MAX	= 5,
+};
+
+enum lnet_ioc_stats_kind {
+	LNET_IOC_STATS_SENT	= 0,
+	LNET_IOC_STATS_RECV	= 1,
+	LNET_IOC_STATS_DROP	= 2,
+	__LNET_IOC_STATS_MAX	= 3,
+};
+
+/*
+ * Why a send failed (index of ni_hstatus / pr_hstatus / st_hstatus). The
+ * LOCAL_* ones count against the local NI, the others against the peer NI.
+ */
+enum lnet_ioc_hstatus {
+	LNET_IOC_HS_OK			= 0,	/* not counted */
+	LNET_IOC_HS_LOCAL_INTERRUPT	= 1,
+	LNET_IOC_HS_LOCAL_DROPPED	= 2,
+	LNET_IOC_HS_LOCAL_ABORTED	= 3,
+	LNET_IOC_HS_LOCAL_NO_ROUTE	= 4,
+	LNET_IOC_HS_LOCAL_ERROR		= 5,
+	LNET_IOC_HS_LOCAL_TIMEOUT	= 6,
+	LNET_IOC_HS_REMOTE_ERROR	= 7,
+	LNET_IOC_HS_REMOTE_DROPPED	= 8,
+	LNET_IOC_HS_REMOTE_TIMEOUT	= 9,
+	LNET_IOC_HS_NETWORK_TIMEOUT	= 10,
+	__LNET_IOC_HS_MAX		= 11,
+};
 #define LNET_IFNAME_LEN		16
 
 enum lnet_ni_status {
@@ -147,7 +196,14 @@ struct lnet_ioc_ni {
 	__u64 ni_recv_count;			/* out */
 	__u64 ni_drop_count;			/* out */
 	__u32 ni_tx_credits;			/* out: available now */
-	__u32 ni_reserved[5];
+	__s32 ni_min_tx_credits;		/* out: low-water mark */
+	__u32 ni_txq_len;			/* out: messages waiting for a credit */
+	__u32 ni_ping_count;			/* out: recovery pings sent */
+	__u32 ni_next_ping_s;			/* out: 0 = no recovery ping due */
+	__u32 ni_pad2;
+	__u64 ni_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
+	__u64 ni_hstatus[__LNET_IOC_HS_MAX];	/* out */
+	__u32 ni_reserved[4];
 };
 
 /*
@@ -173,6 +229,12 @@ struct lnet_ioc_ni {
  *   Out: the peer (prim NID, flags, pr_peer_nis) and the one peer NI
  *   (pr_nid and the statistics), its UDSP values and lists (at most
  *   LNET_PREF_MAX of each; pr_npref/pr_nrtr give the real counts).
+ *   The counters and credits mean what they mean for a local NI (see
+ *   GET_NET) for the traffic with this peer NI; pr_max_tx_credits is its
+ *   credit limit (the peer_credits of the NI that reaches it), pr_hstatus
+ *   counts the failures that lowered pr_health (REMOTE_* and
+ *   NETWORK_TIMEOUT), pr_peer_state is the peer's LNET_PEER_S_* bits
+ *   (below). pr_pad and pr_pad2 must be zero.
  *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
  */
 #define LNET_PEER_MAX_NIS	128
@@ -184,6 +246,12 @@ enum lnet_peer_flags {
 	LNET_PEER_F_FORCE	= 1U << 2,	/* DEL only */
 	__LNET_PEER_F_ALL	= (1U << 3) - 1,
 };
+
+/* pr_peer_state bits (as Lustre numbers them in `peer show -v 3`). */
+#define LNET_PEER_STATE_MULTI_RAIL	(1U << 0)	/* discovery saw Multi-Rail */
+#define LNET_PEER_STATE_CONFIGURED	(1U << 3)	/* added by the admin */
+#define LNET_PEER_STATE_DISCOVERED	(1U << 4)
+#define LNET_PEER_STATE_NIDS_UPTODATE	(1U << 8)
 
 struct lnet_ioc_peer {
 	struct lnet_ioc_hdr pr_hdr;
@@ -206,6 +274,14 @@ struct lnet_ioc_peer {
 	__u64 pr_drop_count;			/* out */
 	struct lnet_nid pr_pref[LNET_PREF_MAX];	/* out */
 	struct lnet_nid pr_rtr[LNET_PREF_MAX];	/* out */
+	__s32 pr_min_tx_credits;		/* out: low-water mark */
+	__u32 pr_txq_len;			/* out: messages waiting for a credit */
+	__u32 pr_ping_count;			/* out: recovery pings sent */
+	__u32 pr_next_ping_s;			/* out: 0 = no recovery ping due */
+	__u32 pr_peer_state;			/* out: LNET_PEER_STATE_* */
+	__u32 pr_pad2;
+	__u64 pr_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
+	__u64 pr_hstatus[__LNET_IOC_HS_MAX];	/* out */
 	__u32 pr_reserved[4];
 };
 
@@ -302,10 +378,28 @@ struct lnet_ioc_routing {
  *   st_peer_send_count, st_peer_recv_count, st_peer_drop_count: the same
  *   summed over the peer NIs; st_nis, st_peer_nis, st_routes: how many
  *   local NIs, peer NIs and routes there are now.
+ *   The data path's own counters (Lustre's `stats show`):
+ *     st_msgs_alloc        messages allocated now; st_msgs_max the most
+ *                          there have been at once
+ *     st_errors            messages the core could not even start
+ *     st_dp_send_count     sends completed (any status), st_dp_send_length
+ *                          their payload bytes; st_dp_recv_* the same for
+ *                          receives; st_dp_drop_* for dropped messages
+ *     st_resend_count      resends after a failure (health)
+ *     st_response_timeout_count  ACKs/REPLYs that never came in time
+ *     st_failed_resends, st_successful_resends
+ *     st_hstatus[h]        failed sends by health status (enum
+ *                          lnet_ioc_hstatus; index 0 unused)
+ *     st_selftest_corrupt  selftest PUTs this node received whose bytes
+ *                          were not the pattern (see IOC_LNET_SELFTEST)
+ *   st_pad must be zero like the reserved fields.
  *
  * IOC_LIBCFS_RESET_LNET_STATS (110)
- *   Sets every message counter of every local NI and peer NI to 0 (the
- *   object counts stay). Output fields are ignored on input.
+ *   Sets every message counter to 0: those of every local NI and peer NI
+ *   (by type too) and the data path's (st_msgs_max becomes st_msgs_alloc,
+ *   which is a count of live messages and stays). The object counts and
+ *   the health values and health failure counts of the NIs stay. Output
+ *   fields are ignored on input.
  */
 struct lnet_ioc_stats {
 	struct lnet_ioc_hdr st_hdr;
@@ -318,7 +412,23 @@ struct lnet_ioc_stats {
 	__u32 st_nis;
 	__u32 st_peer_nis;
 	__u32 st_routes;
-	__u32 st_reserved[5];
+	__u32 st_pad;
+	__u64 st_msgs_alloc;
+	__u64 st_msgs_max;
+	__u64 st_errors;
+	__u64 st_dp_send_count;
+	__u64 st_dp_recv_count;
+	__u64 st_dp_drop_count;
+	__u64 st_resend_count;
+	__u64 st_dp_send_length;
+	__u64 st_dp_recv_length;
+	__u64 st_dp_drop_length;
+	__u64 st_response_timeout_count;
+	__u64 st_failed_resends;
+	__u64 st_successful_resends;
+	__u64 st_hstatus[__LNET_IOC_HS_MAX];
+	__u64 st_selftest_corrupt;
+	__u32 st_reserved[4];
 };
 
 /*
@@ -368,6 +478,112 @@ struct lnet_ioc_global {
 	__u32 gl_reserved[2];
 };
 
+/*
+ * Ping and discovery
+ * ------------------
+ * IOC_LIBCFS_PING_PEER (62)
+ *   In: ping_nid (the node to ping: any NID of it, 0@lo for this node),
+ *   ping_src (the local NID to send from; zero = let selection choose),
+ *   ping_timeout_ms (1..LNET_PING_TIMEOUT_MAX_MS), ping_flags 0.
+ *   Sends one GET to the node's ping target and waits (without blocking
+ *   other commands) for the reply or the timeout.
+ *   Out: ping_primary (the node's primary NID as this node knows it: the
+ *   primary NID of its peer, else ping_nid), ping_multi_rail (1 when the
+ *   peer is known to be Multi-Rail: after discovery), ping_nnids and the
+ *   first ping_nnids entries of ping_nids: the NIDs the reply lists, in
+ *   its order, 0@lo left out (at most LNET_PING_MAX_NIDS; the rest of the
+ *   array is zero). Nothing in the peer table changes, so callers that may
+ *   only show may ping (DISCOVER and SELFTEST need the right to modify).
+ *   Errors: EINVAL (a bad NID, ping_src not a local NID, timeout out of
+ *   range, a flag), ETIMEDOUT (no reply in time), EHOSTUNREACH (no local
+ *   net reaches ping_nid, or the send failed at once), EPROTO (the reply
+ *   was not a ping reply).
+ *
+ * IOC_LIBCFS_DISCOVER (77)
+ *   In: ping_nid, ping_timeout_ms as for PING_PEER; ping_src zero;
+ *   ping_flags 0 or LNET_PING_F_FORCE. Discovers the node: pings it and
+ *   makes its peer hold every NID of the reply (creating the peer and its
+ *   peer NIs, UDSP rules applied), then pushes this node's NIDs to it.
+ *   Without FORCE a peer already discovered is answered from the peer
+ *   table without any traffic; FORCE discovers it again.
+ *   Out: as PING_PEER, from the peer after discovery (ping_multi_rail 1
+ *   when the reply said Multi-Rail). Errors: those of PING_PEER (EINVAL
+ *   also for a non-zero ping_src).
+ */
+#define LNET_PING_MAX_NIDS		256	/* NIDs one ping reply may list */
+#define LNET_PING_TIMEOUT_MAX_MS	180000U
+#define LNET_PING_F_FORCE		(1U << 0)	/* DISCOVER only */
+
+struct lnet_ioc_ping {
+	struct lnet_ioc_hdr ping_hdr;
+	struct lnet_nid ping_nid;		/* in */
+	struct lnet_nid ping_src;		/* in: zero = any */
+	__u32 ping_timeout_ms;			/* in */
+	__u32 ping_flags;			/* in: LNET_PING_F_* */
+	struct lnet_nid ping_primary;		/* out */
+	__u32 ping_multi_rail;			/* out: 0 or 1 */
+	__u32 ping_nnids;			/* out */
+	__u32 ping_reserved[4];
+	struct lnet_nid ping_nids[LNET_PING_MAX_NIDS];	/* out */
+};
+
+/*
+ * Selftest
+ * --------
+ * IOC_LNET_SELFTEST (120)
+ *   In: sft_op (LNET_SELFTEST_OP_PUT or _GET), sft_target (any NID of the
+ *   node, 0@lo for this node), sft_src (the local NID to send from; zero =
+ *   let selection choose), sft_size (payload bytes, 0..LNET_SELFTEST_MAX_SIZE),
+ *   sft_count (messages, 1..LNET_SELFTEST_MAX_COUNT), sft_concurrency
+ *   (messages in flight at once, 1..LNET_SELFTEST_MAX_CONCURRENCY),
+ *   sft_timeout_ms (the longest one message may take from its start to
+ *   its ACK or REPLY, 1..LNET_SELFTEST_MAX_TIMEOUT_MS).
+ *   Every node runs a selftest service on portal 62: PUTs land in buffers
+ *   that are checked against the pattern, GETs read the pattern. Byte i
+ *   of every message is (__u8)(i * 31 + 7).
+ *   PUT sends the pattern with an ACK wanted; the message is ok when the
+ *   ACK says the target took all sft_size bytes. The target checks the
+ *   bytes, but the ACK cannot carry the verdict: a PUT whose bytes arrived
+ *   wrong counts in the target's st_selftest_corrupt (its `stats show`),
+ *   not here. GET reads sft_size bytes into a fresh buffer; the message is
+ *   ok when every byte is the pattern, else corrupt.
+ *   Out: sft_ok, sft_failed (an error event, or no answer within
+ *   sft_timeout_ms), sft_corrupt (a GET's bytes, or a PUT's ACK for fewer
+ *   bytes than sent), sft_ok + sft_failed + sft_corrupt == sft_count;
+ *   sft_elapsed_ns from the first send to the last answer.
+ *   A message that timed out is abandoned (its buffer is freed when LNet
+ *   is done with it).
+ *   Errors: EINVAL (bad op, NID, a value out of range, sft_src not a
+ *   local NID), ENETDOWN (LNet went down during the run). Failed messages
+ *   are not errors: they are counted.
+ */
+#define LNET_SELFTEST_MAX_SIZE		1048576U
+#define LNET_SELFTEST_MAX_COUNT		1000000U
+#define LNET_SELFTEST_MAX_CONCURRENCY	64U
+#define LNET_SELFTEST_MAX_TIMEOUT_MS	3600000U
+
+enum lnet_selftest_op {
+	LNET_SELFTEST_OP_PUT	= 1,
+	LNET_SELFTEST_OP_GET	= 2,
+};
+
+struct lnet_ioc_selftest {
+	struct lnet_ioc_hdr sft_hdr;
+	__u32 sft_op;				/* in: enum lnet_selftest_op */
+	__u32 sft_size;				/* in */
+	struct lnet_nid sft_target;		/* in */
+	struct lnet_nid sft_src;		/* in: zero = any */
+	__u32 sft_count;			/* in */
+	__u32 sft_concurrency;			/* in */
+	__u32 sft_timeout_ms;			/* in */
+	__u32 sft_pad;
+	__u64 sft_ok;				/* out */
+	__u64 sft_failed;			/* out */
+	__u64 sft_corrupt;			/* out */
+	__u64 sft_elapsed_ns;			/* out */
+	__u32 sft_reserved[4];
+};
+
 #define IOC_LIBCFS_UNCONFIGURE	_IOWR(LNET_IOC_TYPE, 56, struct lnet_ioc_config)
 #define IOC_LIBCFS_CONFIGURE	_IOWR(LNET_IOC_TYPE, 59, struct lnet_ioc_config)
 #define IOC_LIBCFS_ADD_NET	_IOWR(LNET_IOC_TYPE, 84, struct lnet_ioc_ni)
@@ -386,6 +602,9 @@ struct lnet_ioc_global {
 #define IOC_LIBCFS_RESET_LNET_STATS _IOWR(LNET_IOC_TYPE, 110, struct lnet_ioc_stats)
 #define IOC_LIBCFS_SET_GLOBAL	_IOWR(LNET_IOC_TYPE, 113, struct lnet_ioc_global)
 #define IOC_LIBCFS_GET_GLOBAL	_IOWR(LNET_IOC_TYPE, 114, struct lnet_ioc_global)
+#define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
+#define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
+#define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
 
 #include "lnet_udsp.h"
 

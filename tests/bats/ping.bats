@@ -1,0 +1,143 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# lnetctl ping and discover on one node: this node through 0@lo and its
+# own NIDs, the errors (no route, no reply within --timeout, LNet down),
+# bad input. Pings between nodes are in multinode.bats.
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	lnet_setup
+	lnetctl lnet configure
+}
+
+teardown() {
+	lnet_teardown
+}
+
+@test "ping 0@lo with only 0@lo: this node, no NIDs to list" {
+	run --separate-stderr lnetctl ping 0@lo
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "ping:
+-   primary nid: 0@lo
+    Multi-Rail: false
+    peer_ni: []" ]
+}
+
+@test "ping 0@lo and this node's own NIDs list the NIs, 0@lo left out" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl net add --net tcp1 --if veth1
+	run --separate-stderr lnetctl ping 0@lo 10.11.0.2@tcp1
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "ping:
+-   primary nid: 0@lo
+    Multi-Rail: false
+    peer_ni:
+    -   nid: 10.11.0.1@tcp
+    -   nid: 10.11.0.2@tcp1
+-   primary nid: 10.11.0.2@tcp1
+    Multi-Rail: false
+    peer_ni:
+    -   nid: 10.11.0.1@tcp
+    -   nid: 10.11.0.2@tcp1" ]
+	# a ping changes no peer
+	run lnetctl peer show
+	[ "$output" = "" ]
+}
+
+@test "ping --source: a local NID is used, another is refused" {
+	lnetctl net add --net tcp --if veth0
+	run --separate-stderr lnetctl ping --source 10.11.0.1@tcp 10.11.0.1@tcp
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "d['ping'][0]['peer_ni']")" = "[{'nid': '10.11.0.1@tcp'}]" ]
+	run --separate-stderr lnetctl ping -s 10.11.0.7@tcp 10.11.0.1@tcp
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl ping: failed to ping 10.11.0.1@tcp: --source 10.11.0.7@tcp is not a NID of this node" ]
+}
+
+@test "ping of a net this node has no NI on: No route to host, the others still answer" {
+	run --separate-stderr lnetctl ping 10.11.0.9@tcp1 0@lo
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "lnetctl ping: failed to ping 10.11.0.9@tcp1: No route to host" ]
+	[ "$output" = "ping:
+-   primary nid: 0@lo
+    Multi-Rail: false
+    peer_ni: []" ]
+}
+
+@test "ping of an absent node on a tcp net times out within --timeout" {
+	lnetctl net add --net tcp --if veth0
+	local t0=$SECONDS
+	run --separate-stderr lnetctl ping --timeout 1 10.11.0.9@tcp
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl ping: failed to ping 10.11.0.9@tcp: Connection timed out" ]
+	[ $((SECONDS - t0)) -le 2 ]
+}
+
+@test "ping: bad NIDs and --timeout out of range are usage errors (exit 2)" {
+	run --separate-stderr lnetctl ping
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl ping: missing argument NID [NID...]" ]
+	run --separate-stderr lnetctl ping 0@lo foo
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl ping: invalid NID 'foo': NID 'foo' has no '@': expected <address>@<net>, e.g. '10.0.0.1@tcp'" ]
+	run --separate-stderr lnetctl ping 10.11.0.300@tcp
+	[ "$status" -eq 2 ]
+	[[ $stderr == "lnetctl ping: invalid NID '10.11.0.300@tcp': "* ]]
+	for t in 0 181 -1 1.5 abc; do
+		run --separate-stderr lnetctl ping --timeout "$t" 0@lo
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lnetctl ping: invalid --timeout '$t': expected an integer 1-180" ]
+	done
+	run --separate-stderr lnetctl ping --source bar 0@lo
+	[ "$status" -eq 2 ]
+	[[ $stderr == "lnetctl ping: invalid --source 'bar': "* ]]
+	run --separate-stderr lnetctl ping --timeout 180 --source 0@lo 0@lo
+	[ "$status" -eq 0 ]
+}
+
+@test "ping and discover with LNet down: exit 1" {
+	lnetctl lnet unconfigure
+	run --separate-stderr lnetctl ping 0@lo 0@lo
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	# one message: every other target would fail the same way
+	[ "$stderr" = "lnetctl ping: LNet is not configured: run 'lnetctl lnet configure'" ]
+	run --separate-stderr lnetctl discover 10.11.0.1@tcp
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "lnetctl discover: LNet is not configured: run 'lnetctl lnet configure'" ]
+}
+
+@test "discover: no route, bad NIDs, --force takes no value" {
+	run --separate-stderr lnetctl discover 10.11.0.9@tcp1
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl discover: failed to discover 10.11.0.9@tcp1: No route to host" ]
+	run --separate-stderr lnetctl discover
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl discover: missing argument NID [NID...]" ]
+	run --separate-stderr lnetctl discover 10.11.0.1
+	[ "$status" -eq 2 ]
+	[[ $stderr == "lnetctl discover: invalid NID '10.11.0.1': "* ]]
+	run --separate-stderr lnetctl discover --force=yes 10.11.0.1@tcp
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl discover: option --force takes no value" ]
+}
+
+@test "ping and discover --help: exit 0, every option" {
+	run lnetctl ping --help
+	[ "$status" -eq 0 ]
+	[[ $output == "ping NID [NID...]: "* ]]
+	[[ $output == *"--timeout: seconds to wait for each reply, 1-180 (default 5)"* ]]
+	[[ $output == *"--source: "* ]]
+	run lnetctl discover -h
+	[ "$status" -eq 0 ]
+	[[ $output == *"--force: "* ]]
+}
