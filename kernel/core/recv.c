@@ -299,3 +299,19 @@ int lnet_parse(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	os_mutex_unlock(&ln->ln_api_mutex);
 	return rc;
 }
+
+void lnet_notify(struct lnet *ln, struct lnet_ni *ni, const struct lnet_nid *peer,
+		 bool alive)
+{
+	struct lnet_peer_ni *lpni;
+
+	os_mutex_lock(&ln->ln_api_mutex);
+	lpni = ln->ln_configured ? lnet_peer_ni_find(ln, peer) : NULL;
+	if (lpni) {
+		/* what the LND saw; health changes come with failed sends */
+		lpni->lpni_state = alive ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+		if (alive)
+			lpni->lpni_last_alive_ns = os_now_ns();
+	}
+	os_mutex_unlock(&ln->ln_api_mutex);
+}

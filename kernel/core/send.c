@@ -190,7 +190,9 @@ void lnet_txq_fail(struct lnet *ln, struct lnet_ni *ni,
 		if (ni ? msg->msg_txni != ni : msg->msg_txpeer != lpni)
 			continue;
 		lnet_msg_unqueue(msg);
-		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_ABORTED;
+		/* health blames what went away: our NI, or the peer NI */
+		msg->msg_health_status = ni ? LNET_MSG_STATUS_LOCAL_ABORTED :
+					      LNET_MSG_STATUS_REMOTE_DROPPED;
 		lnet_finalize_defer(ln, msg, status);
 	}
 }

@@ -1198,6 +1198,8 @@ static void test_peer_del_in_flight(void **state)
 	assert_int_equal(lnet_peer_ni_del(ln, &a, NULL, 0), 0);
 	assert_int_equal(count_events(h[1], LNET_EVENT_SEND, -EHOSTUNREACH), 1);
 	assert_null(fk.held[0]->msg_txpeer);
+	/* the peer went away: our NI is not to blame */
+	assert_int_equal(ni->ni_health, LNET_MAX_HEALTH);
 	unlock(ln);
 	fake_complete(0, 0);			/* the LND still had it */
 	lock(ln);
@@ -1205,6 +1207,35 @@ static void test_peer_del_in_flight(void **state)
 	assert_int_equal(ni->ni_tx_credits, 8);
 	assert_int_equal(ni->ni_send_count, 1);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
+	unlock(ln);
+}
+
+/* An LND's view of a peer NI: its state and when it was last heard of. */
+static void test_notify(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid a = nid4(10, 0, 0, 100), b = nid4(10, 0, 0, 101);
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+
+	lock(ln);
+	ni = add_ni(ln, "eth0", 8, 8);
+	assert_int_equal(lnet_peer_ni_add(ln, &a, NULL, 0), 0);
+	lpni = lpni_of(ln, 100);
+	assert_true(lpni->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_S_CONFIGURED);
+	assert_int_equal(lpni->lpni_last_alive_ns, 0);
+	unlock(ln);
+	lnet_notify(ln, ni, &a, false);
+	lock(ln);
+	assert_int_equal(lpni->lpni_state, LNET_NI_STATUS_DOWN);
+	assert_int_equal(lpni->lpni_last_alive_ns, 0);
+	unlock(ln);
+	lnet_notify(ln, ni, &a, true);
+	lnet_notify(ln, ni, &b, true);		/* unknown: nothing made */
+	lock(ln);
+	assert_int_equal(lpni->lpni_state, LNET_NI_STATUS_UP);
+	assert_true(lpni->lpni_last_alive_ns > 0);
+	assert_null(lnet_peer_ni_find(ln, &b));
 	unlock(ln);
 }
 
@@ -1231,6 +1262,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_peer_del_in_flight, setup_fake,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_notify, setup_fake, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
