@@ -20,6 +20,10 @@
  * since some errors carry data (GET_UDSP -ENOSPC returns the size needed).
  * A connection whose peer (SO_PEERCRED) is neither root nor lnetd's own
  * uid gets -EPERM for every request.
+ *
+ * One request at a time per connection (the next is read once the reply
+ * is out); requests of different connections run at the same time, so a
+ * ping waiting for the network does not hold up another client's show.
  */
 #ifndef LNETD_H
 #define LNETD_H
