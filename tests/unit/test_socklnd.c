@@ -707,6 +707,30 @@ static void test_any_noop_put_ack(void **state)
 
 /* ---- failures and shutdown ------------------------------------------------------- */
 
+/* B's view of the raw client's peer NI (lnet_notify sets it). */
+static u32 fake_state(void)
+{
+	struct lnet_peer_ni *lpni;
+	u32 state;
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	lpni = lnet_peer_ni_find(&B.ln, &fake);
+	assert_non_null(lpni);
+	state = lpni->lpni_state;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	return state;
+}
+
+/* The state once it is @want, or what it is after 2 s (told by a thread). */
+static u32 fake_state_wait(u32 want)
+{
+	int i;
+
+	for (i = 0; i < 200 && fake_state() != want; i++)
+		usleep(10000);
+	return fake_state();
+}
+
 /*
  * A peer that completes the handshake and then never reads: B's 1 MiB
  * PUTs fill the connection, the oldest one outlives the LND timeout (1 s
@@ -765,6 +789,11 @@ static void test_tx_timeout(void **state)
 	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 2), 0);
 	os_mutex_unlock(&B.ln.ln_api_mutex);
 	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: a send timed out"));
+	close(fd);
+	/* lnet_notify: down since the close, up again with a new connection */
+	assert_int_equal(fake_state_wait(LNET_NI_STATUS_DOWN), LNET_NI_STATUS_DOWN);
+	fd = raw_session(&port, SOCKLND_CONN_CONTROL);
+	assert_int_equal(fake_state_wait(LNET_NI_STATUS_UP), LNET_NI_STATUS_UP);
 	close(fd);
 	get_one(LNET_MTU);
 }

@@ -40,6 +40,7 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	INIT_LIST_HEAD(&peer->p_conns);
 	INIT_LIST_HEAD(&peer->p_txq);
 	INIT_LIST_HEAD(&peer->p_connd);
+	INIT_LIST_HEAD(&peer->p_notify);
 	list_add_tail(&peer->p_list, &net->n_peers);
 	return peer;
 }
@@ -71,6 +72,27 @@ void ksock_peer_start_connect(struct ksock_peer *peer)
 		return;
 	peer->p_connecting = true;
 	list_add_tail(&peer->p_connd, &ks.ks_connd_peers);
+	os_cond_broadcast(&ks.ks_cond);
+}
+
+/* With ks_lock held: does @peer have a connection that is not closing? */
+bool ksock_peer_alive(struct ksock_peer *peer)
+{
+	struct ksock_conn *conn;
+
+	list_for_each_entry(conn, &peer->p_conns, c_list)
+		if (!conn->c_closing)
+			return true;
+	return false;
+}
+
+/* With ks_lock held: have connd 0 tell the core that @peer is (not) alive. */
+void ksock_peer_notify(struct ksock_peer *peer, bool alive)
+{
+	peer->p_alive = alive;
+	if (!list_empty(&peer->p_notify) || peer->p_net->n_shutdown)
+		return;
+	list_add_tail(&peer->p_notify, &ks.ks_notifyq);
 	os_cond_broadcast(&ks.ks_cond);
 }
 
@@ -238,6 +260,7 @@ static void ksock_net_drain(struct ksock_net *net, struct list_head *txs)
 			list_del_init(&peer->p_connd);
 			peer->p_connecting = false;
 		}
+		list_del_init(&peer->p_notify);
 		list_for_each_entry(conn, &peer->p_conns, c_list)
 			ksock_conn_close_req(conn, "the NI is shutting down",
 					     LNET_MSG_STATUS_LOCAL_ERROR);
@@ -456,6 +479,7 @@ int lnet_socklnd_register(struct lnet *ln)
 		INIT_LIST_HEAD(&ks.ks_nets);
 		INIT_LIST_HEAD(&ks.ks_connd_peers);
 		INIT_LIST_HEAD(&ks.ks_connd_accs);
+		INIT_LIST_HEAD(&ks.ks_notifyq);
 		ks.ks_inited = true;
 	}
 	return lnet_lnd_register(ln, &lnet_socklnd);

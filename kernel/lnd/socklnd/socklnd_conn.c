@@ -273,6 +273,7 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 	ksock_peer_incarnation(peer, incarnation);
 	peer->p_last_alive = os_now_ns();
 	list_add_tail(&conn->c_list, &peer->p_conns);
+	ksock_peer_notify(peer, true);
 	net->n_nconns++;
 	ksock_peer_feed(peer, conn);
 	os_mutex_unlock(&ks.ks_lock);
@@ -555,10 +556,10 @@ static void ksock_active(struct ksock_peer *peer)
 	}
 	if (!list_empty(&peer->p_txq))
 		ksock_peer_start_connect(peer);	/* a connection went meanwhile */
+	if (rc && !ksock_peer_alive(peer))
+		ksock_peer_notify(peer, false);
 	os_mutex_unlock(&ks.ks_lock);
 	ksock_txs_fail(net, &failed, ksock_connect_hstatus(rc), rc);
-	if (rc)
-		lnet_notify(net->n_ln, net->n_ni, &nid, false);
 }
 
 /* ---- tx timeouts -------------------------------------------------------------- */
@@ -606,6 +607,17 @@ static void ksock_reap(u64 now)
 	}
 }
 
+/* With ks_lock held (dropped for the call): the core learns @peer's state. */
+static void ksock_peer_tell(struct ksock_peer *peer)
+{
+	struct ksock_net *net = peer->p_net;
+	struct lnet_nid nid = peer->p_nid;
+	bool alive = peer->p_alive;
+
+	os_mutex_unlock(&ks.ks_lock);
+	lnet_notify(net->n_ln, net->n_ni, &nid, alive);
+}
+
 /* With ks_lock held: one piece of connd work, dropping the lock for it. */
 static bool ksock_connd_work(bool passive)
 {
@@ -613,7 +625,13 @@ static bool ksock_connd_work(bool passive)
 	struct ksock_peer *peer;
 	struct ksock_net *net;
 
-	if (passive && !list_empty(&ks.ks_connd_accs)) {
+	if (passive && !list_empty(&ks.ks_notifyq)) {
+		peer = list_first_entry(&ks.ks_notifyq, struct ksock_peer, p_notify);
+		list_del_init(&peer->p_notify);
+		net = peer->p_net;
+		net->n_refs++;
+		ksock_peer_tell(peer);
+	} else if (passive && !list_empty(&ks.ks_connd_accs)) {
 		acc = list_first_entry(&ks.ks_connd_accs, struct ksock_acc, a_list);
 		list_del(&acc->a_list);
 		net = acc->a_net;

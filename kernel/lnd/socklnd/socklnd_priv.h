@@ -7,7 +7,8 @@
  * the messages waiting for one), one ksock_conn per TCP connection (its
  * tx queue and its receive state machine), one ksock_tx per message sent.
  * Threads shared by every NI of every instance: two connds (one answers
- * hellos, one connects and times messages out) and KSOCK_NSCHED schedulers (socket I/O, epoll).
+ * hellos and tells the core of peers going up and down, one connects and
+ * times messages out) and KSOCK_NSCHED schedulers (socket I/O, epoll).
  *
  * Locking: ks.ks_lock guards every list and flag here. It is the innermost
  * lock: taken with an instance's ln_api_mutex held (lnd_send, lnd_recv...)
@@ -93,6 +94,8 @@ struct ksock_peer {
 	struct list_head p_conns;	/* struct ksock_conn */
 	struct list_head p_txq;		/* waiting for a connection */
 	bool p_connecting;
+	struct list_head p_notify;	/* on ks_notifyq: tell the core p_alive */
+	bool p_alive;
 	u64 p_incarnation;		/* from its hellos, 0 = unknown */
 	u64 p_last_alive;		/* os_now_ns() of the last message */
 };
@@ -146,6 +149,9 @@ struct ksock_global {
 	struct os_thread ks_connd[2];
 	struct list_head ks_connd_peers;	/* struct ksock_peer */
 	struct list_head ks_connd_accs;		/* struct ksock_acc */
+	/* Peers whose state the core must learn (lnet_notify), told by
+	 * connd 0 alone, so that the last state wins. */
+	struct list_head ks_notifyq;
 };
 
 extern struct ksock_global ks;
@@ -175,6 +181,8 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 					     const struct lnet_nid *nid);
 struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind);
 void ksock_peer_start_connect(struct ksock_peer *peer);
+bool ksock_peer_alive(struct ksock_peer *peer);
+void ksock_peer_notify(struct ksock_peer *peer, bool alive);
 void ksock_txs_fail(struct ksock_net *net, struct list_head *txs,
 		    enum lnet_msg_hstatus hs, int status);
 void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len);

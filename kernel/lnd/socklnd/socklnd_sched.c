@@ -102,7 +102,6 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	struct lnet_msg *rxmsg = NULL;
 	struct lnet_nid nid = peer->p_nid;
 	char nidstr[LNET_NID_STR_MAX];
-	bool notify;
 	LIST_HEAD(txs);
 
 	os_mutex_lock(&ks.ks_lock);
@@ -115,7 +114,8 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	ksock_list_splice_init(&conn->c_txq, &txs);
 	if (conn->c_rx_state == KSOCK_RX_PAYLOAD || conn->c_rx_state == KSOCK_RX_SLOP)
 		rxmsg = conn->c_rx_msg;
-	notify = !net->n_shutdown && ksock_is_error(conn->c_why.hstatus);
+	if (ksock_is_error(conn->c_why.hstatus) && !ksock_peer_alive(peer))
+		ksock_peer_notify(peer, false);
 	os_mutex_unlock(&ks.ks_lock);
 
 	/* Logged first: whoever sees the socket close finds the line. */
@@ -131,8 +131,6 @@ static void ksock_conn_close(struct ksock_conn *conn)
 		lnet_finalize(net->n_ln, rxmsg, -EIO);
 	}
 	ksock_txs_fail(net, &txs, conn->c_why.hstatus, -EIO);
-	if (notify)
-		lnet_notify(net->n_ln, net->n_ni, &nid, false);
 
 	os_mutex_lock(&ks.ks_lock);
 	net->n_nconns--;
