@@ -328,6 +328,34 @@ put_n() {
 	[ $((xa - x + ya - y)) -eq $N ]
 }
 
+@test "preferred link down (multi-rail): traffic moves to a0, every send completes" {
+	topo_2x2 mr
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --src $A1 --priority 0
+	on 1 ip link set a1 down
+	wait_ni_status 1 $A1 down
+	[ "$(ni_status 1 $A0)" = up ]
+	before=$(ni_count 1 send_count $A0 $A1)
+	run on 1 lnetctl selftest put $B0 --count $N --size 4096 --timeout 60
+	echo "$output"
+	after=$(ni_count 1 send_count $A0 $A1)
+	ok=$(yaml_get "d['selftest']['ok']")
+	failed=$(yaml_get "d['selftest']['failed']")
+	[ "$(yaml_get "d['selftest']['corrupt']")" -eq 0 ]
+	[ $((ok + failed)) -eq $N ]
+	if [ "$failed" -eq 0 ]; then [ "$status" -eq 0 ]; else [ "$status" -eq 1 ]; fi
+	delta_is "$ok 0" "$before" "$after"
+	# nothing lost: b1 is unreachable from a0 (its route went with a1), so
+	# each try on b1 fails and is resent on b0 within the timeout
+	[ "$ok" -eq $N ]
+	# the link comes back: a1 carries everything again
+	on 1 ip link set a1 up
+	wait_ni_status 1 $A1 up
+	before=$(ni_count 1 send_count $A0 $A1)
+	put_n 1 $B0
+	delta_is "0 $N" "$before" "$(ni_count 1 send_count $A0 $A1)"
+}
+
 @test "preferred link down (two nets): tcp carries all, back to tcp1 when a1 is up" {
 	topo_2x2 nets
 	A1=10.22.0.1@tcp1
