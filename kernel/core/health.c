@@ -140,13 +140,42 @@ static bool lnet_msg_may_resend(struct lnet *ln, const struct lnet_msg *msg)
 }
 
 /*
+ * Resend @msg, on another path when there is one. A failure does not
+ * always blame what broke (a connect to an unreachable peer NI reports a
+ * local error), so for this one selection the NI and the peer NI that just
+ * failed look dead and any other pair wins; their health is given back
+ * right after. Selection runs inside lnet_send_msg() under the lock we
+ * hold, and we run inside the finalize loop, so a failure of the new try
+ * is only queued: nothing else sees or changes these values meanwhile.
+ */
+static int lnet_resend_elsewhere(struct lnet *ln, struct lnet_msg *msg,
+				 struct lnet_ni *ni, struct lnet_peer_ni *lpni)
+{
+	u32 ni_health = ni ? ni->ni_health : 0;
+	u32 lpni_health = lpni ? lpni->lpni_health : 0;
+	int rc;
+
+	if (ni)
+		ni->ni_health = 0;
+	if (lpni)
+		lpni->lpni_health = 0;
+	rc = lnet_send_msg(ln, msg);
+	if (ni)
+		ni->ni_health = ni_health;
+	if (lpni)
+		lpni->lpni_health = lpni_health;
+	return rc;
+}
+
+/*
  * Called by the core's finalize for a send that failed (its credits
- * already returned). Resending goes through selection again, which now
- * sees the lowered health.
+ * already returned). Resending goes through selection again.
  */
 bool lnet_health_handle_failure(struct lnet *ln, struct lnet_msg *msg)
 {
 	enum lnet_msg_hstatus hs = msg->msg_health_status;
+	struct lnet_peer_ni *lpni = msg->msg_txpeer;
+	struct lnet_ni *ni = msg->msg_txni;
 	int rc;
 
 	if (hs == LNET_MSG_STATUS_OK || hs > LNET_MSG_STATUS_NETWORK_TIMEOUT)
@@ -163,7 +192,7 @@ bool lnet_health_handle_failure(struct lnet *ln, struct lnet_msg *msg)
 	msg->msg_health_status = LNET_MSG_STATUS_OK;
 	msg->msg_retries++;
 	ln->ln_dp.dp_resend_count++;
-	rc = lnet_send_msg(ln, msg);
+	rc = lnet_resend_elsewhere(ln, msg, ni, lpni);
 	if (rc) {
 		/* Nothing was sent: the caller finalizes with the first failure. */
 		msg->msg_health_status = hs;

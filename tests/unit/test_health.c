@@ -323,6 +323,34 @@ static void test_remote_failure_resends(void **state)
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 
+/*
+ * The peer NI is unreachable but the LND blames our NI (as a failed
+ * connect does): the resend still takes the other peer NI, even though
+ * the failed one is preferred.
+ */
+static void test_resend_other_path(void **state)
+{
+	struct pair *p = *state;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set_dir("10.21.0.2@tcp", MEMLND_TO, false,
+			    LNET_MSG_STATUS_LOCAL_ERROR, -1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_int_equal(memlnd_rule_hits("10.21.0.2@tcp"), 1);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
+	assert_int_equal(lpni_of(p->n0, "10.22.0.2@tcp")->lpni_send_count, 1);
+	/* the blame went where the status points: one NI, not the peer NI */
+	assert_int_equal(lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health,
+			 LNET_MAX_HEALTH);
+	assert_int_equal(ni_of(p->n0, "10.21.0.1@tcp")->ni_health +
+			 ni_of(p->n0, "10.22.0.1@tcp")->ni_health,
+			 2 * LNET_MAX_HEALTH - 100);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
 /* Every path fails: retry_count resends, then one failure event. */
 static void test_retries_bounded(void **state)
 {
@@ -601,6 +629,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_local_failure_resends, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_remote_failure_resends, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_resend_other_path, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_retries_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_resend_after_deadline, setup,
