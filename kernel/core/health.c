@@ -128,11 +128,12 @@ static void lnet_health_blame(struct lnet *ln, struct lnet_msg *msg,
 /*
  * Any failed send may be tried again: the LNDs report a failure only for
  * a message that did not reach the peer whole (a message whose answer is
- * late is timed out by the monitor, which never resends).
+ * late is timed out by the monitor, which never resends). Not a recovery
+ * ping: it tests one path, and an answer from another would prove nothing.
  */
 static bool lnet_msg_may_resend(struct lnet *ln, const struct lnet_msg *msg)
 {
-	if (!msg->msg_deadline_ns)
+	if (!msg->msg_deadline_ns || lnet_msg_is_recovery(msg))
 		return false;
 	if (msg->msg_retries >= lnet_global(ln, LNET_GLOBAL_RETRY_COUNT))
 		return false;

@@ -118,6 +118,11 @@ static void lnet_recovery_event(struct lnet *ln, struct lnet_event *ev)
 	lnet_md_unlink(ln, ev->md_handle);
 }
 
+bool lnet_msg_is_recovery(const struct lnet_msg *msg)
+{
+	return msg->msg_md && msg->msg_md->md_handler == lnet_recovery_event;
+}
+
 /* GET @dst's ping info (from @src if given) for the object @op names. */
 static int lnet_recovery_send(struct lnet *ln, bool local,
 			      const struct lnet_nid *nid,

@@ -20,6 +20,12 @@
 /* How often the monitor looks at timeouts and recovery (ns). */
 #define LNET_MONITOR_TICK_NS		100000000ULL
 
+/*
+ * monitor.c: is @msg a recovery ping? It tests one path: a resend on
+ * another would prove nothing about it.
+ */
+bool lnet_msg_is_recovery(const struct lnet_msg *msg);
+
 /* health.c: recovery of a lowered NI / peer NI by the monitor's pings. */
 u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count);
 void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni);

@@ -487,6 +487,35 @@ static void test_recovery_peer(void **state)
 	assert_int_equal(recvs(p->n1, "10.22.0.2@tcp") - b0, 0);
 }
 
+/* A recovery ping that fails is not resent to another peer NI. */
+static void test_recovery_not_resent(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_peer_ni *a;
+	u64 b0;
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_sel_priority = 0;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	memlnd_rule_set_dir("10.21.0.2@tcp", MEMLND_TO, false,
+			    LNET_MSG_STATUS_REMOTE_ERROR, -1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	b0 = recvs(p->n1, "10.22.0.2@tcp");
+	/* the first recovery ping is due a second after the failure */
+	memlnd_sleep_ms(1600);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_int_equal(memlnd_rule_hits("10.21.0.2@tcp"), 2);
+	assert_int_equal(recvs(p->n1, "10.22.0.2@tcp"), b0);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	a = lpni_of(p->n0, "10.21.0.2@tcp");
+	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
+	assert_int_equal(a->lpni_ping_count, 1);
+	assert_int_equal(a->lpni_health, LNET_MAX_HEALTH - 200);
+	assert_false(a->lpni_recovery_pending);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
 /* Failing recovery pings wait twice as long each time. */
 static void test_recovery_backoff(void **state)
 {
@@ -639,6 +668,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_recovery_local, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_recovery_peer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recovery_not_resent, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_recovery_backoff, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_link_down_up, setup, teardown),
