@@ -11,13 +11,17 @@
  *
  * Interfaces are named, not tied to a network namespace: the core knows
  * its NIs by interface name only, so a change of an interface of the same
- * name in another namespace counts too (tests use distinct names).
+ * name in another live namespace counts too. Devices of a namespace being
+ * dismantled are skipped: `ip netns del` returns before its devices go,
+ * and their late DOWN/UNREGISTER must not take down the NI of a newer
+ * interface of the same name (the test suites make one netns per test).
  */
 #include <linux/netdevice.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 #include "lnet_module.h"
 
 struct lnet_link_change {
@@ -71,6 +75,8 @@ static int lnet_netdev_event(struct notifier_block *nb, unsigned long event,
 	default:
 		return NOTIFY_DONE;
 	}
+	if (!check_net(dev_net(dev)))
+		return NOTIFY_DONE;
 	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch) {
 		pr_warn("no memory to record a link change of %s\n", dev->name);

@@ -88,6 +88,19 @@ net_show_is() {
 	net_show_is up
 }
 
+@test "netdevice notifier: a namespace going away with its own lnk0 leaves our lnk0's NI up" {
+	"$LNETCTL" net add --net tcp --if lnk0
+	ip netns add dp$$
+	ip -n dp$$ link add lnk0 type veth peer name lnk9
+	ip -n dp$$ link set lnk0 up
+	ip -n dp$$ link set lnk9 up
+	ip netns del dp$$
+	# the other namespace's devices go asynchronously: give them time
+	sleep 2
+	run "$LNETCTL" net show --net tcp
+	net_show_is up
+}
+
 @test "netdevice notifier: the interface removed -> down; unload with changes queued: 0 objects left" {
 	"$LNETCTL" net add --net tcp --if lnk0
 	ip link del lnk0
