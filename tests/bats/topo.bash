@@ -17,8 +17,10 @@
 #   on N lnetctl ARGS...   lnetctl against node N's lnetd
 #   on N FUNCTION ARGS...  a shell function with LNET_SOCKET of node N
 #   on N CMD ARGS...       CMD inside node N's netns (e.g. ip link set a1 down)
-#   ni_count N KEY NID...  KEY (send_count, recv_count, drop_count) of node N's
-#                          local NIs, from `net show -v`, space-separated
+#   ni_count N KEY NID...  KEY (send_count, recv_count, drop_count, or by
+#                          message type: sent_stats.put, received_stats.ack...)
+#                          of node N's local NIs, from `net show -v`,
+#                          space-separated
 #   peer_ni_count N KEY NID...  the same for node N's peer NIs (`peer show -v`)
 #   stats_count N KEY...   KEYs of node N's `stats show` (e.g. recv_length)
 #   ni_status N NID        status (up/down) of node N's local NI
@@ -189,11 +191,14 @@ on() {
 }
 
 # topo_counts net|peer N KEY NID...: the counters, in the order of the NIDs.
+# KEY is a key of `statistics` (send_count, ...), or MAP.TYPE for the
+# counts by message type at -v 2 (e.g. sent_stats.put, received_stats.ack).
 topo_counts() {
-	local kind=$1 n=$2 key=$3 f
+	local kind=$1 n=$2 key=$3 f v=1
 	shift 3
 	f=$TD/counts.$n.yaml
-	on "$n" lnetctl "$kind" show -v >"$f" || return 1
+	[[ $key == *.* ]] && v=2
+	on "$n" lnetctl "$kind" show -v $v >"$f" || return 1
 	"$TOPO_PY" - "$kind" "$key" "$f" "$@" <<'PY'
 import sys, yaml
 kind, key, path, nids = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
@@ -207,7 +212,11 @@ for nid in nids:
     m = [x for x in nis if x['nid'] == nid]
     if len(m) != 1:
         sys.exit('%s show -v: no single NI %s in %s' % (kind, nid, [x['nid'] for x in nis]))
-    out.append(str(m[0]['statistics'][key]))
+    if '.' in key:
+        group, typ = key.split('.', 1)
+        out.append(str(m[0][group][typ]))
+    else:
+        out.append(str(m[0]['statistics'][key]))
 print(' '.join(out))
 PY
 }
