@@ -260,9 +260,16 @@ static struct lnet_selftest_slot *lnet_selftest_slot_new(struct lnet_selftest *s
 		os_free(sl);
 		return NULL;
 	}
-	/* Not the pattern anywhere: every byte must come from the REPLY. */
-	for (i = 0; i < req->sft_size; i++)
+	/*
+	 * Not the pattern anywhere: every byte must come from the REPLY. The
+	 * pattern repeats every 256 bytes, so its complement is copied on in
+	 * doubling chunks.
+	 */
+	for (i = 0; i < req->sft_size && i < 256; i++)
 		sl->sl_buf[i] = (u8)~lnet_selftest_byte(i);
+	for (; i < req->sft_size; i *= 2)
+		memcpy(sl->sl_buf + i, sl->sl_buf,
+		       i < req->sft_size - i ? i : req->sft_size - i);
 	return sl;
 }
 

@@ -74,10 +74,11 @@ teardown() {
 	lnetctl net add --net tcp --if veth0
 	local t0=$SECONDS
 	run --separate-stderr lnetctl ping --timeout 1 10.11.0.9@tcp
+	local took=$((SECONDS - t0))
 	[ "$status" -eq 1 ]
 	[ "$output" = "" ]
 	[ "$stderr" = "lnetctl ping: failed to ping 10.11.0.9@tcp: Connection timed out" ]
-	[ $((SECONDS - t0)) -le 2 ]
+	[ "$took" -le 2 ]
 }
 
 @test "ping: bad NIDs and --timeout out of range are usage errors (exit 2)" {
