@@ -121,6 +121,15 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 		return 0;
 	if (lnd->lnd_startup) {
 		rc = lnd->lnd_startup(ln, ni);
+		/*
+		 * An address its wire cannot carry (IPv6 on socklnd): the NI
+		 * is kept as configuration only, like one without an LND.
+		 */
+		if (rc == -EAFNOSUPPORT) {
+			os_log("lnet: NI on %s: its LND cannot carry this address family; configuration only\n",
+			       ni->ni_ifname);
+			return 0;
+		}
 		if (rc)
 			return rc;
 	}
