@@ -45,6 +45,11 @@ topo_init() {
 	TOPO_TAG=$$-${BATS_TEST_NUMBER:-0}
 	TOPO_NODES=()
 	TOPO_HUB=
+	# helpers.bash's yaml_is/yaml_get call python3 too: the same fast one
+	if [ "$TOPO_PY" != python3 ]; then
+		mkdir -p "$TD/bin" && ln -sf "$TOPO_PY" "$TD/bin/python3"
+		PATH=$TD/bin:$PATH
+	fi
 	if [ -z "${BATS_TEST_DIRNAME:-}" ]; then
 		trap topo_teardown EXIT
 		trap 'exit 130' INT TERM
