@@ -1210,6 +1210,40 @@ static void test_peer_del_in_flight(void **state)
 	unlock(ln);
 }
 
+/* Unlinked with a send in flight: the UNLINK event comes after the SEND. */
+static void test_unlink_in_flight(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid a = nid4(10, 0, 0, 100);
+	static u8 buf[64];
+	struct lnet_handle_md h;
+	s64 objs;
+
+	lock(ln);
+	add_ni(ln, "eth0", 8, 8);
+	objs = ln->ln_nobjects;
+	h = md_bind(ln, buf, 64, LNET_MD_THRESH_INF, 0);
+	assert_int_equal(lnet_put(ln, NULL, h, false, &a, LNET_PID_LUSTRE, PORTAL, BITS,
+				  0, 64, 0), 0);
+	assert_int_equal(lnet_md_unlink(ln, h), 0);
+	assert_int_equal(nevents, 0);
+	assert_int_equal(lnet_md_unlink(ln, h), -ENOENT);
+	assert_int_equal(lnet_put(ln, NULL, h, false, &a, LNET_PID_LUSTRE, PORTAL, BITS,
+				  0, 64, 0), -EINVAL);
+	unlock(ln);
+	fake_complete(0, 0);
+	lock(ln);
+	assert_int_equal(nevents, 2);
+	assert_int_equal(events[0].type, LNET_EVENT_SEND);
+	assert_false(events[0].unlinked);
+	assert_int_equal(events[1].type, LNET_EVENT_UNLINK);
+	assert_true(events[1].unlinked);
+	assert_int_equal(events[1].md_handle.cookie, h.cookie);
+	/* what is left: the peer made by the traffic (peer, peer net, peer NI) */
+	assert_int_equal(ln->ln_nobjects, objs + 3);
+	unlock(ln);
+}
+
 /* An LND's view of a peer NI: its state and when it was last heard of. */
 static void test_notify(void **state)
 {
@@ -1263,6 +1297,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_peer_del_in_flight, setup_fake,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_notify, setup_fake, teardown),
+		cmocka_unit_test_setup_teardown(test_unlink_in_flight, setup_fake,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
