@@ -823,8 +823,20 @@ static void test_shutdown_fails_waiting(void **state)
 
 	node_up(&C, 5, lookup_c);
 	os_mutex_lock(&C.ln.ln_api_mutex);
-	assert_int_equal(lnet_ni_add(&C.ln, LNET_NET_ID(LNET_LND_TCP, 1), "v6", NULL),
-			 -EAFNOSUPPORT);
+	/* socklnd refuses it (-EAFNOSUPPORT): the core keeps it, LND-less */
+	assert_int_equal(lnet_ni_add(&C.ln, LNET_NET_ID(LNET_LND_TCP, 1), "v6", NULL), 0);
+	{
+		static const u8 v6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 };
+		struct lnet_nid n6;
+		struct lnet_ni *ni6;
+
+		lnet_nid_make(&n6, LNET_NET_ID(LNET_LND_TCP, 1), v6, 16);
+		ni6 = lnet_ni_find(&C.ln, &n6);
+		assert_non_null(ni6);
+		assert_null(ni6->ni_lnd);
+		assert_null(ni6->ni_lnd_data);
+	}
+	assert_true(log_has(0, "2001:db8::5@tcp1: IPv6 NIs are not supported"));
 	{
 		struct lnet_md md = { .start = buf, .length = sizeof(buf),
 				      .threshold = LNET_MD_THRESH_INF,

@@ -96,9 +96,12 @@ void ksock_peer_notify(struct ksock_peer *peer, bool alive)
 	os_cond_broadcast(&ks.ks_cond);
 }
 
-/* Finalize the txs of @txs (taken off every list) without any lock held. */
-void ksock_txs_fail(struct ksock_net *net, struct list_head *txs,
-		    enum lnet_msg_hstatus hs, int status)
+/*
+ * Finalize the txs of @txs (taken off every list) with @status and health
+ * @hs, without any lock held, and free them.
+ */
+void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
+			enum lnet_msg_hstatus hs, int status)
 {
 	struct ksock_tx *tx, *tmp;
 
@@ -307,7 +310,7 @@ static void ksock_shutdown(struct lnet *ln, struct lnet_ni *ni)
 	list_del(&net->n_list);
 	ks.ks_nnets--;
 	os_mutex_unlock(&ks.ks_lock);
-	ksock_txs_fail(net, &txs, LNET_MSG_STATUS_LOCAL_ERROR, -ENETDOWN);
+	ksock_txs_finalize(net, &txs, LNET_MSG_STATUS_LOCAL_ERROR, -ENETDOWN);
 
 	/* The last NI: no connection is left, the threads stop. */
 	os_mutex_lock(&ks.ks_thread_mutex);

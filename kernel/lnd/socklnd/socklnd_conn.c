@@ -559,7 +559,7 @@ static void ksock_active(struct ksock_peer *peer)
 	if (rc && !ksock_peer_alive(peer))
 		ksock_peer_notify(peer, false);
 	os_mutex_unlock(&ks.ks_lock);
-	ksock_txs_fail(net, &failed, ksock_connect_hstatus(rc), rc);
+	ksock_txs_finalize(net, &failed, ksock_connect_hstatus(rc), rc);
 }
 
 /* ---- tx timeouts -------------------------------------------------------------- */
@@ -600,7 +600,7 @@ static void ksock_reap(u64 now)
 			continue;
 		net->n_refs++;
 		os_mutex_unlock(&ks.ks_lock);
-		ksock_txs_fail(net, &txs, LNET_MSG_STATUS_NETWORK_TIMEOUT, -ETIMEDOUT);
+		ksock_txs_finalize(net, &txs, LNET_MSG_STATUS_NETWORK_TIMEOUT, -ETIMEDOUT);
 		os_mutex_lock(&ks.ks_lock);
 		net->n_refs--;
 		os_cond_broadcast(&ks.ks_cond);

@@ -14,9 +14,11 @@
  * lock: taken with an instance's ln_api_mutex held (lnd_send, lnd_recv...)
  * but never held while calling into the core (lnet_parse, lnet_finalize,
  * lnet_notify) or while blocking on a socket. A connection belongs to one
- * scheduler: only that thread reads or writes its socket, runs its receive
- * state, takes messages off its tx queue and frees it; other threads ask
- * it to (ksock_conn_schedule) and wake it.
+ * scheduler: only that thread reads its socket, runs its receive state,
+ * takes messages off its tx queue, closes and frees it; other threads ask
+ * it to (ksock_conn_schedule) and wake it. The one other writer is
+ * lnd_send's fast path (ksock_conn_send_now): a small message for an empty
+ * tx queue, written under ks_lock, when the scheduler is not writing.
  * ks.ks_thread_mutex serialises starting and stopping the shared threads;
  * taken before ks_lock, never inside it.
  */
@@ -183,8 +185,8 @@ struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind);
 void ksock_peer_start_connect(struct ksock_peer *peer);
 bool ksock_peer_alive(struct ksock_peer *peer);
 void ksock_peer_notify(struct ksock_peer *peer, bool alive);
-void ksock_txs_fail(struct ksock_net *net, struct list_head *txs,
-		    enum lnet_msg_hstatus hs, int status);
+void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
+			enum lnet_msg_hstatus hs, int status);
 void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len);
 
 /* socklnd_conn.c */

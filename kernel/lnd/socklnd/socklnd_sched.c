@@ -130,7 +130,7 @@ static void ksock_conn_close(struct ksock_conn *conn)
 		rxmsg->msg_health_status = conn->c_why.hstatus;
 		lnet_finalize(net->n_ln, rxmsg, -EIO);
 	}
-	ksock_txs_fail(net, &txs, conn->c_why.hstatus, -EIO);
+	ksock_txs_finalize(net, &txs, conn->c_why.hstatus, -EIO);
 
 	os_mutex_lock(&ks.ks_lock);
 	net->n_nconns--;
@@ -380,7 +380,7 @@ static int ksock_conn_tx(struct ksock_conn *conn)
 		os_mutex_lock(&ks.ks_lock);
 		ksock_tx_advance(conn, (u32)rc, &done);
 		os_mutex_unlock(&ks.ks_lock);
-		ksock_txs_fail(net, &done, LNET_MSG_STATUS_OK, 0);
+		ksock_txs_finalize(net, &done, LNET_MSG_STATUS_OK, 0);
 	}
 }
 
