@@ -147,10 +147,12 @@ peer-show-v1.schema.yaml
 peer-show-v2.schema.yaml
 peer-show-v4.schema.yaml
 peer-show.schema.yaml
+ping.schema.yaml
 policy-show.schema.yaml
 route-show-v.schema.yaml
 route-show.schema.yaml
 routing-show.schema.yaml
+selftest.schema.yaml
 stats-show.schema.yaml" ]
 }
 
@@ -272,6 +274,39 @@ stats-show.schema.yaml" ]
 	run lnetctl route show
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+}
+
+@test "ping, discover and selftest outputs validate; a wrong key or value fails" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl ping 0@lo 10.11.0.1@tcp >"$T/ping.yaml"
+	valid ping "$T/ping.yaml"
+	lnetctl selftest put 0@lo --count 3 >"$T/put.yaml"
+	valid selftest "$T/put.yaml"
+	lnetctl selftest get 10.11.0.1@tcp --count 3 --size 0 >"$T/get.yaml"
+	valid selftest "$T/get.yaml"
+	lnetctl stats show >"$T/stats.yaml"
+	valid stats-show "$T/stats.yaml"
+	invalid ping 'ping:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: false
+  peer ni: [{nid: 10.0.0.2@tcp}]' \
+		"4:3: Additional properties are not allowed ('peer ni' was unexpected) (at ping/0)
+$T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
+	invalid ping 'discover:
+- primary nid: 10.0.0.2@tcp
+  Multi-Rail: true
+  peer_ni: [{nid: 0@lo}]' \
+		"4:19: '0@lo' should not be valid under {'const': '0@lo'} (at discover/0/peer_ni/0/nid)"
+	invalid selftest 'selftest:
+  op: put
+  target: 10.0.0.2@tcp
+  size: 1048577
+  count: 1
+  ok: 1
+  failed: 0
+  corrupt: 0
+  elapsed_ns: 5' \
+		"4:9: 1048577 is greater than the maximum of 1048576 (at selftest/size)"
 }
 
 @test "export and export --backup of a configured node validate" {
