@@ -98,9 +98,16 @@ struct lnet_md {
 };
 
 /*
+ * Threshold: every operation on an MD uses one (a PUT or GET sent from it,
+ * the ACK or REPLY that answers it, each incoming PUT or GET it takes), so
+ * a PUT with ACK or a GET binds threshold 2 to be unlinked with its last
+ * event; an answer still lands when its message used up the threshold.
+ * A failed or timed-out ACK/REPLY leaves its unit unused: unlink the MD.
+ *
  * Bind a free-floating MD (for a send, or the sink of a GET's REPLY):
  * 0 and *@h, or -ENOMEM / -EINVAL (length > LNET_MTU with no TRUNCATE,
- * NULL start with length > 0). Unlinked automatically when its threshold
+ * NULL start with length > 0, threshold 0, MAX_SIZE without a max_size
+ * or above the length). Unlinked automatically when its threshold
  * reaches 0 and nothing is in flight on it.
  */
 int lnet_md_bind(struct lnet *ln, const struct lnet_md *md,
@@ -135,7 +142,11 @@ int lnet_me_attach_md(struct lnet *ln, u32 portal, const struct lnet_nid *match_
 int lnet_put(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md h,
 	     bool ack, const struct lnet_nid *target, u32 pid, u32 portal,
 	     u64 match_bits, u32 offset, u32 len, u64 hdr_data);
-/* GET @len bytes into @h; events SEND then REPLY (or one failing event). */
+/*
+ * GET @len bytes into @h at @offset (the target reads from its MD at
+ * @offset too when it manages remote offsets); events SEND then REPLY
+ * (or one failing event).
+ */
 int lnet_get(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md h,
 	     const struct lnet_nid *target, u32 pid, u32 portal,
 	     u64 match_bits, u32 offset, u32 len);
