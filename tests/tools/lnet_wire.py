@@ -248,8 +248,17 @@ def tcp_streams(data):
     return out
 
 
-def decode_messages(b, who):
-    """Lines for the messages (and their ping payloads) in @b."""
+def is_ping_payload(m, ping_gets):
+    """A push (PUT on portal 0 with the ping match bits) or the REPLY to a
+    ping GET (its handle is one that a ping GET carried)."""
+    if m["type"] == "PUT":
+        return m["portal"] == 0 and m["match_bits"] == 1 << 63
+    return m["type"] == "REPLY" and (m["cookie"], m["object"]) in ping_gets
+
+
+def decode_messages(b, who, ping_gets):
+    """Lines for the messages (and their ping payloads) in @b; the return
+    handles of ping GETs are added to @ping_gets."""
     lines, off = [], 0
     while off < len(b):
         m = decode_msg_hdr(b[off:])
@@ -267,8 +276,9 @@ def decode_messages(b, who):
         lines.append("%s %s %s -> %s pids %d/%d payload %d%s" %
                      (who, m["type"], m["src"], m["dst"], m["src_pid"],
                       m["dst_pid"], m["payload_length"], extra))
-        if m["type"] in ("PUT", "REPLY") and m.get("portal", 0) == 0 and \
-                m.get("match_bits", 1 << 63) == 1 << 63 and payload:
+        if m["type"] == "GET" and m["portal"] == 0 and m["match_bits"] == 1 << 63:
+            ping_gets.add((m["cookie"], m["object"]))
+        if payload and is_ping_payload(m, ping_gets):
             p = decode_ping(payload)
             lines.append("%s   ping features 0x%x pid %d nis %s" %
                          (who, p["features"], p["pid"],
@@ -278,7 +288,7 @@ def decode_messages(b, who):
     return lines
 
 
-def decode_connection(c2s, s2c, who):
+def decode_connection(c2s, s2c, who, ping_gets):
     lines = []
     if c2s:
         a = decode_acceptor(c2s)
@@ -286,12 +296,12 @@ def decode_connection(c2s, s2c, who):
         lines.append("%s acceptor %s" % (who, a["nid"]))
         lines.append("%s hello %s -> %s kind %d pid %d" %
                      (who, h["src"], h["dst"], h["kind"], h["src_pid"]))
-        lines += decode_messages(c2s[72 + 4 * h["nips"]:], who + " >")
+        lines += decode_messages(c2s[72 + 4 * h["nips"]:], who + " >", ping_gets)
     if s2c:
         h = decode_hello(s2c)
         lines.append("%s hello %s -> %s kind %d pid %d" %
                      (who, h["src"], h["dst"], h["kind"], h["src_pid"]))
-        lines += decode_messages(s2c[56 + 4 * h["nips"]:], who + " <")
+        lines += decode_messages(s2c[56 + 4 * h["nips"]:], who + " <", ping_gets)
     return lines
 
 
@@ -313,11 +323,17 @@ def main(argv):
                     f.write(b)
         return 0
     conns = sorted(k for k in streams if k[3] == ACCEPTOR_PORT)
+    ping_gets = set()
     try:
-        for c in conns:
-            who = "%s:%d" % (c[0], c[1])
-            for line in decode_connection(streams[c], streams.get((c[2], c[3], c[0], c[1]), b""), who):
-                print(line)
+        # twice: a ping's REPLY may come back on another connection than
+        # its GET went out on; the first pass learns every ping GET
+        for show in (False, True):
+            for c in conns:
+                who = "%s:%d" % (c[0], c[1])
+                back = streams.get((c[2], c[3], c[0], c[1]), b"")
+                for line in decode_connection(streams[c], back, who, ping_gets):
+                    if show:
+                        print(line)
     except WireError as e:
         sys.stderr.write("lnet_wire.py: %s\n" % e)
         return 1
