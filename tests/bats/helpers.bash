@@ -12,6 +12,12 @@ TOP=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 LNETCTL_BIN=${LNETCTL_BIN:-$TOP/build/lnetctl}
 LNETD_BIN=${LNETD_BIN:-$TOP/build/lnetd}
 
+# Debian's python3 when it has yaml: a version-manager shim in front of
+# python3 (seen on developer machines) costs most of a second per call.
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+	python3() { /usr/bin/python3 "$@"; }
+fi
+
 # LNET_TRANSPORT=dev (set by tests/kernel/guest.sh inside the test VM): the
 # same tests drive the lnet module through /dev/lnet instead of a private
 # lnetd. lnet_setup makes the same netns and veth pair but starts no lnetd;
@@ -52,10 +58,12 @@ lnet_setup() {
 }
 
 # fresh_lnetd: a second, fresh lnetd in the test's namespace (same
-# interfaces), configured, at $B_SOCKET; lnet_teardown stops it.
+# interfaces), configured, at $B_SOCKET; lnet_teardown stops it. Its
+# socket LND listens on another port: the first lnetd holds 988 on the
+# same addresses.
 fresh_lnetd() {
 	B_SOCKET=$T/b.sock
-	ip netns exec "$NS" "$LNETD_BIN" --socket "$B_SOCKET" --pidfile "$T/b.pid" \
+	ip netns exec "$NS" env LNET_ACCEPT_PORT=1988 "$LNETD_BIN" --socket "$B_SOCKET" --pidfile "$T/b.pid" \
 		--log "$T/b.log"
 	for _ in $(seq 100); do [ -S "$B_SOCKET" ] && break; sleep 0.05; done
 	[ -S "$B_SOCKET" ]
