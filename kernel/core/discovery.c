@@ -184,6 +184,12 @@ static int lnet_peer_merge_set(struct lnet *ln, const struct lnet_nid *nid,
 	lp = lnet_peer_find(ln, &prim);
 	if (!lp)
 		return rc ? rc : -ENOMEM;
+	/*
+	 * lnet_peer_ni_add() marks a peer it creates CONFIGURED (the admin's
+	 * way in): a peer discovery created keeps it only when the admin's
+	 * peer it replaces had it (@state holds what the old peers had).
+	 */
+	lp->lp_state &= ~LNET_PEER_S_CONFIGURED;
 	lp->lp_state |= state | LNET_PEER_S_DISCOVERED | LNET_PEER_S_NIDS_UPTODATE;
 	if (features & LNET_PING_FEAT_MULTI_RAIL)
 		lp->lp_state |= LNET_PEER_S_MULTI_RAIL;

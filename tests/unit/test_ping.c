@@ -324,6 +324,67 @@ static void test_discover_merges_peers(void **state)
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 
+/* Merge a ping info listing @a then @b, as learnt through @via. */
+static int merge_two(struct memlnd_node *n, const char *via, const char *a,
+		     const char *b)
+{
+	struct lnet_ping_info *pi = lnet_ping_info_alloc(2);
+	struct lnet_nid v = memlnd_nid(via), prim;
+	int rc;
+
+	assert_non_null(pi);
+	pi->pi_features = LNET_PING_FEAT_BASE | LNET_PING_FEAT_NI_STATUS |
+			  LNET_PING_FEAT_MULTI_RAIL;
+	pi->pi_nnis = 2;
+	pi->pi_ni[0].ns_nid = memlnd_nid(a);
+	pi->pi_ni[0].ns_status = LNET_NI_STATUS_UP_WIRE;
+	pi->pi_ni[1].ns_nid = memlnd_nid(b);
+	pi->pi_ni[1].ns_status = LNET_NI_STATUS_UP_WIRE;
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	rc = lnet_peer_merge_ping(&n->ln, &v, pi, &prim);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	os_free(pi);
+	return rc;
+}
+
+/* Only the admin's peers are CONFIGURED; discovery keeps, never adds it. */
+static void test_discovered_not_configured(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_nid c = memlnd_nid("10.31.0.2@tcp");
+	char buf[256];
+
+	/* unknown NIDs: the merge creates the peer with a new primary */
+	assert_int_equal(merge_two(p->n0, "10.30.0.2@tcp", "10.30.0.2@tcp",
+				   "10.30.1.2@tcp"), 0);
+	peer_nids(p->n0, "10.30.1.2@tcp", buf, sizeof(buf));
+	assert_string_equal(buf, "10.30.0.2@tcp: 10.30.0.2@tcp 10.30.1.2@tcp");
+	assert_int_equal(peer_state(p->n0, "10.30.0.2@tcp") &
+			 (LNET_PEER_S_CONFIGURED | LNET_PEER_S_DISCOVERED),
+			 LNET_PEER_S_DISCOVERED);
+	/* a traffic peer whose primary is not listed is rebuilt, unconfigured */
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_non_null(lnet_peer_ni_get_or_create(&p->n0->ln, &c));
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(merge_two(p->n0, "10.31.0.2@tcp", "10.31.1.2@tcp",
+				   "10.31.2.2@tcp"), 0);
+	assert_int_equal(peer_state(p->n0, "10.31.0.2@tcp"), 0xffffffffU);
+	assert_int_equal(peer_state(p->n0, "10.31.1.2@tcp") &
+			 LNET_PEER_S_CONFIGURED, 0);
+	/* an admin's peer rebuilt under a new primary stays CONFIGURED */
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	c = memlnd_nid("10.32.0.2@tcp");
+	assert_int_equal(lnet_peer_ni_add(&p->n0->ln, &c, NULL, 0), 0);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(merge_two(p->n0, "10.32.0.2@tcp", "10.32.1.2@tcp",
+				   "10.32.2.2@tcp"), 0);
+	peer_nids(p->n0, "10.32.2.2@tcp", buf, sizeof(buf));
+	assert_string_equal(buf, "10.32.1.2@tcp: 10.32.1.2@tcp 10.32.2.2@tcp");
+	assert_int_equal(peer_state(p->n0, "10.32.1.2@tcp") &
+			 (LNET_PEER_S_CONFIGURED | LNET_PEER_S_DISCOVERED),
+			 LNET_PEER_S_CONFIGURED | LNET_PEER_S_DISCOVERED);
+}
+
 static void test_push_updates_other_side(void **state)
 {
 	struct pair *p = *state;
@@ -515,6 +576,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_discover, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_merges_peers, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_discovered_not_configured,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_push_updates_other_side, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_ping_timeout, setup, teardown),
