@@ -864,6 +864,145 @@ static void test_shutdown_fails_waiting(void **state)
 	put_one(1000);
 }
 
+/* ---- two nets on one address ------------------------------------------------- */
+
+#define TCP2		LNET_NET_ID(LNET_LND_TCP, 2)
+
+static int lookup_d(const char *ifname, struct os_ifaddr *out)
+{
+	static const u8 d[4] = { 127, 0, 0, 7 };
+
+	return lookup_for(d, ifname, out);
+}
+
+static int lookup_e(const char *ifname, struct os_ifaddr *out)
+{
+	static const u8 e[4] = { 127, 0, 0, 8 };
+
+	return lookup_for(e, ifname, out);
+}
+
+/* An instance with a tcp and a tcp2 NI on one address (one listener). */
+static void two_net_node(struct node *n, u8 last,
+			 int (*lookup)(const char *, struct os_ifaddr *))
+{
+	node_up(n, last, lookup);
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	assert_int_equal(lnet_ni_add(&n->ln, TCP2, "lo", NULL), 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+/* PUT 100 bytes E -> @dst (D's sink); wait for the ACK. */
+static void put_to(struct node *e, const struct lnet_nid *dst)
+{
+	struct lnet_md md = {
+		.start = pattern,
+		.length = 100,
+		.threshold = LNET_MD_THRESH_INF,
+		.handler = handler,
+	};
+	struct lnet_handle_md h;
+	struct op op = { 0 };
+
+	md.user_ptr = &op;
+	os_mutex_lock(&e->ln.ln_api_mutex);
+	assert_int_equal(lnet_md_bind(&e->ln, &md, &h), 0);
+	assert_int_equal(lnet_put(&e->ln, NULL, h, true, dst, LNET_PID_LUSTRE,
+				  PT_SINK, 1, 0, 100, 0), 0);
+	assert_true(wait_count(&e->ln, &op.nresp, 1));
+	assert_int_equal(op.send_status, 0);
+	assert_int_equal(op.resp_status, 0);
+	lnet_md_unlink(&e->ln, h);
+	os_mutex_unlock(&e->ln.ln_api_mutex);
+}
+
+static u64 recv_count(struct node *n, const struct lnet_nid *nid)
+{
+	struct lnet_ni *ni;
+	u64 v;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	ni = lnet_ni_find(&n->ln, nid);
+	assert_non_null(ni);
+	v = ni->ni_recv_count;
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return v;
+}
+
+/* A connection to D's address for @dst: refused, with one log line. */
+static void raw_unknown_nid(const struct lnet_nid *dst)
+{
+	struct sockaddr_in b = { .sin_family = AF_INET };
+	struct lnet_acceptor_req r = {
+		.acr_magic = LNET_PROTO_ACCEPTOR_MAGIC,
+		.acr_version = LNET_PROTO_ACCEPTOR_VERSION,
+		.acr_nid = *dst,
+	};
+	u8 buf[LNET_WIRE_ACCEPT_LEN];
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	b.sin_addr.s_addr = htonl(0x7f000007);
+	b.sin_port = htons(LNET_ACCEPTOR_PORT);
+	assert_int_equal(connect(fd, (struct sockaddr *)&b, sizeof(b)), 0);
+	assert_int_equal(lnet_acceptor_req_encode(&r, buf), 0);
+	raw_write(fd, buf, sizeof(buf));
+	assert_true(raw_closed(fd));
+	close(fd);
+}
+
+/*
+ * D has 127.0.0.7@tcp and 127.0.0.7@tcp2 (one listener on 127.0.0.7:988);
+ * E reaches each NID: every message arrives on the NI it names.
+ */
+static void test_two_nets_one_address(void **state)
+{
+	struct node *d = calloc(1, sizeof(*d)), *e = calloc(1, sizeof(*e));
+	struct lnet_md md = {
+		.start = sink,
+		.length = LNET_MTU,
+		.threshold = LNET_MD_THRESH_INF,
+		.options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE,
+		.handler = handler,
+	};
+	struct lnet_nid d1 = nid4(7), d2 = nid4(7), unknown = nid4(7), any = { 0 };
+	struct lnet_handle_md h;
+	struct op dop = { 0 };
+	u64 r1, r2;
+
+	assert_true(d && e);
+	d2.nid_netnum = 2;
+	unknown.nid_netnum = 9;
+	two_net_node(d, 7, lookup_d);
+	two_net_node(e, 8, lookup_e);
+	md.user_ptr = &dop;
+	os_mutex_lock(&d->ln.ln_api_mutex);
+	assert_int_equal(lnet_me_attach_md(&d->ln, PT_SINK, &any, LNET_PID_ANY, 1, 0,
+					   true, &md, &h), 0);
+	os_mutex_unlock(&d->ln.ln_api_mutex);
+	r1 = recv_count(d, &d1);
+	r2 = recv_count(d, &d2);
+
+	put_to(e, &d1);
+	assert_int_equal(recv_count(d, &d1), r1 + 1);
+	assert_int_equal(recv_count(d, &d2), r2);
+	put_to(e, &d2);
+	put_to(e, &d2);
+	assert_int_equal(recv_count(d, &d1), r1 + 1);
+	assert_int_equal(recv_count(d, &d2), r2 + 2);
+	os_mutex_lock(&d->ln.ln_api_mutex);
+	assert_int_equal(dop.nput, 3);
+	os_mutex_unlock(&d->ln.ln_api_mutex);
+
+	raw_unknown_nid(&unknown);
+	assert_true(log_has(0, "refusing the connection: it is for 127.0.0.7@tcp9, not for our 127.0.0.7@tcp, 127.0.0.7@tcp2"));
+	lnet_fini(&e->ln);
+	lnet_fini(&d->ln);
+	free(d);
+	free(e);
+	put_one(100);
+}
+
 /* A send to a NID where nobody listens fails with an error event. */
 static void test_connect_refused(void **state)
 {
@@ -905,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_any_noop_put_ack),
 		cmocka_unit_test(test_tx_timeout),
 		cmocka_unit_test(test_connect_refused),
+		cmocka_unit_test(test_two_nets_one_address),
 		cmocka_unit_test(test_shutdown_fails_waiting),
 	};
 

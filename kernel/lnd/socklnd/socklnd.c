@@ -185,26 +185,90 @@ static int ksock_threads_start(void)
 
 /* ---- startup and shutdown ------------------------------------------------ */
 
-static int ksock_net_listen(struct ksock_net *net)
+static void ksock_listener_free(struct ksock_listener *l)
 {
+	os_pollset_destroy(l->l_ps);
+	os_sock_close(l->l_sock);
+	os_free(l);
+}
+
+/* A new listener on @addr:@port with its acceptor thread running. */
+static int ksock_listener_open(const u8 addr[4], u16 port,
+			       struct ksock_listener **out)
+{
+	struct ksock_listener *l = os_zalloc(sizeof(*l));
 	char name[32];
 	int rc;
 
-	ksock_addr_name(net->n_nid.nid_addr, net->n_port, name, sizeof(name));
-	rc = os_sock_listen(net->n_nid.nid_addr, net->n_port, 127, &net->n_listener);
+	if (!l)
+		return -ENOMEM;
+	memcpy(l->l_addr, addr, 4);
+	l->l_port = port;
+	ksock_addr_name(addr, port, name, sizeof(name));
+	rc = os_sock_listen(addr, port, 127, &l->l_sock);
 	if (!rc)
-		rc = os_pollset_create(&net->n_accept_ps);
+		rc = os_pollset_create(&l->l_ps);
 	if (!rc)
-		rc = os_pollset_add(net->n_accept_ps, net->n_listener, net);
+		rc = os_pollset_add(l->l_ps, l->l_sock, l);
 	if (!rc)
-		rc = os_thread_start(&net->n_acceptor, ksock_acceptor, net,
+		rc = os_thread_start(&l->l_thread, ksock_acceptor, l,
 				     "socklnd_accept");
 	if (rc) {
 		os_log("socklnd: cannot listen on %s: error %d", name, rc);
-		os_pollset_destroy(net->n_accept_ps);
-		os_sock_close(net->n_listener);
+		ksock_listener_free(l);
+		return rc;
 	}
-	return rc;
+	*out = l;
+	return 0;
+}
+
+/*
+ * With ks_thread_mutex held: @net shares the listener of its address and
+ * port (several NIs, of several nets or instances, on one address), and
+ * opens it when it is the first.
+ */
+static int ksock_net_listen(struct ksock_net *net)
+{
+	struct ksock_listener *l;
+	int rc;
+
+	list_for_each_entry(l, &ks.ks_listeners, l_list) {
+		if (l->l_port == net->n_port &&
+		    !memcmp(l->l_addr, net->n_nid.nid_addr, 4)) {
+			l->l_refs++;
+			net->n_listener = l;
+			return 0;
+		}
+	}
+	rc = ksock_listener_open(net->n_nid.nid_addr, net->n_port, &l);
+	if (rc)
+		return rc;
+	l->l_refs = 1;
+	list_add_tail(&l->l_list, &ks.ks_listeners);
+	net->n_listener = l;
+	return 0;
+}
+
+/*
+ * With ks_thread_mutex held: @net leaves its listener; the last one
+ * stops the acceptor (woken at once: stop flag, socket shut down, pollset
+ * woken) and closes the socket.
+ */
+static void ksock_net_unlisten(struct ksock_net *net)
+{
+	struct ksock_listener *l = net->n_listener;
+
+	net->n_listener = NULL;
+	if (!l || --l->l_refs)
+		return;
+	list_del(&l->l_list);
+	os_mutex_lock(&ks.ks_lock);
+	l->l_stop = true;
+	os_mutex_unlock(&ks.ks_lock);
+	os_sock_shutdown(l->l_sock);
+	os_pollset_wake(l->l_ps);
+	os_thread_join(&l->l_thread);
+	ksock_listener_free(l);
 }
 
 static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
@@ -288,10 +352,10 @@ static void ksock_shutdown(struct lnet *ln, struct lnet_ni *ni)
 	os_mutex_lock(&ks.ks_lock);
 	net->n_shutdown = true;
 	os_mutex_unlock(&ks.ks_lock);
-	os_pollset_wake(net->n_accept_ps);
-	os_thread_join(&net->n_acceptor);
-	os_pollset_destroy(net->n_accept_ps);
-	os_sock_close(net->n_listener);
+	/* the acceptor takes no lock but ks_lock: safe to join under this one */
+	os_mutex_lock(&ks.ks_thread_mutex);
+	ksock_net_unlisten(net);
+	os_mutex_unlock(&ks.ks_thread_mutex);
 
 	/*
 	 * No ks_thread_mutex while waiting: a scheduler may be stuck in
@@ -480,6 +544,7 @@ int lnet_socklnd_register(struct lnet *ln)
 		os_mutex_init(&ks.ks_thread_mutex);
 		os_cond_init(&ks.ks_cond);
 		INIT_LIST_HEAD(&ks.ks_nets);
+		INIT_LIST_HEAD(&ks.ks_listeners);
 		INIT_LIST_HEAD(&ks.ks_connd_peers);
 		INIT_LIST_HEAD(&ks.ks_connd_accs);
 		INIT_LIST_HEAD(&ks.ks_notifyq);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Socket LND connection setup: the acceptor of each NI (the 16-byte
- * acceptor request), the connd (active connects from privileged ports,
+ * Socket LND connection setup: the acceptor of each local address and
+ * port (the 16-byte acceptor request names the NI a connection is for), the connd (active connects from privileged ports,
  * the hello v3 exchange on both sides, tx timeouts), and attaching an
  * established connection to its peer and a scheduler.
  */
@@ -23,25 +23,26 @@ static int ksock_kind_mirror(int kind)
 	return kind;
 }
 
-static bool ksock_net_down(struct ksock_net *net)
+/* With ks_lock taken: is @flag (a shutdown or stop flag) set? */
+static bool ksock_flag_set(const bool *flag)
 {
-	bool down;
+	bool set;
 
 	os_mutex_lock(&ks.ks_lock);
-	down = net->n_shutdown;
+	set = *flag;
 	os_mutex_unlock(&ks.ks_lock);
-	return down;
+	return set;
 }
 
 /* Wait for @events on @s: >0, -ETIMEDOUT, -ENETDOWN (NI going), -errno. */
-static int ksock_sock_wait(struct ksock_net *net, struct os_sock *s,
+static int ksock_sock_wait(const bool *down, struct os_sock *s,
 			   unsigned int events, u64 deadline)
 {
 	u64 now, until;
 	int rc;
 
 	for (;;) {
-		if (ksock_net_down(net))
+		if (ksock_flag_set(down))
 			return -ENETDOWN;
 		now = os_now_ns();
 		if (now >= deadline)
@@ -55,7 +56,7 @@ static int ksock_sock_wait(struct ksock_net *net, struct os_sock *s,
 }
 
 /* Read exactly @len bytes before @deadline: 0, -ECONNRESET at EOF, -errno. */
-static int ksock_read_full(struct ksock_net *net, struct os_sock *s, void *buf,
+static int ksock_read_full(const bool *down, struct os_sock *s, void *buf,
 			   size_t len, u64 deadline)
 {
 	size_t got = 0;
@@ -72,14 +73,14 @@ static int ksock_read_full(struct ksock_net *net, struct os_sock *s, void *buf,
 			return -ECONNRESET;
 		if (n != -EAGAIN)
 			return (int)n;
-		rc = ksock_sock_wait(net, s, OS_POLL_IN, deadline);
+		rc = ksock_sock_wait(down, s, OS_POLL_IN, deadline);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-static int ksock_write_full(struct ksock_net *net, struct os_sock *s,
+static int ksock_write_full(const bool *down, struct os_sock *s,
 			    const void *buf, size_t len, u64 deadline)
 {
 	struct os_iov iov;
@@ -97,7 +98,7 @@ static int ksock_write_full(struct ksock_net *net, struct os_sock *s,
 		}
 		if (n != -EAGAIN)
 			return n ? (int)n : -EIO;
-		rc = ksock_sock_wait(net, s, OS_POLL_OUT, deadline);
+		rc = ksock_sock_wait(down, s, OS_POLL_OUT, deadline);
 		if (rc < 0)
 			return rc;
 	}
@@ -128,7 +129,7 @@ static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadli
 	u32 magic, version;
 	int rc;
 
-	rc = ksock_read_full(net, s, buf, LNET_WIRE_HELLO_LEN, deadline);
+	rc = ksock_read_full(&net->n_shutdown, s, buf, LNET_WIRE_HELLO_LEN, deadline);
 	if (rc) {
 		snprintf(why, wlen, "no hello: error %d", rc);
 		return rc;
@@ -151,7 +152,7 @@ static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadli
 			 h->kshm_ctype);
 		return -EPROTO;
 	}
-	rc = ksock_read_full(net, s, buf + LNET_WIRE_HELLO_LEN, 4 * h->kshm_nips,
+	rc = ksock_read_full(&net->n_shutdown, s, buf + LNET_WIRE_HELLO_LEN, 4 * h->kshm_nips,
 			     deadline);
 	if (rc)
 		snprintf(why, wlen, "hello cut short in its IP list: error %d", rc);
@@ -300,7 +301,7 @@ static void ksock_passive(struct ksock_acc *acc)
 		ksock_hello_make(net, &in.kshm_src_nid, kind, &out);
 		rc = lnet_hello_encode(&out, buf);
 		if (!rc)
-			rc = ksock_write_full(net, acc->a_sock, buf, sizeof(buf),
+			rc = ksock_write_full(&net->n_shutdown, acc->a_sock, buf, sizeof(buf),
 					      deadline);
 		if (rc)
 			snprintf(why, sizeof(why), "cannot send our hello: error %d", rc);
@@ -316,100 +317,152 @@ static void ksock_passive(struct ksock_acc *acc)
 			  in.kshm_src_incarnation, kind);
 }
 
-/* lnd_accept: the acceptor checked the request; queue @sock for its hello. */
-int ksock_accept(struct lnet_ni *ni, void *sock)
+/*
+ * With ks_lock held: the NI of @l's address and port whose NID is @nid,
+ * not shutting down, or NULL.
+ */
+static struct ksock_net *ksock_listener_net(struct ksock_listener *l,
+					    const struct lnet_nid *nid)
 {
-	struct ksock_net *net = ni->ni_lnd_data;
-	struct ksock_acc *acc = os_zalloc(sizeof(*acc));
+	struct ksock_net *net;
+
+	list_for_each_entry(net, &ks.ks_nets, n_list)
+		if (net->n_listener == l && !net->n_shutdown &&
+		    lnet_nid_equal(&net->n_nid, nid))
+			return net;
+	return NULL;
+}
+
+/* With ks_lock held: "a@tcp, a@tcp2", the NIDs @l listens for. */
+static void ksock_listener_nids(struct ksock_listener *l, char *buf, size_t len)
+{
+	char nidstr[LNET_NID_STR_MAX];
+	struct ksock_net *net;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	list_for_each_entry(net, &ks.ks_nets, n_list) {
+		if (net->n_listener != l || net->n_shutdown || used >= len)
+			continue;
+		lnet_nid_print(&net->n_nid, nidstr, sizeof(nidstr));
+		used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+				 nidstr);
+	}
+}
+
+/* With ks_lock held: queue @sock for the hello of @net (the connd's). */
+static int ksock_accept_locked(struct ksock_net *net, void *sock)
+{
+	struct ksock_acc *acc;
 	u8 addr[4] = { 0 };
 	u16 port = 0;
 
+	if (net->n_shutdown)
+		return -ENETDOWN;
+	acc = os_zalloc(sizeof(*acc));
 	if (!acc)
 		return -ENOMEM;
 	os_sock_peer(sock, addr, &port);
 	ksock_addr_name(addr, port, acc->a_name, sizeof(acc->a_name));
 	acc->a_net = net;
 	acc->a_sock = sock;
-	os_mutex_lock(&ks.ks_lock);
-	if (net->n_shutdown) {
-		os_mutex_unlock(&ks.ks_lock);
-		os_free(acc);
-		return -ENETDOWN;
-	}
 	list_add_tail(&acc->a_list, &ks.ks_connd_accs);
 	os_cond_broadcast(&ks.ks_cond);
-	os_mutex_unlock(&ks.ks_lock);
 	return 0;
 }
 
-/* The 16-byte acceptor request of a new connection: 0 or -EPROTO (logged). */
-static int ksock_acceptor_check(struct ksock_net *net, struct os_sock *s,
-				const char *name)
+/* lnd_accept: the acceptor checked the request; queue @sock for its hello. */
+int ksock_accept(struct lnet_ni *ni, void *sock)
 {
-	u8 buf[LNET_WIRE_ACCEPT_LEN];
-	struct lnet_acceptor_req req;
-	char a[LNET_NID_STR_MAX], b[LNET_NID_STR_MAX];
 	int rc;
 
-	rc = ksock_read_full(net, s, buf, sizeof(buf), os_now_ns() + KSOCK_HANDSHAKE_NS);
+	os_mutex_lock(&ks.ks_lock);
+	rc = ksock_accept_locked(ni->ni_lnd_data, sock);
+	os_mutex_unlock(&ks.ks_lock);
+	return rc;
+}
+
+/* The 16-byte acceptor request of a new connection: 0 or -errno (logged). */
+static int ksock_acceptor_read(struct ksock_listener *l, struct os_sock *s,
+			       const char *name, struct lnet_acceptor_req *req)
+{
+	u8 buf[LNET_WIRE_ACCEPT_LEN];
+	int rc;
+
+	rc = ksock_read_full(&l->l_stop, s, buf, sizeof(buf),
+			     os_now_ns() + KSOCK_HANDSHAKE_NS);
 	if (rc) {
 		if (rc != -ENETDOWN)
 			os_log("socklnd: %s: refusing the connection: no acceptor request: error %d",
 			       name, rc);
 		return rc;
 	}
-	rc = lnet_acceptor_req_decode(buf, sizeof(buf), &req);
+	rc = lnet_acceptor_req_decode(buf, sizeof(buf), req);
 	if (rc) {
 		os_log("socklnd: %s: refusing the connection: bad acceptor request: magic 0x%08x version %u (expected 0x%08x version %u)",
 		       name, lnet_get_le32(buf), lnet_get_le32(buf + 4),
 		       LNET_PROTO_ACCEPTOR_MAGIC, LNET_PROTO_ACCEPTOR_VERSION);
 		return -EPROTO;
 	}
-	if (!lnet_nid_equal(&req.acr_nid, &net->n_nid)) {
-		lnet_nid_print(&req.acr_nid, a, sizeof(a));
-		lnet_nid_print(&net->n_nid, b, sizeof(b));
-		os_log("socklnd: %s: refusing the connection: it is for %s, not for our %s",
-		       name, a, b);
-		return -EPROTO;
-	}
 	return 0;
 }
 
-static void ksock_acceptor_take(struct ksock_net *net, struct os_sock *s,
+/*
+ * A new connection to @l: its request names the NID it is for; the NI
+ * with that NID on this address gets it, else it is refused.
+ */
+static void ksock_acceptor_take(struct ksock_listener *l, struct os_sock *s,
 				const u8 addr[4], u16 port)
 {
-	char name[32];
+	char name[32], a[LNET_NID_STR_MAX], ours[4 * LNET_NID_STR_MAX];
+	struct lnet_acceptor_req req;
+	struct ksock_net *net;
 	int rc;
 
 	ksock_addr_name(addr, port, name, sizeof(name));
-	rc = ksock_acceptor_check(net, s, name);
-	if (!rc)
-		rc = ksock_accept(net->n_ni, s);
+	rc = ksock_acceptor_read(l, s, name, &req);
+	if (rc) {
+		os_sock_close(s);
+		return;
+	}
+	os_mutex_lock(&ks.ks_lock);
+	net = ksock_listener_net(l, &req.acr_nid);
+	if (net) {
+		rc = ksock_accept_locked(net, s);
+	} else {
+		ksock_listener_nids(l, ours, sizeof(ours));
+		lnet_nid_print(&req.acr_nid, a, sizeof(a));
+		os_log("socklnd: %s: refusing the connection: it is for %s, not for our %s",
+		       name, a, ours);
+		rc = -EPROTO;
+	}
+	os_mutex_unlock(&ks.ks_lock);
 	if (rc)
 		os_sock_close(s);
 }
 
-/* The acceptor of one NI: accept, check the request, pass on to the connd. */
+/* The acceptor of one address and port: accept, read the request, dispatch. */
 int ksock_acceptor(void *arg)
 {
-	struct ksock_net *net = arg;
+	struct ksock_listener *l = arg;
 	struct os_poll_event ev[4];
 	struct os_sock *s;
 	u8 addr[4];
 	u16 port;
 	int rc;
 
-	while (!ksock_net_down(net)) {
-		os_pollset_wait(net->n_accept_ps, ev, 4, 1000);
+	while (!ksock_flag_set(&l->l_stop)) {
+		os_pollset_wait(l->l_ps, ev, 4, 1000);
 		for (;;) {
-			rc = os_sock_accept(net->n_listener, &s, addr, &port);
+			rc = os_sock_accept(l->l_sock, &s, addr, &port);
 			if (rc == -EAGAIN || rc == -EINTR)
 				break;
 			if (rc) {
-				os_log("socklnd: accept failed: error %d", rc);
+				if (!ksock_flag_set(&l->l_stop))
+					os_log("socklnd: accept failed: error %d", rc);
 				break;
 			}
-			ksock_acceptor_take(net, s, addr, port);
+			ksock_acceptor_take(l, s, addr, port);
 		}
 	}
 	return 0;
@@ -473,7 +526,7 @@ static int ksock_connect_hello(struct ksock_net *net, struct os_sock *s,
 	if (!rc)
 		rc = lnet_hello_encode(&out, buf + LNET_WIRE_ACCEPT_LEN);
 	if (!rc)
-		rc = ksock_write_full(net, s, buf, sizeof(buf), deadline);
+		rc = ksock_write_full(&net->n_shutdown, s, buf, sizeof(buf), deadline);
 	if (rc) {
 		snprintf(why, wlen, "cannot send our hello: error %d", rc);
 		return rc;
@@ -502,7 +555,7 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 	snprintf(why, sizeof(why), "connect failed");
 	rc = ksock_connect_start(net, peer, &s);
 	if (!rc) {
-		rc = ksock_sock_wait(net, s, OS_POLL_OUT, deadline);
+		rc = ksock_sock_wait(&net->n_shutdown, s, OS_POLL_OUT, deadline);
 		rc = rc < 0 ? rc : os_sock_connect_result(s);
 	}
 	if (!rc)

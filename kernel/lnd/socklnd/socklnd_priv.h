@@ -2,8 +2,9 @@
 /*
  * Socket LND internals.
  *
- * Objects: one ksock_net per NI (its acceptor thread and listening
- * socket, its peers), one ksock_peer per remote NID (its connections and
+ * Objects: one ksock_listener per local address and port (its acceptor
+ * thread and listening socket, shared by every NI on that address, of
+ * any instance, and refcounted by them), one ksock_net per NI (its peers), one ksock_peer per remote NID (its connections and
  * the messages waiting for one), one ksock_conn per TCP connection (its
  * tx queue and its receive state machine), one ksock_tx per message sent.
  * Threads shared by every NI of every instance: two connds (one answers
@@ -102,6 +103,21 @@ struct ksock_peer {
 	u64 p_last_alive;		/* os_now_ns() of the last message */
 };
 
+/*
+ * The listening socket of one address and port. ks_listeners and l_refs
+ * are guarded by ks_thread_mutex; l_stop by ks_lock.
+ */
+struct ksock_listener {
+	struct list_head l_list;	/* on ks_listeners */
+	u8 l_addr[4];
+	u16 l_port;
+	u32 l_refs;			/* NIs using it */
+	bool l_stop;
+	struct os_sock *l_sock;
+	struct os_pollset *l_ps;
+	struct os_thread l_thread;
+};
+
 struct ksock_net {
 	struct list_head n_list;	/* on ks_nets */
 	struct lnet *n_ln;
@@ -110,9 +126,7 @@ struct ksock_net {
 	u64 n_incarnation;
 	u64 n_timeout_ns;		/* lnet_lnd_timeout_ns(), cached */
 	u16 n_port;
-	struct os_sock *n_listener;
-	struct os_pollset *n_accept_ps;
-	struct os_thread n_acceptor;
+	struct ksock_listener *n_listener;
 	bool n_shutdown;
 	struct list_head n_peers;
 	u32 n_nconns;			/* connections not yet freed */
@@ -143,6 +157,7 @@ struct ksock_global {
 	bool ks_stop;
 	u16 ks_port;
 	struct list_head ks_nets;
+	struct list_head ks_listeners;	/* struct ksock_listener */
 	u32 ks_nnets;
 	struct ksock_sched ks_sched[KSOCK_NSCHED];
 	u32 ks_next_sched;
