@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Socket LND connection setup: the acceptor of each local address and
- * port (the 16-byte acceptor request names the NI a connection is for), the connd (active connects from privileged ports,
- * the hello v3 exchange on both sides, tx timeouts), and attaching an
- * established connection to its peer and a scheduler.
+ * port (the 16-byte acceptor request names the NI a connection is for),
+ * the connd (active connects from privileged ports, the hello v3
+ * exchange on both sides, tx timeouts), and attaching an established
+ * connection to its peer and a scheduler.
  */
 #include "socklnd_priv.h"
 
