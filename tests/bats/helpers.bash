@@ -70,6 +70,15 @@ fresh_lnetd() {
 	"$LNETCTL_BIN" --socket "$B_SOCKET" lnet configure
 }
 
+# pid_running PID: true while PID exists and has not exited. A daemonized
+# lnetd that exited is a zombie until PID 1 reaps it, which here can take
+# seconds; kill -0 succeeds on a zombie, so look at its state instead.
+pid_running() {
+	local state
+	state=$(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
 lnet_teardown() {
 	local bpid
 	bpid=$(cat "$T/b.pid" 2>/dev/null) && kill "$bpid" 2>/dev/null
@@ -81,7 +90,7 @@ lnet_teardown() {
 	if [ -n "$pid" ]; then
 		kill "$pid" 2>/dev/null || true
 		for _ in $(seq 100); do
-			kill -0 "$pid" 2>/dev/null || break
+			pid_running "$pid" || break
 			sleep 0.05
 		done
 	fi
@@ -181,7 +190,7 @@ lnetd_stop_pidfile() {
 	pid=$(cat "$1" 2>/dev/null) || return 0
 	kill "$pid" 2>/dev/null || return 0
 	for _ in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || return 0
+		pid_running "$pid" || return 0
 		sleep 0.05
 	done
 }
