@@ -76,7 +76,7 @@ expect_log() {
 
 # lnetd is alive and serving: the control socket, 0@lo, and the wire.
 lnetd_serves() {
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 	run lnetctl net show
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[ni['nid'] for n in d['net'] for ni in n['local NI(s)']]")" = \

@@ -114,11 +114,11 @@ wait_status() {
 	ip -n "$NS" addr add 10.12.0.1/24 dev veth2
 	wait_status tcp up
 	yaml_is "$(ni_doc 10.12.0.1@tcp up veth2 tcp)"
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 	# an interface removed is down for good
 	ip -n "$NS" link del veth2
 	wait_status tcp down
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 }
 
 @test "lnetd: a second client's net show answers while a ping waits for the network" {
@@ -139,7 +139,7 @@ wait_status() {
 	st=0
 	wait "$pingpid" || st=$?
 	[ "$st" -eq 1 ]
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 }
 
 @test "lnetd: SIGTERM while a ping waits: the ping ends at once, lnetd unconfigures and stops" {
@@ -152,8 +152,8 @@ wait_status() {
 	pid=$(cat "$T/lnetd.pid")
 	kill -TERM "$pid"
 	# well before the ping's 30 s
-	for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-	run kill -0 "$pid"
+	for _ in $(seq 60); do pid_running "$pid" || break; sleep 0.05; done
+	run pid_running "$pid"
 	[ "$status" -ne 0 ]
 	st=0
 	wait "$pingpid" || st=$?
@@ -177,7 +177,7 @@ wait_status() {
 	[ "$st" -eq 0 ]
 	wait "$pingpid" || st=$?
 	[ "$st" -eq 1 ]
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 	lnetctl lnet configure
 	run lnetctl net show
 	[ "$status" -eq 0 ]

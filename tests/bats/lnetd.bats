@@ -73,7 +73,7 @@ PY
 	[ "$status" -eq 1 ]
 	[ "$output" = "lnetd: another lnetd is already serving $LNET_SOCKET" ]
 	[ ! -e "$T/extra2.pid" ]
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 	run lnetctl lnet configure
 	[ "$status" -eq 0 ]
 }
@@ -110,8 +110,8 @@ PY
 @test "lnetd: SIGTERM removes the socket and the pidfile" {
 	pid=$(cat "$T/lnetd.pid")
 	kill -TERM "$pid"
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-	run kill -0 "$pid"
+	for _ in $(seq 100); do pid_running "$pid" || break; sleep 0.05; done
+	run pid_running "$pid"
 	[ "$status" -ne 0 ]
 	[ ! -e "$LNET_SOCKET" ]
 	[ ! -e "$T/lnetd.pid" ]
@@ -183,7 +183,7 @@ PY
 	[ "$output" = "-22 0" ]
 	run lnetctl lnet configure
 	[ "$status" -eq 0 ]
-	kill -0 "$(cat "$T/lnetd.pid")"
+	pid_running "$(cat "$T/lnetd.pid")"
 	grep -q "ioc_len 2147483647 not in 8-131072, closing" "$T/lnetd.log"
 }
 
