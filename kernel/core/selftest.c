@@ -184,8 +184,9 @@ static void lnet_selftest_slot_free(struct lnet_selftest_slot *sl)
 	lnet_selftest_maybe_free(svc);
 }
 
-static void lnet_selftest_count(struct lnet *ln, struct lnet_selftest_slot *sl,
-				enum lnet_selftest_outcome outcome)
+/* Count @sl's outcome; @wake: tell the waiting ioctl thread. */
+static void lnet_selftest_count_wake(struct lnet *ln, struct lnet_selftest_slot *sl,
+				     enum lnet_selftest_outcome outcome, bool wake)
 {
 	struct lnet_selftest_run *run = sl->sl_run;
 
@@ -200,7 +201,14 @@ static void lnet_selftest_count(struct lnet *ln, struct lnet_selftest_slot *sl,
 	else
 		run->sr_failed++;
 	sl->sl_run = NULL;
-	os_cond_broadcast(&ln->ln_dp.dp_cond);
+	if (wake)
+		os_cond_broadcast(&ln->ln_dp.dp_cond);
+}
+
+static void lnet_selftest_count(struct lnet *ln, struct lnet_selftest_slot *sl,
+				enum lnet_selftest_outcome outcome)
+{
+	lnet_selftest_count_wake(ln, sl, outcome, true);
 }
 
 static enum lnet_selftest_outcome lnet_selftest_judge(const struct lnet_selftest_slot *sl,
@@ -226,19 +234,46 @@ static void lnet_selftest_slot_unlink(struct lnet *ln, struct lnet_selftest_slot
 	lnet_md_unlink(ln, sl->sl_mdh);
 }
 
+static void lnet_selftest_start(struct lnet *ln, struct lnet_selftest *svc,
+				struct lnet_selftest_run *run);
+
+/*
+ * A message of @run ended: start the next one from here rather than from
+ * the waiting ioctl thread, which saves a thread wake-up per message (what
+ * small messages at concurrency 1 are made of). Only from events: a start
+ * that fails at once counts without coming back here, so this never
+ * recurses.
+ */
+static void lnet_selftest_refill(struct lnet *ln, struct lnet_selftest *svc,
+				 struct lnet_selftest_run *run)
+{
+	const struct lnet_ioc_selftest *req = run->sr_req;
+
+	if (!run->sr_aborted && run->sr_started < req->sft_count &&
+	    run->sr_inflight < req->sft_concurrency)
+		lnet_selftest_start(ln, svc, run);
+	/* The ioctl thread is needed to finish, or to start what could not. */
+	if (run->sr_aborted || run->sr_inflight < req->sft_concurrency)
+		os_cond_broadcast(&ln->ln_dp.dp_cond);
+}
+
 static void lnet_selftest_slot_event(struct lnet *ln, struct lnet_event *ev)
 {
 	struct lnet_selftest_slot *sl = ev->md_user_ptr;
 	enum lnet_selftest_outcome outcome = lnet_selftest_judge(sl, ev);
+	struct lnet_selftest *svc = sl->sl_svc;
+	struct lnet_selftest_run *run = NULL;
 
-	if (outcome != LNET_ST_NONE && !sl->sl_done)
-		lnet_selftest_count(ln, sl, outcome);
-	if (ev->unlinked) {
-		lnet_selftest_slot_free(sl);
-		return;
+	if (outcome != LNET_ST_NONE && !sl->sl_done) {
+		run = sl->sl_run;	/* NULL once fini took the run away */
+		lnet_selftest_count_wake(ln, sl, outcome, !run);
 	}
-	if (outcome != LNET_ST_NONE)
+	if (ev->unlinked)
+		lnet_selftest_slot_free(sl);
+	else if (outcome != LNET_ST_NONE)
 		lnet_selftest_slot_unlink(ln, sl);	/* last use of @sl */
+	if (run)
+		lnet_selftest_refill(ln, svc, run);
 }
 
 /* --- initiator side: the run ------------------------------------------------------ */
