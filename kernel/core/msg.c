@@ -114,6 +114,8 @@ static void lnet_msg_tx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 			return;
 	} else {
 		lnet_count_send(ln, msg);
+		if (msg->msg_retries)	/* a resend got it through */
+			ln->ln_dp.dp_successful_resends++;
 	}
 	if (msg->msg_response) {
 		lnet_msg_response_sent(ln, msg, status);

@@ -292,6 +292,7 @@ static void test_local_failure_resends(void **state)
 	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_LOCAL_ERROR], 1);
 	assert_int_equal(dp->dp_resend_count, 1);
 	assert_int_equal(dp->dp_failed_resends, 0);
+	assert_int_equal(dp->dp_successful_resends, 1);
 	assert_int_equal(e0->ni_send_count, 0);
 	assert_int_equal(e1->ni_send_count, 1);
 	/* a recovery ping is due about a recovery_interval from now */
@@ -320,6 +321,8 @@ static void test_remote_failure_resends(void **state)
 	assert_int_equal(a->lpni_health_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
 	assert_int_equal(b->lpni_send_count, 1);
 	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
+	assert_int_equal(p->n0->ln.ln_dp.dp_successful_resends, 1);
+	assert_int_equal(p->n0->ln.ln_dp.dp_failed_resends, 0);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 
@@ -366,6 +369,7 @@ static void test_retries_bounded(void **state)
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(dp->dp_resend_count, 2);
 	assert_int_equal(dp->dp_failed_resends, 1);
+	assert_int_equal(dp->dp_successful_resends, 0);
 	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_REMOTE_DROPPED], 3);
 	ha = lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health;
 	hb = lpni_of(p->n0, "10.22.0.2@tcp")->lpni_health;
@@ -398,6 +402,7 @@ static void test_no_resend_after_deadline(void **state)
 			 memlnd_rule_hits("10.22.0.2@tcp"), 1);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(dp->dp_resend_count, 0);
+	assert_int_equal(dp->dp_successful_resends, 0);
 	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_REMOTE_ERROR], 1);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
