@@ -177,14 +177,21 @@ static bool lnet_cand_prefers(struct lnet_lpni_cand *c, const struct lnet_ni *ni
 	return c->pref;
 }
 
-/* C: health, peer NI priority, preferred source, tx credits, round robin. */
+/*
+ * C: not down (the LND's notify or the peer's ping info says so; like a
+ * local NI's status), health, peer NI priority, preferred source, tx
+ * credits, round robin.
+ */
 static int lnet_lpni_cmp(struct lnet_lpni_cand *cc, struct lnet_lpni_cand *bc,
 			 const struct lnet_ni *ni)
 {
 	const struct lnet_peer_ni *c = cc->lpni, *b = bc->lpni;
 	int r;
 
-	r = lnet_cmp_high(c->lpni_health, b->lpni_health);
+	r = lnet_cmp_high(c->lpni_state != LNET_NI_STATUS_DOWN,
+			  b->lpni_state != LNET_NI_STATUS_DOWN);
+	if (!r)
+		r = lnet_cmp_high(c->lpni_health, b->lpni_health);
 	if (!r)
 		r = lnet_cmp_low(c->lpni_sel_priority, b->lpni_sel_priority);
 	if (!r)

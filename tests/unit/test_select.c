@@ -393,6 +393,21 @@ static void test_select_status_down(void **state)
 	pick_net_always(s, 4, TCP1);
 }
 
+static void test_select_peer_ni_down(void **state)
+{
+	struct sel *s = *state;
+
+	/* a down peer NI loses to an up one whatever its health and priority */
+	s->p100->lpni_state = LNET_NI_STATUS_DOWN;
+	s->p100->lpni_sel_priority = 0;
+	s->p101->lpni_health = 10;
+	pick_always(s, 4, NULL, s->p101);
+	/* up again: the UDSP priority decides once more (health equal) */
+	s->p100->lpni_state = LNET_NI_STATUS_UP;
+	s->p101->lpni_health = LNET_MAX_HEALTH;
+	pick_always(s, 4, NULL, s->p100);
+}
+
 static void test_select_only_down(void **state)
 {
 	struct sel *s = *state;
@@ -411,6 +426,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_select_errors, setup_one_net, teardown),
+		cmocka_unit_test_setup_teardown(test_select_peer_ni_down,
+						setup_one_net, teardown),
 		cmocka_unit_test_setup_teardown(test_select_round_robin_nis,
 						setup_one_net, teardown),
 		cmocka_unit_test_setup_teardown(test_select_round_robin_nets,
