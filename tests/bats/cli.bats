@@ -83,7 +83,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run --separate-stderr lnetctl bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, debug, import, export, help" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, help" ]
 	run --separate-stderr lnetctl net bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
