@@ -343,6 +343,16 @@ static int peers_failed(struct printer *p, struct cfg_handle *h,
 			cfg_target(h), strerror(-rc));
 }
 
+/*
+ * The backup form (@verbose < 0) keeps only the peers an admin added: the
+ * gateways of routes, peers that traffic or discovery created come back by
+ * themselves, and importing them as peers would mark them configured.
+ */
+static bool peer_skipped(const struct lnet_ioc_peer *pr, int verbose)
+{
+	return verbose < 0 && !(pr->pr_peer_state & LNET_PEER_STATE_CONFIGURED);
+}
+
 /* @list: the `peer list` form (primary NIDs only). */
 static int emit_peers(struct printer *p, struct cfg_handle *h,
 		      const struct lnet_nid *nid, int verbose, bool list)
@@ -350,7 +360,7 @@ static int emit_peers(struct printer *p, struct cfg_handle *h,
 	struct yemit *w = &p->w;
 	struct lnet_ioc_peer pr;
 	struct lnet_nid cur;
-	u32 i;
+	u32 i, shown = 0;
 	int rc;
 
 	for (i = 0;; i++) {
@@ -358,7 +368,9 @@ static int emit_peers(struct printer *p, struct cfg_handle *h,
 		rc = cfg_peer_ni_get(h, i, nid, &pr);
 		if (rc)
 			break;
-		if (!i) {
+		if (peer_skipped(&pr, verbose))
+			continue;
+		if (!shown++) {
 			pr_start(p);
 			yemit_key_seq(w, list ? "peer list" : "peer");
 		} else if (lnet_nid_equal(&pr.pr_prim_nid, &cur)) {
@@ -380,11 +392,11 @@ static int emit_peers(struct printer *p, struct cfg_handle *h,
 		yemit_key_seq(w, "peer ni");
 		emit_peer_ni(w, &pr, verbose);
 	}
-	if (i && !list) {
+	if (shown && !list) {
 		yemit_seq_end(w);
 		yemit_map_end(w);
 	}
-	if (i)
+	if (shown)
 		yemit_seq_end(w);
 	return peers_failed(p, h, nid, i, rc);
 }

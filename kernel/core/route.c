@@ -62,6 +62,12 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 			return -ENOMEM;
 		}
 	}
+	/*
+	 * The admin named the gateway: it is a configured peer, as one added
+	 * with `peer add` (so that export --backup keeps it and an import of
+	 * that backup gives the same peer state).
+	 */
+	lp->lp_state |= LNET_PEER_S_CONFIGURED;
 	r->lr_net = net_id;
 	r->lr_gateway = lp;
 	r->lr_gw_nid = *gw;

@@ -287,3 +287,17 @@ udsp:
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "$TOP/examples/lnet.yaml:21:11: LNet is not configured: run 'lnetctl lnet configure'" ]
 }
+
+@test "export --backup keeps the admin's peers and route gateways, not peers that traffic made" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl peer add --prim_nid 10.11.0.7@tcp
+	lnetctl route add --net o2ib --gateway 10.11.0.8@tcp
+	# a ping of a silent NID makes a peer for it (and fails)
+	run lnetctl ping --timeout 1 10.11.0.9@tcp
+	[ "$status" -eq 1 ]
+	run lnetctl peer list
+	yaml_is 'peer list: [{nid: 10.11.0.7@tcp}, {nid: 10.11.0.8@tcp}, {nid: 10.11.0.9@tcp}]'
+	run lnetctl export --backup
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[p['primary nid'] for p in d['peer']]")" = "['10.11.0.7@tcp', '10.11.0.8@tcp']" ]
+}
