@@ -18,8 +18,11 @@
  * fewer bytes than sent), the REPLY (ok when every byte is the pattern,
  * else corrupt). The MD is then unlinked if LNet did not already.
  *
- * Everything runs under ln_api_mutex; runs wait on dp_cond with it
- * released, and every outcome broadcasts dp_cond.
+ * Everything runs under ln_api_mutex; a run waits on its own condition
+ * (sr_cond) with it released. Not on dp_cond: every finalize broadcasts
+ * that, and a run woken per message costs a thread switch per message,
+ * which is what small messages at concurrency 1 are made of. What the
+ * run must see (an outcome it has to act on, an abort) broadcasts sr_cond.
  */
 #include "lnet_priv.h"
 #include "selftest.h"
@@ -39,6 +42,7 @@ struct lnet_selftest_run {
 	u32 sr_inflight;
 	u64 sr_ok, sr_failed, sr_corrupt;
 	bool sr_aborted;			/* the service went away */
+	struct os_cond sr_cond;			/* the ioctl thread waits here */
 };
 
 /* One initiator MD, from lnet_md_bind() to its unlinked event. */
@@ -202,7 +206,7 @@ static void lnet_selftest_count_wake(struct lnet *ln, struct lnet_selftest_slot 
 		run->sr_failed++;
 	sl->sl_run = NULL;
 	if (wake)
-		os_cond_broadcast(&ln->ln_dp.dp_cond);
+		os_cond_broadcast(&run->sr_cond);
 }
 
 static void lnet_selftest_count(struct lnet *ln, struct lnet_selftest_slot *sl,
@@ -254,7 +258,7 @@ static void lnet_selftest_refill(struct lnet *ln, struct lnet_selftest *svc,
 		lnet_selftest_start(ln, svc, run);
 	/* The ioctl thread is needed to finish, or to start what could not. */
 	if (run->sr_aborted || run->sr_inflight < req->sft_concurrency)
-		os_cond_broadcast(&ln->ln_dp.dp_cond);
+		os_cond_broadcast(&run->sr_cond);
 }
 
 static void lnet_selftest_slot_event(struct lnet *ln, struct lnet_event *ev)
@@ -398,7 +402,7 @@ static void lnet_selftest_loop(struct lnet *ln, struct lnet_selftest *svc,
 		if (run->sr_aborted || !run->sr_inflight)
 			continue;
 		deadline = lnet_selftest_next_deadline(svc, run);
-		os_cond_wait(&ln->ln_dp.dp_cond, &ln->ln_api_mutex, deadline);
+		os_cond_wait(&run->sr_cond, &ln->ln_api_mutex, deadline);
 		while (!run->sr_aborted && lnet_selftest_expire_one(ln, svc, run, os_now_ns()))
 			;
 	}
@@ -412,8 +416,10 @@ int lnet_selftest_run(struct lnet *ln, struct lnet_ioc_selftest *req)
 
 	if (!svc)
 		return -ENETDOWN;
+	os_cond_init(&run.sr_cond);
 	list_add_tail(&run.sr_list, &svc->st_runs);
 	lnet_selftest_loop(ln, svc, &run);
+	os_cond_destroy(&run.sr_cond);
 	if (run.sr_aborted)
 		return -ENETDOWN;	/* fini took @run off the service */
 	list_del(&run.sr_list);
@@ -469,12 +475,12 @@ static void lnet_selftest_abort_runs(struct lnet *ln, struct lnet_selftest *svc)
 		run = list_first_entry(&svc->st_runs, struct lnet_selftest_run, sr_list);
 		run->sr_aborted = true;
 		list_del_init(&run->sr_list);
+		os_cond_broadcast(&run->sr_cond);
 	}
 	list_for_each_entry(sl, &svc->st_slots, sl_list) {
 		sl->sl_run = NULL;
 		sl->sl_done = true;
 	}
-	os_cond_broadcast(&ln->ln_dp.dp_cond);
 }
 
 /* Unlink one slot MD not yet unlinked; false when there is none. */

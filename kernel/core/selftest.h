@@ -50,7 +50,7 @@ struct lnet_selftest {
 /*
  * Run IOC_LNET_SELFTEST (arguments already checked by ioctl.c): fills the
  * out fields of @req. 0, or -ENETDOWN when LNet went down meanwhile,
- * -ENOMEM. Waits on dp_cond with the lock released.
+ * -ENOMEM. Waits on the run's own condition with the lock released.
  */
 int lnet_selftest_run(struct lnet *ln, struct lnet_ioc_selftest *req);
 

@@ -27,6 +27,7 @@ struct os_iov {
 #define OS_POLL_IN	(1U << 0)	/* readable, or EOF / error pending */
 #define OS_POLL_OUT	(1U << 1)	/* writable, or a connect finished */
 #define OS_POLL_ERR	(1U << 2)	/* hang-up or error */
+#define OS_POLL_HUP	(1U << 3)	/* the peer shut its side: read to the end */
 
 /*
  * Listen on @addr:@port (address reuse on, @backlog). Nonblocking.

@@ -174,6 +174,8 @@ static unsigned int os_poll_from_revents(unsigned int re)
 
 	if (re & (POLLIN | POLLRDHUP))
 		ev |= OS_POLL_IN;
+	if (re & (POLLRDHUP | POLLHUP))
+		ev |= OS_POLL_HUP;
 	if (re & POLLOUT)
 		ev |= OS_POLL_OUT;
 	if (re & (POLLERR | POLLHUP))
@@ -298,6 +300,8 @@ static unsigned int os_poll_from_epoll(u32 re)
 
 	if (re & (EPOLLIN | EPOLLRDHUP))
 		ev |= OS_POLL_IN;
+	if (re & (EPOLLRDHUP | EPOLLHUP))
+		ev |= OS_POLL_HUP;
 	if (re & EPOLLOUT)
 		ev |= OS_POLL_OUT;
 	if (re & (EPOLLERR | EPOLLHUP))

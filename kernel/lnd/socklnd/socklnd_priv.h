@@ -37,6 +37,7 @@
 #define KSOCK_HANDSHAKE_NS	(5ULL * 1000000000ULL)
 #define KSOCK_REAP_NS		(1000000000ULL)	/* timeout scan period */
 #define KSOCK_SLOP_BUF		4096
+#define KSOCK_RX_STAGE		4096	/* bytes one small read asks for */
 
 /* Why a connection closes: the log line and the health of its messages. */
 struct ksock_why {
@@ -66,6 +67,7 @@ enum ksock_rx_state {
 #define KSOCK_DO_RX	(1U << 0)
 #define KSOCK_DO_TX	(1U << 1)
 #define KSOCK_DO_CLOSE	(1U << 2)
+#define KSOCK_DO_RX_ALL	(1U << 3)	/* read to -EAGAIN or EOF (hang-up seen) */
 
 struct ksock_conn {
 	struct list_head c_list;	/* on p_conns */
@@ -87,6 +89,11 @@ struct ksock_conn {
 	struct lnet_msg *c_rx_msg;
 	u8 *c_rx_buf;
 	u32 c_rx_mlen, c_rx_done, c_rx_slop;
+	/* Read ahead by the last small read (see ksock_rx_read()). */
+	u32 c_stage_off, c_stage_len;
+	bool c_rx_drained;		/* a read came back short: stop */
+	bool c_rx_to_eof;		/* a hang-up was seen: do not stop */
+	u8 c_stage[KSOCK_RX_STAGE];
 };
 
 struct ksock_peer {

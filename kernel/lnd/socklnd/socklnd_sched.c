@@ -167,6 +167,43 @@ static void ksock_rx_set_state(struct ksock_conn *conn, enum ksock_rx_state st)
 	os_mutex_unlock(&ks.ks_lock);
 }
 
+/*
+ * Up to @want bytes into @dst: first what the last read staged, else
+ * from the socket. A small want reads a whole stage at once, so a burst
+ * of small messages costs one recv; a large one goes straight into @dst
+ * (the MD: no copy). A read that comes back short has emptied the socket
+ * for now, and the edge-triggered poll reports any later byte, so the
+ * caller stops there (c_rx_drained, -EAGAIN) rather than spend one more
+ * recv per message to meet -EAGAIN. Not once a hang-up was seen: its
+ * edge may already be spent, so then we read on to the end of the stream.
+ * Bytes, 0 at the end of the stream, or -errno.
+ */
+static long ksock_rx_read(struct ksock_conn *conn, void *dst, u32 want)
+{
+	bool stage = want < KSOCK_RX_STAGE;
+	u32 ask = stage ? KSOCK_RX_STAGE : want;
+	long n;
+
+	if (conn->c_stage_off == conn->c_stage_len) {
+		if (conn->c_rx_drained)
+			return -EAGAIN;
+		n = os_sock_recv(conn->c_sock, stage ? conn->c_stage : dst, ask);
+		if (n <= 0)
+			return n;
+		conn->c_rx_drained = (u32)n < ask && !conn->c_rx_to_eof;
+		if (!stage)
+			return n;
+		conn->c_stage_off = 0;
+		conn->c_stage_len = (u32)n;
+	}
+	n = conn->c_stage_len - conn->c_stage_off;
+	if (n > want)
+		n = want;
+	memcpy(dst, conn->c_stage + conn->c_stage_off, n);
+	conn->c_stage_off += (u32)n;
+	return n;
+}
+
 /* A receive returned @n <= 0 in the middle of @what: -EAGAIN or close. */
 static int ksock_rx_short(struct ksock_conn *conn, long n, const char *what)
 {
@@ -226,8 +263,7 @@ static int ksock_rx_header(struct ksock_conn *conn)
 	u32 type;
 	long n;
 
-	n = os_sock_recv(conn->c_sock, hdr + conn->c_rx_got,
-			 LNET_WIRE_MSG_HDR_LEN - conn->c_rx_got);
+	n = ksock_rx_read(conn, hdr + conn->c_rx_got, LNET_WIRE_MSG_HDR_LEN - conn->c_rx_got);
 	if (n <= 0) {
 		if (n == 0 && conn->c_rx_got == 0)
 			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
@@ -264,17 +300,17 @@ static int ksock_rx_body(struct ksock_conn *conn, enum ksock_rx_state st)
 	long n;
 
 	if (st == KSOCK_RX_PAYLOAD && conn->c_rx_done < conn->c_rx_mlen) {
-		n = os_sock_recv(conn->c_sock, conn->c_rx_buf + conn->c_rx_done,
-				 conn->c_rx_mlen - conn->c_rx_done);
+		n = ksock_rx_read(conn, conn->c_rx_buf + conn->c_rx_done,
+				  conn->c_rx_mlen - conn->c_rx_done);
 		if (n <= 0)
 			return ksock_rx_short(conn, n, "in a message payload");
 		conn->c_rx_done += (u32)n;
 		return 0;
 	}
 	if (conn->c_rx_slop) {
-		n = os_sock_recv(conn->c_sock, conn->c_sched->s_slop,
-				 conn->c_rx_slop < KSOCK_SLOP_BUF ?
-				 conn->c_rx_slop : KSOCK_SLOP_BUF);
+		n = ksock_rx_read(conn, conn->c_sched->s_slop,
+				  conn->c_rx_slop < KSOCK_SLOP_BUF ?
+				  conn->c_rx_slop : KSOCK_SLOP_BUF);
 		if (n <= 0)
 			return ksock_rx_short(conn, n, "in a message payload");
 		conn->c_rx_slop -= (u32)n;
@@ -288,12 +324,21 @@ static int ksock_rx_body(struct ksock_conn *conn, enum ksock_rx_state st)
 	return 0;
 }
 
-/* Read until the socket is empty, the core holds a header, or a close. */
-static int ksock_conn_rx(struct ksock_conn *conn)
+/*
+ * Read until the socket is empty (a short read or -EAGAIN), the core
+ * holds a header, or a close. @hup: a hang-up was reported; from then on
+ * read to the end of the stream.
+ */
+static int ksock_conn_rx(struct ksock_conn *conn, bool hup)
 {
 	enum ksock_rx_state st;
 	int rc;
 
+	/* Each call reads the socket at least once: this one may be the
+	 * edge a parked (RX_PARSE) connection did not read at. */
+	conn->c_rx_drained = false;
+	if (hup)
+		conn->c_rx_to_eof = true;
 	for (;;) {
 		os_mutex_lock(&ks.ks_lock);
 		st = conn->c_rx_state;
@@ -395,7 +440,7 @@ static void ksock_conn_run(struct ksock_conn *conn, u32 flags)
 	if ((flags & KSOCK_DO_TX) && ksock_conn_tx(conn))
 		return;
 	if (flags & KSOCK_DO_RX)
-		ksock_conn_rx(conn);
+		ksock_conn_rx(conn, flags & KSOCK_DO_RX_ALL);
 }
 
 static u32 ksock_poll_flags(unsigned int ev)
@@ -404,6 +449,8 @@ static u32 ksock_poll_flags(unsigned int ev)
 
 	if (ev & (OS_POLL_IN | OS_POLL_ERR))
 		f |= KSOCK_DO_RX;
+	if (ev & (OS_POLL_HUP | OS_POLL_ERR))
+		f |= KSOCK_DO_RX | KSOCK_DO_RX_ALL;
 	if (ev & (OS_POLL_OUT | OS_POLL_ERR))
 		f |= KSOCK_DO_TX;
 	return f;
