@@ -705,6 +705,46 @@ static void test_any_noop_put_ack(void **state)
 	close(fd);
 }
 
+/*
+ * 30 small PUTs and the close in one write, while B's scheduler is held
+ * in lnet_parse() (we hold B's lock), so the data and the FIN are both
+ * waiting when it reads on: every PUT lands (the 21st header straddles
+ * two 4 KiB reads of the receive stage), and the close is still seen
+ * although the read that meets it comes back short.
+ */
+#define BURST		30
+#define BURST_LEN	100
+static void test_burst_then_close(void **state)
+{
+	static u8 buf[BURST * (LNET_WIRE_MSG_HDR_LEN + BURST_LEN)];
+	u8 *p = buf;
+	u16 port;
+	int fd, nput, i;
+
+	fake = nid4(3);
+	memset(sink, 0, LNET_MTU);
+	for (i = 0; i < BURST; i++) {
+		raw_put_hdr(p, &B.nid, BURST_LEN);
+		memcpy(p + LNET_WIRE_MSG_HDR_LEN, pattern, BURST_LEN);
+		p += LNET_WIRE_MSG_HDR_LEN + BURST_LEN;
+	}
+	fd = raw_session(&port, SOCKLND_CONN_CONTROL);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = sink_op.nput;
+	raw_write(fd, buf, sizeof(buf));
+	shutdown(fd, SHUT_WR);
+	usleep(50000);
+	assert_int_equal(sink_op.nput, nput);	/* nothing got past the lock */
+	assert_true(wait_count(&B.ln, &sink_op.nput, nput + BURST));
+	assert_int_equal(sink_op.last_mlength, BURST_LEN);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	assert_memory_equal(sink, pattern, BURST_LEN);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: the peer closed the connection"));
+	assert_false(log_has(port, "in a message"));
+}
+
 /* ---- failures and shutdown ------------------------------------------------------- */
 
 /* B's view of the raw client's peer NI (lnet_notify sets it). */
@@ -1042,6 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_handshakes),
 		cmocka_unit_test(test_hostile_messages),
 		cmocka_unit_test(test_any_noop_put_ack),
+		cmocka_unit_test(test_burst_then_close),
 		cmocka_unit_test(test_tx_timeout),
 		cmocka_unit_test(test_connect_refused),
 		cmocka_unit_test(test_two_nets_one_address),
