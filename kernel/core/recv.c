@@ -114,6 +114,50 @@ static void lnet_rx_start(struct lnet *ln, struct lnet_msg *msg, void *private)
 		lnet_finalize_locked(ln, msg, rc);
 }
 
+/* A message for a header we take in, or NULL when @wanted is false or none
+ * can be had: then the header is dropped. */
+static struct lnet_msg *lnet_rx_msg_or_drop(struct lnet *ln, struct lnet_ni *ni,
+					    struct lnet_peer_ni *lpni,
+					    const struct lnet_hdr *hdr,
+					    const struct lnet_nid *from, void *private,
+					    bool wanted)
+{
+	struct lnet_msg *msg = wanted ? lnet_rx_msg(ln, ni, lpni, hdr, from) : NULL;
+
+	if (!msg)
+		lnet_rx_drop(ln, ni, lpni, hdr, private);
+	return msg;
+}
+
+/* A PUT or GET (@op) matched to an MD, its message attached to it; or NULL
+ * (dropped). */
+static struct lnet_msg *lnet_rx_match(struct lnet *ln, struct lnet_ni *ni,
+				      struct lnet_peer_ni *lpni,
+				      const struct lnet_hdr *hdr,
+				      const struct lnet_nid *from, void *private,
+				      u32 op, u32 *mlen, u32 *off)
+{
+	struct lnet_libmd *md = lnet_me_match(ln, hdr, op, mlen, off);
+	struct lnet_msg *msg;
+
+	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, from, private, md != NULL);
+	if (msg)
+		lnet_md_attach_msg(md, msg);
+	return msg;
+}
+
+/* The event of a matched PUT or GET, for the MD's handler. */
+static void lnet_rx_event(struct lnet_msg *msg, u32 type, u32 pt_index,
+			  u64 match_bits, u32 rlength, u32 mlen, u32 off)
+{
+	msg->msg_ev.type = type;
+	msg->msg_ev.pt_index = pt_index;
+	msg->msg_ev.match_bits = match_bits;
+	msg->msg_ev.rlength = rlength;
+	msg->msg_ev.mlength = mlen;
+	msg->msg_ev.offset = off;
+}
+
 static void lnet_parse_put(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
 			   const struct lnet_hdr *hdr, const struct lnet_nid *from,
 			   void *private)
@@ -123,25 +167,19 @@ static void lnet_parse_put(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer
 	struct lnet_msg *msg;
 	u32 mlen = 0, off = 0;
 
-	md = lnet_me_match(ln, hdr, LNET_MD_OP_PUT, &mlen, &off);
-	msg = md ? lnet_rx_msg(ln, ni, lpni, hdr, from) : NULL;
-	if (!msg) {
-		lnet_rx_drop(ln, ni, lpni, hdr, private);
+	msg = lnet_rx_match(ln, ni, lpni, hdr, from, private, LNET_MD_OP_PUT,
+			    &mlen, &off);
+	if (!msg)
 		return;
-	}
-	lnet_md_attach_msg(md, msg);
+	md = msg->msg_md;
 	msg->msg_buf = (u8 *)md->md_start + off;
 	msg->msg_len = mlen;
 	msg->msg_offset = off;
 	if (md->md_options & LNET_MD_ACK_DISABLE)
 		msg->msg_hdr.msg.put.ack_wmd = none;
-	msg->msg_ev.type = LNET_EVENT_PUT;
-	msg->msg_ev.pt_index = hdr->msg.put.ptl_index;
-	msg->msg_ev.match_bits = hdr->msg.put.match_bits;
+	lnet_rx_event(msg, LNET_EVENT_PUT, hdr->msg.put.ptl_index,
+		      hdr->msg.put.match_bits, hdr->payload_length, mlen, off);
 	msg->msg_ev.hdr_data = hdr->msg.put.hdr_data;
-	msg->msg_ev.rlength = hdr->payload_length;
-	msg->msg_ev.mlength = mlen;
-	msg->msg_ev.offset = off;
 	lnet_rx_start(ln, msg, private);
 }
 
@@ -154,22 +192,16 @@ static void lnet_parse_get(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer
 	struct lnet_msg *msg;
 	u32 mlen = 0, off = 0;
 
-	md = lnet_me_match(ln, hdr, LNET_MD_OP_GET, &mlen, &off);
-	msg = md ? lnet_rx_msg(ln, ni, lpni, hdr, from) : NULL;
-	if (!msg) {
-		lnet_rx_drop(ln, ni, lpni, hdr, private);
+	msg = lnet_rx_match(ln, ni, lpni, hdr, from, private, LNET_MD_OP_GET,
+			    &mlen, &off);
+	if (!msg)
 		return;
-	}
-	lnet_md_attach_msg(md, msg);
+	md = msg->msg_md;
 	ni->ni_lnd->lnd_recv(ni, private, NULL, NULL, 0, 0);
 	lnet_count_recv(ln, ni, lpni, LNET_MSG_GET, 0);
 	msg->msg_receiving = false;
-	msg->msg_ev.type = LNET_EVENT_GET;
-	msg->msg_ev.pt_index = hdr->msg.get.ptl_index;
-	msg->msg_ev.match_bits = hdr->msg.get.match_bits;
-	msg->msg_ev.rlength = hdr->msg.get.sink_length;
-	msg->msg_ev.mlength = mlen;
-	msg->msg_ev.offset = off;
+	lnet_rx_event(msg, LNET_EVENT_GET, hdr->msg.get.ptl_index,
+		      hdr->msg.get.match_bits, hdr->msg.get.sink_length, mlen, off);
 
 	msg->msg_type = LNET_MSG_REPLY;
 	msg->msg_response = true;
@@ -206,25 +238,31 @@ static struct lnet_msg *lnet_rx_orig(struct lnet *ln, const struct lnet_handle_w
 	return orig;
 }
 
-static void lnet_parse_ack(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
-			   const struct lnet_hdr *hdr, const struct lnet_nid *from,
-			   void *private)
+/* @msg answers @orig: @orig's wait is over, @msg's payload may come in. */
+static void lnet_rx_answer(struct lnet *ln, struct lnet_msg *msg,
+			   struct lnet_msg *orig, void *private)
 {
-	struct lnet_msg *orig = lnet_rx_orig(ln, &hdr->msg.ack.dst_wmd, hdr->type);
-	struct lnet_msg *msg = orig ? lnet_rx_msg(ln, ni, lpni, hdr, from) : NULL;
-
-	if (!msg) {
-		lnet_rx_drop(ln, ni, lpni, hdr, private);
-		return;
-	}
-	/* the ACK is an operation on the PUT's MD, as the REPLY is on a GET's */
-	if (orig->msg_md && orig->msg_md->md_threshold > 0)
-		orig->msg_md->md_threshold--;
 	/* off dp_active: the monitor cannot time it out under us */
 	lnet_msg_set_active(ln, orig, false);
 	orig->msg_resp = LNET_MSG_RESP_RECV;
 	msg->msg_orig = orig;
 	lnet_rx_start(ln, msg, private);
+}
+
+static void lnet_parse_ack(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
+			   const struct lnet_hdr *hdr, const struct lnet_nid *from,
+			   void *private)
+{
+	struct lnet_msg *orig = lnet_rx_orig(ln, &hdr->msg.ack.dst_wmd, hdr->type);
+	struct lnet_msg *msg;
+
+	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, from, private, orig != NULL);
+	if (!msg)
+		return;
+	/* the ACK is an operation on the PUT's MD, as the REPLY is on a GET's */
+	if (orig->msg_md && orig->msg_md->md_threshold > 0)
+		orig->msg_md->md_threshold--;
+	lnet_rx_answer(ln, msg, orig, private);
 }
 
 static void lnet_parse_reply(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
@@ -241,19 +279,14 @@ static void lnet_parse_reply(struct lnet *ln, struct lnet_ni *ni, struct lnet_pe
 	if (orig && hdr->payload_length > room &&
 	    !(orig->msg_md->md_options & LNET_MD_TRUNCATE))
 		orig = NULL;			/* longer than asked for */
-	msg = orig ? lnet_rx_msg(ln, ni, lpni, hdr, from) : NULL;
-	if (!msg) {
-		lnet_rx_drop(ln, ni, lpni, hdr, private);
+	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, from, private, orig != NULL);
+	if (!msg)
 		return;
-	}
 	lnet_md_attach_msg(orig->msg_md, msg);
 	msg->msg_buf = (u8 *)orig->msg_md->md_start + orig->msg_offset;
 	msg->msg_len = hdr->payload_length < room ? hdr->payload_length : room;
 	msg->msg_offset = orig->msg_offset;
-	lnet_msg_set_active(ln, orig, false);
-	orig->msg_resp = LNET_MSG_RESP_RECV;
-	msg->msg_orig = orig;
-	lnet_rx_start(ln, msg, private);
+	lnet_rx_answer(ln, msg, orig, private);
 }
 
 int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,

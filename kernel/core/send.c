@@ -245,11 +245,22 @@ void lnet_count_drop(struct lnet *ln, struct lnet_ni *ni,
 	ln->ln_dp.dp_drop_length += len;
 }
 
+/* What lnet_put() and lnet_get() were asked for, handed on as one. */
+struct lnet_op {
+	u32 type;
+	const struct lnet_nid *src;
+	struct lnet_handle_md h;
+	const struct lnet_nid *target;
+	u32 pid;
+	u32 portal;
+	u64 match_bits;
+	u32 offset;
+	u32 len;
+};
+
 /* Checks common to PUT and GET; the MD or NULL with *@rc. */
-static struct lnet_libmd *lnet_op_check(struct lnet *ln, const struct lnet_nid *src,
-					struct lnet_handle_md h,
-					const struct lnet_nid *target, u32 portal,
-					u32 offset, u32 len, int *rc)
+static struct lnet_libmd *lnet_op_check(struct lnet *ln, const struct lnet_op *op,
+					int *rc)
 {
 	struct lnet_libmd *md;
 
@@ -257,14 +268,15 @@ static struct lnet_libmd *lnet_op_check(struct lnet *ln, const struct lnet_nid *
 	if (!ln->ln_configured || ln->ln_dp.dp_stopping)
 		return NULL;
 	*rc = -EINVAL;
-	md = lnet_md_lookup(ln, h.cookie);
-	if (!md || !lnet_md_usable(md) || portal >= LNET_NPORTALS)
+	md = lnet_md_lookup(ln, op->h.cookie);
+	if (!md || !lnet_md_usable(md) || op->portal >= LNET_NPORTALS)
 		return NULL;
-	if (offset > md->md_length || len > md->md_length - offset || len > LNET_MTU)
+	if (op->offset > md->md_length || op->len > md->md_length - op->offset ||
+	    op->len > LNET_MTU)
 		return NULL;
-	if (!target || lnet_nid_is_zero(target))
+	if (!op->target || lnet_nid_is_zero(op->target))
 		return NULL;
-	if (src && !lnet_nid_is_zero(src) && !lnet_ni_find(ln, src))
+	if (op->src && !lnet_nid_is_zero(op->src) && !lnet_ni_find(ln, op->src))
 		return NULL;
 	*rc = 0;
 	lnet_dp_monitor_ensure(ln);
@@ -273,35 +285,56 @@ static struct lnet_libmd *lnet_op_check(struct lnet *ln, const struct lnet_nid *
 
 /* A new initiator message on @md, its event filled for SEND. */
 static struct lnet_msg *lnet_op_msg(struct lnet *ln, struct lnet_libmd *md,
-				    const struct lnet_nid *src, u32 type,
-				    const struct lnet_nid *target, u32 pid,
-				    u32 portal, u64 match_bits, u32 offset, u32 len)
+				    const struct lnet_op *op)
 {
 	struct lnet_msg *msg = lnet_msg_alloc(ln);
 	struct lnet_event *ev;
 
 	if (!msg)
 		return NULL;
-	msg->msg_type = type;
-	msg->msg_hdr.type = type;
-	msg->msg_target = *target;
-	msg->msg_target_pid = pid;
-	if (src)
-		msg->msg_src_req = *src;
-	msg->msg_offset = offset;
-	msg->msg_rlength = len;
+	msg->msg_type = op->type;
+	msg->msg_hdr.type = op->type;
+	msg->msg_target = *op->target;
+	msg->msg_target_pid = op->pid;
+	if (op->src)
+		msg->msg_src_req = *op->src;
+	msg->msg_offset = op->offset;
+	msg->msg_rlength = op->len;
 	msg->msg_deadline_ns = os_now_ns() + (u64)ln->ln_globals[
 		LNET_GLOBAL_TRANSACTION_TIMEOUT] * 1000000000ULL;
 	ev = &msg->msg_ev;
 	ev->type = LNET_EVENT_SEND;
-	ev->msg_type = type;
-	ev->target = *target;
-	ev->pt_index = portal;
-	ev->match_bits = match_bits;
-	ev->rlength = len;
-	ev->offset = offset;
+	ev->msg_type = op->type;
+	ev->target = *op->target;
+	ev->pt_index = op->portal;
+	ev->match_bits = op->match_bits;
+	ev->rlength = op->len;
+	ev->offset = op->offset;
 	lnet_md_attach_msg(md, msg);
 	return msg;
+}
+
+/* The checks, then the message; NULL with *@rc when either fails. */
+static struct lnet_msg *lnet_op_start(struct lnet *ln, const struct lnet_op *op,
+				      int *rc)
+{
+	struct lnet_libmd *md = lnet_op_check(ln, op, rc);
+	struct lnet_msg *msg;
+
+	if (!md)
+		return NULL;
+	msg = lnet_op_msg(ln, md, op);
+	if (!msg)
+		*rc = -ENOMEM;
+	return msg;
+}
+
+/* The handle an ACK or a REPLY brings back to find @msg again. */
+static void lnet_op_reply_wmd(struct lnet *ln, const struct lnet_msg *msg,
+			      struct lnet_handle_wire *wh)
+{
+	wh->wh_interface_cookie = ln->ln_dp.dp_interface_cookie;
+	wh->wh_object_cookie = msg->msg_cookie;
 }
 
 /* Send a new initiator message; undo everything when nothing was sent. */
@@ -326,29 +359,23 @@ int lnet_put(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md 
 	     u64 match_bits, u32 offset, u32 len, u64 hdr_data)
 {
 	struct lnet_handle_wire none = { LNET_WIRE_COOKIE_NONE, LNET_WIRE_COOKIE_NONE };
-	struct lnet_libmd *md;
+	struct lnet_op op = { LNET_MSG_PUT, src, h, target, pid, portal,
+			      match_bits, offset, len };
 	struct lnet_msg *msg;
 	int rc;
 
-	md = lnet_op_check(ln, src, h, target, portal, offset, len, &rc);
-	if (!md)
-		return rc;
-	msg = lnet_op_msg(ln, md, src, LNET_MSG_PUT, target, pid, portal,
-			  match_bits, offset, len);
+	msg = lnet_op_start(ln, &op, &rc);
 	if (!msg)
-		return -ENOMEM;
-	msg->msg_buf = (u8 *)md->md_start + offset;
+		return rc;
+	msg->msg_buf = (u8 *)msg->msg_md->md_start + offset;
 	msg->msg_len = len;
 	msg->msg_ack_wanted = ack;
 	msg->msg_ev.mlength = len;
 	msg->msg_ev.hdr_data = hdr_data;
 	msg->msg_hdr.payload_length = len;
 	msg->msg_hdr.msg.put.ack_wmd = none;
-	if (ack) {
-		msg->msg_hdr.msg.put.ack_wmd.wh_interface_cookie =
-			ln->ln_dp.dp_interface_cookie;
-		msg->msg_hdr.msg.put.ack_wmd.wh_object_cookie = msg->msg_cookie;
-	}
+	if (ack)
+		lnet_op_reply_wmd(ln, msg, &msg->msg_hdr.msg.put.ack_wmd);
 	msg->msg_hdr.msg.put.match_bits = match_bits;
 	msg->msg_hdr.msg.put.hdr_data = hdr_data;
 	msg->msg_hdr.msg.put.ptl_index = portal;
@@ -360,21 +387,16 @@ int lnet_get(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md 
 	     const struct lnet_nid *target, u32 pid, u32 portal,
 	     u64 match_bits, u32 offset, u32 len)
 {
-	struct lnet_libmd *md;
+	struct lnet_op op = { LNET_MSG_GET, src, h, target, pid, portal,
+			      match_bits, offset, len };
 	struct lnet_msg *msg;
 	int rc;
 
-	md = lnet_op_check(ln, src, h, target, portal, offset, len, &rc);
-	if (!md)
-		return rc;
-	msg = lnet_op_msg(ln, md, src, LNET_MSG_GET, target, pid, portal,
-			  match_bits, offset, len);
+	msg = lnet_op_start(ln, &op, &rc);
 	if (!msg)
-		return -ENOMEM;
+		return rc;
 	msg->msg_ack_wanted = true;
-	msg->msg_hdr.msg.get.return_wmd.wh_interface_cookie =
-		ln->ln_dp.dp_interface_cookie;
-	msg->msg_hdr.msg.get.return_wmd.wh_object_cookie = msg->msg_cookie;
+	lnet_op_reply_wmd(ln, msg, &msg->msg_hdr.msg.get.return_wmd);
 	msg->msg_hdr.msg.get.match_bits = match_bits;
 	msg->msg_hdr.msg.get.ptl_index = portal;
 	msg->msg_hdr.msg.get.src_offset = offset;
