@@ -12,44 +12,22 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "fake_if.h"
 
 /* --- fake interfaces -------------------------------------------------------- */
 
-struct fake_if {
-	const char *name;
-	int rc;
-	u8 len;
-	u8 addr[16];
-	bool up;
-};
-
 static const struct fake_if fake_ifs[] = {
-	{ "eth0", 0, 4, { 10, 0, 0, 1 }, true },
-	{ "eth1", 0, 4, { 10, 0, 0, 2 }, true },
+	FAKE_IF4("eth0", 10, 0, 0, 1),
+	FAKE_IF4("eth1", 10, 0, 0, 2),
 	{ "eth2", 0, 4, { 10, 0, 0, 3 }, false },
-	{ "eth0alias", 0, 4, { 10, 0, 0, 1 }, true },	/* same address as eth0 */
+	FAKE_IF4("eth0alias", 10, 0, 0, 1),	/* same address as eth0 */
 	{ "v6", 0, 16, { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 }, true },
 	{ "noaddr", -EADDRNOTAVAIL, 0, { 0 }, true },
 };
 
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(fake_ifs) / sizeof(fake_ifs[0]); i++) {
-		const struct fake_if *f = &fake_ifs[i];
-
-		if (strcmp(f->name, ifname))
-			continue;
-		if (f->rc)
-			return f->rc;
-		memset(out, 0, sizeof(*out));
-		out->addr_len = f->len;
-		memcpy(out->addr, f->addr, f->len);
-		out->up = f->up;
-		return 0;
-	}
-	return -ENODEV;
+	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
 #define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
@@ -76,9 +54,7 @@ static int setup(void **state)
 	struct lnet *ln = calloc(1, sizeof(*ln));
 
 	assert_non_null(ln);
-	lnet_init(ln);
-	ln->ln_if_lookup = fake_lookup;
-	assert_int_equal(lnet_configure(ln), 0);
+	fake_lnet_up(ln, fake_lookup);
 	*state = ln;
 	return 0;
 }
@@ -87,9 +63,7 @@ static int teardown(void **state)
 {
 	struct lnet *ln = *state;
 
-	assert_int_equal(lnet_unconfigure(ln), 0);
-	assert_int_equal(ln->ln_nobjects, 0);
-	lnet_fini(ln);
+	fake_lnet_down(ln);
 	free(ln);
 	return 0;
 }

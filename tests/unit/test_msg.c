@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../kernel/core/lnet_priv.h"
+#include "fake_if.h"
 
 #define TCP		LNET_NET_ID(LNET_LND_TCP, 0)
 #define PORTAL		5
@@ -129,16 +130,14 @@ static const struct lnet_lnd fake_lnd = {
 	.lnd_recv	= fake_recv,
 };
 
+static const struct fake_if fake_ifs[] = {
+	FAKE_IF4("eth0", 10, 0, 0, 1),
+	FAKE_IF4("eth1", 10, 0, 0, 2),
+};
+
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (strcmp(ifname, "eth0") && strcmp(ifname, "eth1"))
-		return -ENODEV;
-	out->addr_len = 4;
-	out->addr[0] = 10;
-	out->addr[3] = ifname[3] == '0' ? 1 : 2;
-	out->up = true;
-	return 0;
+	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
 /* Complete the @i-th held send (UNLOCKED, as an LND thread does). */

@@ -12,23 +12,16 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "fake_if.h"
+
+static const struct fake_if fake_ifs[] = {
+	FAKE_IF4("eth0", 10, 0, 0, 1),
+	{ "down0", 0, 4, { 10, 0, 1, 1 }, false },
+};
 
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
-	static const u8 a0[4] = { 10, 0, 0, 1 }, a1[4] = { 10, 0, 1, 1 };
-
-	memset(out, 0, sizeof(*out));
-	out->addr_len = 4;
-	out->up = true;
-	if (!strcmp(ifname, "eth0"))
-		memcpy(out->addr, a0, 4);
-	else if (!strcmp(ifname, "down0"))
-		memcpy(out->addr, a1, 4);
-	else
-		return -ENODEV;
-	if (!strcmp(ifname, "down0"))
-		out->up = false;
-	return 0;
+	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
 #define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
@@ -52,9 +45,7 @@ static int setup(void **state)
 	struct lnet *ln = calloc(1, sizeof(*ln));
 
 	assert_non_null(ln);
-	lnet_init(ln);
-	ln->ln_if_lookup = fake_lookup;
-	assert_int_equal(lnet_configure(ln), 0);
+	fake_lnet_up(ln, fake_lookup);
 	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
 	*state = ln;
 	return 0;
@@ -64,9 +55,7 @@ static int teardown(void **state)
 {
 	struct lnet *ln = *state;
 
-	assert_int_equal(lnet_unconfigure(ln), 0);
-	assert_int_equal(ln->ln_nobjects, 0);
-	lnet_fini(ln);
+	fake_lnet_down(ln);
 	free(ln);
 	return 0;
 }

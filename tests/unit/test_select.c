@@ -16,37 +16,22 @@
 #include <cmocka.h>
 
 #include "../../kernel/core/lnet.h"
+#include "fake_if.h"
 
 #define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
 #define TCP1	LNET_NET_ID(LNET_LND_TCP, 1)
 #define O2IB	LNET_NET_ID(LNET_LND_O2IB, 0)
 
-struct fake_if {
-	const char *name;
-	u8 addr[4];
-};
-
 static const struct fake_if fake_ifs[] = {
-	{ "eth0", { 10, 0, 0, 1 } },
-	{ "eth1", { 10, 0, 0, 2 } },
-	{ "eth3", { 10, 1, 0, 1 } },
-	{ "eth4", { 10, 1, 0, 2 } },
+	FAKE_IF4("eth0", 10, 0, 0, 1),
+	FAKE_IF4("eth1", 10, 0, 0, 2),
+	FAKE_IF4("eth3", 10, 1, 0, 1),
+	FAKE_IF4("eth4", 10, 1, 0, 2),
 };
 
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(fake_ifs) / sizeof(fake_ifs[0]); i++) {
-		if (strcmp(fake_ifs[i].name, ifname))
-			continue;
-		memset(out, 0, sizeof(*out));
-		out->addr_len = 4;
-		memcpy(out->addr, fake_ifs[i].addr, 4);
-		out->up = true;
-		return 0;
-	}
-	return -ENODEV;
+	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
 static struct lnet_nid nid4(u32 net_id, u8 a, u8 b, u8 c, u8 d)
@@ -94,9 +79,7 @@ static int setup_common(void **state, bool peer_tcp1)
 
 	assert_non_null(s);
 	ln = &s->ln;
-	lnet_init(ln);
-	ln->ln_if_lookup = fake_lookup;
-	assert_int_equal(lnet_configure(ln), 0);
+	fake_lnet_up(ln, fake_lookup);
 	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
 	assert_int_equal(lnet_ni_add(ln, TCP, "eth1", NULL), 0);
 	assert_int_equal(lnet_ni_add(ln, TCP1, "eth3", NULL), 0);
@@ -136,9 +119,7 @@ static int teardown(void **state)
 {
 	struct sel *s = *state;
 
-	assert_int_equal(lnet_unconfigure(&s->ln), 0);
-	assert_int_equal(s->ln.ln_nobjects, 0);
-	lnet_fini(&s->ln);
+	fake_lnet_down(&s->ln);
 	free(s);
 	return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "../../kernel/core/lnet_priv.h"
 #include "../../kernel/core/selftest.h"
+#include "fake_if.h"
 
 #define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
 
@@ -65,16 +66,13 @@ static const struct lnet_lnd hold_lnd = {
 	.lnd_recv = hold_recv,
 };
 
+static const struct fake_if fake_ifs[] = {
+	FAKE_IF4("eth0", 10, 0, 0, 1),
+};
+
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
-	if (strcmp(ifname, "eth0"))
-		return -ENODEV;
-	memset(out, 0, sizeof(*out));
-	out->addr_len = 4;
-	out->addr[0] = 10;
-	out->addr[3] = 1;
-	out->up = true;
-	return 0;
+	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
 /* ---- instance ------------------------------------------------------------------------ */

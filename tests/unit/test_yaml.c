@@ -24,6 +24,7 @@
 #include "../../libcfg/cfg.h"
 #include "../../libcfg/ytree.h"
 #include "../../libcfg/yemit.h"
+#include "fake_if.h"
 
 /* --- in-process transport -------------------------------------------------- */
 
@@ -65,29 +66,15 @@ int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf)
 	return lnet_ioctl(h->ln, cmd, buf, hdr->ioc_len, true);
 }
 
-static const struct {
-	const char *name;
-	u8 addr[4];
-} fake_ifs[] = {
-	{ "eth0", { 10, 0, 0, 1 } },
-	{ "eth1", { 10, 0, 1, 1 } },
-	{ "eth2", { 10, 0, 2, 1 } },
+static const struct fake_if fake_ifs[] = {
+	FAKE_IF4("eth0", 10, 0, 0, 1),
+	FAKE_IF4("eth1", 10, 0, 1, 1),
+	FAKE_IF4("eth2", 10, 0, 2, 1),
 };
 
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(fake_ifs) / sizeof(fake_ifs[0]); i++) {
-		if (strcmp(fake_ifs[i].name, ifname))
-			continue;
-		memset(out, 0, sizeof(*out));
-		out->addr_len = 4;
-		memcpy(out->addr, fake_ifs[i].addr, 4);
-		out->up = true;
-		return 0;
-	}
-	return -ENODEV;
+	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
 struct inst {
