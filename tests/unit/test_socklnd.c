@@ -474,11 +474,10 @@ static bool raw_closed(int fd)
 	}
 }
 
-/* Acceptor request for @dst, then a hello with @magic/@version/@kind. */
-static void raw_hello(int fd, const struct lnet_nid *dst, u32 magic, u32 version,
-		      s32 kind)
+/* Acceptor request for @dst, then a hello with @magic/@version/@kind, in @buf. */
+static void raw_hello_bytes(u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN],
+			    const struct lnet_nid *dst, u32 magic, u32 version, s32 kind)
 {
-	u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN];
 	struct lnet_acceptor_req r = {
 		.acr_magic = LNET_PROTO_ACCEPTOR_MAGIC,
 		.acr_version = LNET_PROTO_ACCEPTOR_VERSION,
@@ -498,6 +497,15 @@ static void raw_hello(int fd, const struct lnet_nid *dst, u32 magic, u32 version
 	assert_int_equal(lnet_hello_encode(&h, buf + LNET_WIRE_ACCEPT_LEN), 0);
 	lnet_put_le32(buf + LNET_WIRE_ACCEPT_LEN, magic);
 	lnet_put_le32(buf + LNET_WIRE_ACCEPT_LEN + 4, version);
+}
+
+/* Acceptor request for @dst, then a hello with @magic/@version/@kind. */
+static void raw_hello(int fd, const struct lnet_nid *dst, u32 magic, u32 version,
+		      s32 kind)
+{
+	u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN];
+
+	raw_hello_bytes(buf, dst, magic, version, kind);
 	raw_write(fd, buf, sizeof(buf));
 }
 
@@ -609,6 +617,81 @@ static void test_hostile_handshakes(void **state)
 	close(fd);
 	assert_true(log_has(port, "bad hello: it is for 127.0.0.9@tcp, not for our 127.0.0.2@tcp"));
 	put_one(4096);
+}
+
+/* Does the log get @text for @port within 6 s? */
+static bool log_waits_for(u16 port, const char *text)
+{
+	int i;
+
+	for (i = 0; i < 600 && !log_has(port, text); i++)
+		usleep(10000);
+	return log_has(port, text);
+}
+
+/*
+ * Peers that connect and stall do not hold up the others: with SILENT
+ * connections that send nothing and one stopped halfway through its
+ * hello, a well-behaved peer's handshake completes while every one of
+ * them is still waiting (none refused: their deadline is 5 s away).
+ * Then each is refused at its deadline, saying what it lacked.
+ */
+#define SILENT		8
+static void test_stalled_handshakes(void **state)
+{
+	u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN];
+	u16 ports[SILENT], half_port, port;
+	int fds[SILENT], half_fd, fd, i;
+
+	fake = nid4(3);
+	for (i = 0; i < SILENT; i++)
+		fds[i] = raw_connect(&ports[i]);
+	half_fd = raw_connect(&half_port);
+	raw_hello_bytes(buf, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, SOCKLND_CONN_CONTROL);
+	raw_write(half_fd, buf, LNET_WIRE_ACCEPT_LEN + 20);
+
+	fd = raw_session(&port, SOCKLND_CONN_CONTROL);
+	for (i = 0; i < SILENT; i++)
+		assert_false(log_has(ports[i], "refusing"));
+	assert_false(log_has(half_port, "refusing"));
+	close(fd);
+
+	for (i = 0; i < SILENT; i++) {
+		assert_true(raw_closed(fds[i]));
+		close(fds[i]);
+		assert_true(log_has(ports[i], "refusing the connection: no acceptor request: error -110"));
+	}
+	assert_true(raw_closed(half_fd));
+	close(half_fd);
+	assert_true(log_has(half_port, "refusing the connection: no hello: error -110"));
+	put_one(100);
+}
+
+/*
+ * At most 256 handshakes wait at once per listener: the next connection
+ * is refused at once, saying so; the waiting ones that hang up are
+ * refused for it (and free their places).
+ */
+#define HS_MAX		256
+static void test_handshake_limit(void **state)
+{
+	static int fds[HS_MAX];
+	static u16 ports[HS_MAX];
+	u16 port;
+	int fd, i;
+
+	fake = nid4(3);
+	for (i = 0; i < HS_MAX; i++)
+		fds[i] = raw_connect(&ports[i]);
+	fd = raw_connect(&port);
+	assert_true(raw_closed(fd));
+	close(fd);
+	assert_true(log_has(port, "refusing the connection: 256 handshakes are in progress already"));
+	for (i = 0; i < HS_MAX; i++)
+		close(fds[i]);
+	for (i = 0; i < HS_MAX; i++)
+		assert_true(log_waits_for(ports[i], "refusing the connection: no acceptor request: error -104"));
+	put_one(100);
 }
 
 static void test_hostile_messages(void **state)
@@ -1080,6 +1163,8 @@ int main(void)
 		cmocka_unit_test(test_many_in_flight),
 		cmocka_unit_test(test_connection_kinds),
 		cmocka_unit_test(test_hostile_handshakes),
+		cmocka_unit_test(test_stalled_handshakes),
+		cmocka_unit_test(test_handshake_limit),
 		cmocka_unit_test(test_hostile_messages),
 		cmocka_unit_test(test_any_noop_put_ack),
 		cmocka_unit_test(test_burst_then_close),

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Socket LND connection setup: the acceptor of each local address and
- * port (the 16-byte acceptor request names the NI a connection is for),
- * the connd (active connects from privileged ports, the hello v3
- * exchange on both sides, tx timeouts), and attaching an established
- * connection to its peer and a scheduler.
+ * Socket LND connection setup: the hello v3 exchange on both sides (the
+ * acceptor of each address and port, socklnd_accept.c, reads the passive
+ * side's and calls ksock_passive_finish()), the connd (active connects
+ * from privileged ports, hellos of sockets lnd_accept() gave, tx
+ * timeouts), and attaching an established connection to its peer and a
+ * scheduler.
  */
 #include "socklnd_priv.h"
 
@@ -25,7 +26,7 @@ static int ksock_kind_mirror(int kind)
 }
 
 /* With ks_lock taken: is @flag (a shutdown or stop flag) set? */
-static bool ksock_flag_set(const bool *flag)
+bool ksock_flag_set(const bool *flag)
 {
 	bool set;
 
@@ -120,23 +121,15 @@ static void ksock_hello_make(struct ksock_net *net, const struct lnet_nid *peer,
 }
 
 /*
- * Read and check a hello (and skip its IPs). 0, or -EPROTO with the
- * reason in @why, or a socket error.
+ * Check the fixed part of a hello in @buf (LNET_WIRE_HELLO_LEN bytes)
+ * and decode it into @h; its IP list (4 * kshm_nips bytes) follows on
+ * the wire. 0, or -EPROTO with the reason in @why.
  */
-static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadline,
-			    struct ksock_hello *h, char *why, size_t wlen)
+int ksock_hello_parse(const u8 *buf, struct ksock_hello *h, char *why, size_t wlen)
 {
-	u8 buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
-	u32 magic, version;
+	u32 magic = lnet_get_le32(buf), version = lnet_get_le32(buf + 4);
 	int rc;
 
-	rc = ksock_read_full(&net->n_shutdown, s, buf, LNET_WIRE_HELLO_LEN, deadline);
-	if (rc) {
-		snprintf(why, wlen, "no hello: error %d", rc);
-		return rc;
-	}
-	magic = lnet_get_le32(buf);
-	version = lnet_get_le32(buf + 4);
 	if (magic != LNET_PROTO_MAGIC || version != KSOCK_PROTO_V3) {
 		snprintf(why, wlen, "bad hello: magic 0x%08x version %u (expected 0x%08x version %u)",
 			 magic, version, LNET_PROTO_MAGIC, KSOCK_PROTO_V3);
@@ -153,6 +146,27 @@ static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadli
 			 h->kshm_ctype);
 		return -EPROTO;
 	}
+	return 0;
+}
+
+/*
+ * Read and check a hello (and skip its IPs). 0, or -EPROTO with the
+ * reason in @why, or a socket error.
+ */
+static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadline,
+			    struct ksock_hello *h, char *why, size_t wlen)
+{
+	u8 buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
+	int rc;
+
+	rc = ksock_read_full(&net->n_shutdown, s, buf, LNET_WIRE_HELLO_LEN, deadline);
+	if (rc) {
+		snprintf(why, wlen, "no hello: error %d", rc);
+		return rc;
+	}
+	rc = ksock_hello_parse(buf, h, why, wlen);
+	if (rc)
+		return rc;
 	rc = ksock_read_full(&net->n_shutdown, s, buf + LNET_WIRE_HELLO_LEN, 4 * h->kshm_nips,
 			     deadline);
 	if (rc)
@@ -284,29 +298,50 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 
 /* ---- passive side ------------------------------------------------------------- */
 
-static void ksock_passive(struct ksock_acc *acc)
+/*
+ * The passive side's last step, once @in, the peer's hello, was read off
+ * @sock before @deadline: check it, answer with ours, attach the
+ * connection. Refusals are logged (not -ENETDOWN: our own shutdown) and
+ * close @sock.
+ */
+void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const char *name,
+			  const struct ksock_hello *in, u64 deadline)
 {
-	struct ksock_net *net = acc->a_net;
-	u64 deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
 	u8 buf[LNET_WIRE_HELLO_LEN];
-	struct ksock_hello in, out;
+	struct ksock_hello out;
 	char why[200];
 	int rc, kind;
 
-	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
-	if (!rc)
-		rc = ksock_hello_check(net, &in, NULL, SOCKLND_CONN_NONE, why,
-				       sizeof(why));
+	rc = ksock_hello_check(net, in, NULL, SOCKLND_CONN_NONE, why, sizeof(why));
 	if (!rc) {
-		kind = ksock_kind_mirror(in.kshm_ctype);
-		ksock_hello_make(net, &in.kshm_src_nid, kind, &out);
+		kind = ksock_kind_mirror(in->kshm_ctype);
+		ksock_hello_make(net, &in->kshm_src_nid, kind, &out);
 		rc = lnet_hello_encode(&out, buf);
 		if (!rc)
-			rc = ksock_write_full(&net->n_shutdown, acc->a_sock, buf, sizeof(buf),
+			rc = ksock_write_full(&net->n_shutdown, sock, buf, sizeof(buf),
 					      deadline);
 		if (rc)
 			snprintf(why, sizeof(why), "cannot send our hello: error %d", rc);
 	}
+	if (rc) {
+		if (rc != -ENETDOWN)
+			os_log("socklnd: %s: refusing the connection: %s", name, why);
+		os_sock_close(sock);
+		return;
+	}
+	ksock_conn_attach(net, sock, name, &in->kshm_src_nid, in->kshm_src_incarnation, kind);
+}
+
+/* A socket lnd_accept() gave us (its request read elsewhere): the hello. */
+static void ksock_passive(struct ksock_acc *acc)
+{
+	struct ksock_net *net = acc->a_net;
+	u64 deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
+	struct ksock_hello in;
+	char why[200];
+	int rc;
+
+	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
 	if (rc) {
 		if (rc != -ENETDOWN)
 			os_log("socklnd: %s: refusing the connection: %s",
@@ -314,41 +349,7 @@ static void ksock_passive(struct ksock_acc *acc)
 		os_sock_close(acc->a_sock);
 		return;
 	}
-	ksock_conn_attach(net, acc->a_sock, acc->a_name, &in.kshm_src_nid,
-			  in.kshm_src_incarnation, kind);
-}
-
-/*
- * With ks_lock held: the NI of @l's address and port whose NID is @nid,
- * not shutting down, or NULL.
- */
-static struct ksock_net *ksock_listener_net(struct ksock_listener *l,
-					    const struct lnet_nid *nid)
-{
-	struct ksock_net *net;
-
-	list_for_each_entry(net, &ks.ks_nets, n_list)
-		if (net->n_listener == l && !net->n_shutdown &&
-		    lnet_nid_equal(&net->n_nid, nid))
-			return net;
-	return NULL;
-}
-
-/* With ks_lock held: "a@tcp, a@tcp2", the NIDs @l listens for. */
-static void ksock_listener_nids(struct ksock_listener *l, char *buf, size_t len)
-{
-	char nidstr[LNET_NID_STR_MAX];
-	struct ksock_net *net;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	list_for_each_entry(net, &ks.ks_nets, n_list) {
-		if (net->n_listener != l || net->n_shutdown || used >= len)
-			continue;
-		lnet_nid_print(&net->n_nid, nidstr, sizeof(nidstr));
-		used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-				 nidstr);
-	}
+	ksock_passive_finish(net, acc->a_sock, acc->a_name, &in, deadline);
 }
 
 /* With ks_lock held: queue @sock for the hello of @net (the connd's). */
@@ -381,92 +382,6 @@ int ksock_accept(struct lnet_ni *ni, void *sock)
 	rc = ksock_accept_locked(ni->ni_lnd_data, sock);
 	os_mutex_unlock(&ks.ks_lock);
 	return rc;
-}
-
-/* The 16-byte acceptor request of a new connection: 0 or -errno (logged). */
-static int ksock_acceptor_read(struct ksock_listener *l, struct os_sock *s,
-			       const char *name, struct lnet_acceptor_req *req)
-{
-	u8 buf[LNET_WIRE_ACCEPT_LEN];
-	int rc;
-
-	rc = ksock_read_full(&l->l_stop, s, buf, sizeof(buf),
-			     os_now_ns() + KSOCK_HANDSHAKE_NS);
-	if (rc) {
-		if (rc != -ENETDOWN)
-			os_log("socklnd: %s: refusing the connection: no acceptor request: error %d",
-			       name, rc);
-		return rc;
-	}
-	rc = lnet_acceptor_req_decode(buf, sizeof(buf), req);
-	if (rc) {
-		os_log("socklnd: %s: refusing the connection: bad acceptor request: magic 0x%08x version %u (expected 0x%08x version %u)",
-		       name, lnet_get_le32(buf), lnet_get_le32(buf + 4),
-		       LNET_PROTO_ACCEPTOR_MAGIC, LNET_PROTO_ACCEPTOR_VERSION);
-		return -EPROTO;
-	}
-	return 0;
-}
-
-/*
- * A new connection to @l: its request names the NID it is for; the NI
- * with that NID on this address gets it, else it is refused.
- */
-static void ksock_acceptor_take(struct ksock_listener *l, struct os_sock *s,
-				const u8 addr[4], u16 port)
-{
-	char name[32], a[LNET_NID_STR_MAX], ours[4 * LNET_NID_STR_MAX];
-	struct lnet_acceptor_req req;
-	struct ksock_net *net;
-	int rc;
-
-	ksock_addr_name(addr, port, name, sizeof(name));
-	rc = ksock_acceptor_read(l, s, name, &req);
-	if (rc) {
-		os_sock_close(s);
-		return;
-	}
-	os_mutex_lock(&ks.ks_lock);
-	net = ksock_listener_net(l, &req.acr_nid);
-	if (net) {
-		rc = ksock_accept_locked(net, s);
-	} else {
-		ksock_listener_nids(l, ours, sizeof(ours));
-		lnet_nid_print(&req.acr_nid, a, sizeof(a));
-		os_log("socklnd: %s: refusing the connection: it is for %s, not for our %s",
-		       name, a, ours);
-		rc = -EPROTO;
-	}
-	os_mutex_unlock(&ks.ks_lock);
-	if (rc)
-		os_sock_close(s);
-}
-
-/* The acceptor of one address and port: accept, read the request, dispatch. */
-int ksock_acceptor(void *arg)
-{
-	struct ksock_listener *l = arg;
-	struct os_poll_event ev[4];
-	struct os_sock *s;
-	u8 addr[4];
-	u16 port;
-	int rc;
-
-	while (!ksock_flag_set(&l->l_stop)) {
-		os_pollset_wait(l->l_ps, ev, 4, 1000);
-		for (;;) {
-			rc = os_sock_accept(l->l_sock, &s, addr, &port);
-			if (rc == -EAGAIN || rc == -EINTR)
-				break;
-			if (rc) {
-				if (!ksock_flag_set(&l->l_stop))
-					os_log("socklnd: accept failed: error %d", rc);
-				break;
-			}
-			ksock_acceptor_take(l, s, addr, port);
-		}
-	}
-	return 0;
 }
 
 /* ---- active side ------------------------------------------------------------- */
@@ -709,7 +624,7 @@ static bool ksock_connd_work(bool passive)
 	return true;
 }
 
-/* @arg is ks.ks_connd[0] (hellos of accepted sockets) or [1] (connects). */
+/* @arg is ks.ks_connd[0] (lnd_accept()'s sockets, peer states) or [1] (connects). */
 int ksock_connd(void *arg)
 {
 	bool passive = arg == &ks.ks_connd[0];

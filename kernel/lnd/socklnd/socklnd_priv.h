@@ -211,9 +211,15 @@ void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
 			enum lnet_msg_hstatus hs, int status);
 void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len);
 
+/* socklnd_accept.c */
+int ksock_acceptor(void *arg);
+
 /* socklnd_conn.c */
 int ksock_connd(void *arg);
-int ksock_acceptor(void *arg);
+bool ksock_flag_set(const bool *flag);
+int ksock_hello_parse(const u8 *buf, struct ksock_hello *h, char *why, size_t wlen);
+void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const char *name,
+			  const struct ksock_hello *in, u64 deadline);
 int ksock_accept(struct lnet_ni *ni, void *sock);
 int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *name,
 		      const struct lnet_nid *peer_nid, u64 incarnation, int kind);

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Socket LND acceptor: one thread per listening address and port runs
+ * the passive handshakes of every connection it accepted at once, each a
+ * small state machine fed by the listener's poll set (the 16-byte
+ * acceptor request, which names the NI the connection is for; then the
+ * peer's hello and its IP list). A connection that sends nothing, or
+ * half a hello, holds a slot until its deadline and nothing else: the
+ * handshakes of other peers go on meanwhile. A complete hello goes to
+ * ksock_passive_finish() (check, our hello, attach).
+ */
+#include "socklnd_priv.h"
+
+#define KSOCK_MAX_HANDSHAKES	256	/* per listener, in progress at once */
+/* Room for a refusal: "it is for <NID>, not for our <up to 4 NIDs>". */
+#define KSOCK_HS_WHY		(6 * LNET_NID_STR_MAX)
+
+enum ksock_hs_state {
+	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN bytes */
+	KSOCK_HS_HELLO,			/* LNET_WIRE_HELLO_LEN bytes */
+	KSOCK_HS_IPS,			/* then 4 bytes per announced IP */
+};
+
+/* One accepted connection in its handshake. */
+struct ksock_hs {
+	struct list_head h_list;	/* on ka_pending, oldest first */
+	struct os_sock *h_sock;
+	char h_name[32];		/* "a.b.c.d:port" of the peer */
+	u64 h_deadline;
+	enum ksock_hs_state h_state;
+	struct lnet_nid h_nid;		/* the NI its request named */
+	struct ksock_hello h_hello;
+	u32 h_got, h_need;
+	u8 h_buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
+};
+
+/* The acceptor thread's own state. */
+struct ksock_acceptor_ctx {
+	struct ksock_listener *ka_l;
+	struct list_head ka_pending;	/* struct ksock_hs */
+	u32 ka_npending;
+};
+
+/*
+ * With ks_lock held: the NI of @l's address and port whose NID is @nid,
+ * not shutting down, or NULL.
+ */
+static struct ksock_net *ksock_listener_net(struct ksock_listener *l,
+					    const struct lnet_nid *nid)
+{
+	struct ksock_net *net;
+
+	list_for_each_entry(net, &ks.ks_nets, n_list)
+		if (net->n_listener == l && !net->n_shutdown &&
+		    lnet_nid_equal(&net->n_nid, nid))
+			return net;
+	return NULL;
+}
+
+/* With ks_lock held: "a@tcp, a@tcp2", the NIDs @l listens for. */
+static void ksock_listener_nids(struct ksock_listener *l, char *buf, size_t len)
+{
+	char nidstr[LNET_NID_STR_MAX];
+	struct ksock_net *net;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	list_for_each_entry(net, &ks.ks_nets, n_list) {
+		if (net->n_listener != l || net->n_shutdown || used >= len)
+			continue;
+		lnet_nid_print(&net->n_nid, nidstr, sizeof(nidstr));
+		used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+				 nidstr);
+	}
+}
+
+/* Close @hs and forget it; @why (NULL: quietly) goes to the log. */
+static void ksock_hs_drop(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
+			  const char *why)
+{
+	if (why)
+		os_log("socklnd: %s: refusing the connection: %s", hs->h_name, why);
+	list_del(&hs->h_list);
+	ka->ka_npending--;
+	os_pollset_del(ka->ka_l->l_ps, hs->h_sock);
+	os_sock_close(hs->h_sock);
+	os_free(hs);
+}
+
+/* The acceptor request is in: is it for one of our NIs? 0 or -EPROTO. */
+static int ksock_hs_request(struct ksock_listener *l, struct ksock_hs *hs,
+			    char *why, size_t wlen)
+{
+	char a[LNET_NID_STR_MAX], ours[4 * LNET_NID_STR_MAX];
+	struct lnet_acceptor_req req;
+	int rc = 0;
+
+	if (lnet_acceptor_req_decode(hs->h_buf, LNET_WIRE_ACCEPT_LEN, &req)) {
+		snprintf(why, wlen, "bad acceptor request: magic 0x%08x version %u (expected 0x%08x version %u)",
+			 lnet_get_le32(hs->h_buf), lnet_get_le32(hs->h_buf + 4),
+			 LNET_PROTO_ACCEPTOR_MAGIC, LNET_PROTO_ACCEPTOR_VERSION);
+		return -EPROTO;
+	}
+	os_mutex_lock(&ks.ks_lock);
+	if (!ksock_listener_net(l, &req.acr_nid)) {
+		ksock_listener_nids(l, ours, sizeof(ours));
+		lnet_nid_print(&req.acr_nid, a, sizeof(a));
+		snprintf(why, wlen, "it is for %s, not for our %s", a, ours);
+		rc = -EPROTO;
+	}
+	os_mutex_unlock(&ks.ks_lock);
+	hs->h_nid = req.acr_nid;
+	return rc;
+}
+
+/* What a handshake that stopped (error @rc) in its current state lacks. */
+static void ksock_hs_missing(const struct ksock_hs *hs, int rc, char *why, size_t wlen)
+{
+	static const char *const what[] = {
+		[KSOCK_HS_REQUEST] = "no acceptor request",
+		[KSOCK_HS_HELLO] = "no hello",
+		[KSOCK_HS_IPS] = "hello cut short in its IP list",
+	};
+
+	snprintf(why, wlen, "%s: error %d", what[hs->h_state], rc);
+}
+
+/* Read what the current state still needs: 0 when it is all in, -EAGAIN, -errno. */
+static int ksock_hs_read(struct ksock_hs *hs)
+{
+	long n;
+
+	while (hs->h_got < hs->h_need) {
+		n = os_sock_recv(hs->h_sock, hs->h_buf + hs->h_got, hs->h_need - hs->h_got);
+		if (n == 0)
+			return -ECONNRESET;
+		if (n < 0)
+			return (int)n;
+		hs->h_got += (u32)n;
+	}
+	return 0;
+}
+
+/*
+ * Move @hs on with the bytes that arrived, exactly as many as each step
+ * needs (what follows the hello is the connection's). 1: the hello is
+ * complete; 0: waiting for more; -errno: refused, the reason in @why.
+ */
+static int ksock_hs_step(struct ksock_listener *l, struct ksock_hs *hs, char *why,
+			 size_t wlen)
+{
+	int rc;
+
+	for (;;) {
+		rc = ksock_hs_read(hs);
+		if (rc == -EAGAIN)
+			return 0;
+		if (rc) {
+			ksock_hs_missing(hs, rc, why, wlen);
+			return rc;
+		}
+		switch (hs->h_state) {
+		case KSOCK_HS_REQUEST:
+			rc = ksock_hs_request(l, hs, why, wlen);
+			if (rc)
+				return rc;
+			hs->h_state = KSOCK_HS_HELLO;
+			hs->h_got = 0;
+			hs->h_need = LNET_WIRE_HELLO_LEN;
+			break;
+		case KSOCK_HS_HELLO:
+			rc = ksock_hello_parse(hs->h_buf, &hs->h_hello, why, wlen);
+			if (rc)
+				return rc;
+			hs->h_state = KSOCK_HS_IPS;
+			hs->h_need = LNET_WIRE_HELLO_LEN + 4 * hs->h_hello.kshm_nips;
+			break;
+		case KSOCK_HS_IPS:
+			return 1;
+		}
+	}
+}
+
+/*
+ * @hs has its whole hello: hand the socket to its NI (if the NI is still
+ * there: else it closes quietly, as at our shutdown). The NI is held
+ * (n_refs) while ksock_passive_finish() answers and attaches.
+ */
+static void ksock_hs_complete(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
+{
+	struct ksock_net *net;
+
+	os_mutex_lock(&ks.ks_lock);
+	net = ksock_listener_net(ka->ka_l, &hs->h_nid);
+	if (net)
+		net->n_refs++;
+	os_mutex_unlock(&ks.ks_lock);
+	if (!net) {
+		ksock_hs_drop(ka, hs, NULL);
+		return;
+	}
+	list_del(&hs->h_list);
+	ka->ka_npending--;
+	os_pollset_del(ka->ka_l->l_ps, hs->h_sock);
+	ksock_passive_finish(net, hs->h_sock, hs->h_name, &hs->h_hello, hs->h_deadline);
+	os_free(hs);
+	os_mutex_lock(&ks.ks_lock);
+	net->n_refs--;
+	os_cond_broadcast(&ks.ks_cond);
+	os_mutex_unlock(&ks.ks_lock);
+}
+
+/* Data (or an error) on @hs's socket. */
+static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
+{
+	char why[KSOCK_HS_WHY];
+	int rc;
+
+	rc = ksock_hs_step(ka->ka_l, hs, why, sizeof(why));
+	if (rc < 0)
+		ksock_hs_drop(ka, hs, why);
+	else if (rc > 0)
+		ksock_hs_complete(ka, hs);
+}
+
+/* A connection the listener accepted: its handshake starts. */
+static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
+			   const u8 addr[4], u16 port)
+{
+	struct ksock_hs *hs;
+	char name[32];
+	int rc;
+
+	ksock_addr_name(addr, port, name, sizeof(name));
+	if (ka->ka_npending >= KSOCK_MAX_HANDSHAKES) {
+		os_log("socklnd: %s: refusing the connection: %u handshakes are in progress already",
+		       name, ka->ka_npending);
+		os_sock_close(s);
+		return;
+	}
+	hs = os_zalloc(sizeof(*hs));
+	if (!hs) {
+		os_sock_close(s);
+		return;
+	}
+	hs->h_sock = s;
+	memcpy(hs->h_name, name, sizeof(name));
+	hs->h_deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
+	hs->h_need = LNET_WIRE_ACCEPT_LEN;
+	list_add_tail(&hs->h_list, &ka->ka_pending);
+	ka->ka_npending++;
+	rc = os_pollset_add(ka->ka_l->l_ps, s, hs);
+	if (rc) {
+		os_log("socklnd: %s: refusing the connection: cannot poll it: error %d",
+		       name, rc);
+		list_del(&hs->h_list);
+		ka->ka_npending--;
+		os_sock_close(s);
+		os_free(hs);
+		return;
+	}
+	ksock_hs_run(ka, hs);	/* its bytes may be there already */
+}
+
+/* The listener is readable: take every connection waiting. */
+static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
+{
+	struct os_sock *s;
+	u8 addr[4];
+	u16 port;
+	int rc;
+
+	for (;;) {
+		rc = os_sock_accept(ka->ka_l->l_sock, &s, addr, &port);
+		if (rc == -EAGAIN || rc == -EINTR)
+			return;
+		if (rc) {
+			if (!ksock_flag_set(&ka->ka_l->l_stop))
+				os_log("socklnd: accept failed: error %d", rc);
+			return;
+		}
+		ksock_hs_start(ka, s, addr, port);
+	}
+}
+
+/* Refuse the handshakes past their deadline; ms until the next one (<= 1 s). */
+static int ksock_hs_expire(struct ksock_acceptor_ctx *ka, u64 now)
+{
+	struct ksock_hs *hs, *tmp;
+	u64 wait = 1000000000ULL;
+	char why[KSOCK_HS_WHY];
+
+	list_for_each_entry_safe(hs, tmp, &ka->ka_pending, h_list) {
+		if (hs->h_deadline <= now) {
+			ksock_hs_missing(hs, -ETIMEDOUT, why, sizeof(why));
+			ksock_hs_drop(ka, hs, why);
+		} else if (hs->h_deadline - now < wait) {
+			wait = hs->h_deadline - now;
+		}
+	}
+	return (int)((wait + 999999) / 1000000);
+}
+
+/* The acceptor of one address and port (ksock_listener_open() starts it). */
+int ksock_acceptor(void *arg)
+{
+	struct ksock_acceptor_ctx ka = { .ka_l = arg };
+	struct os_poll_event ev[16];
+	struct ksock_hs *hs, *tmp;
+	int i, n, wait_ms = 1000;
+
+	INIT_LIST_HEAD(&ka.ka_pending);
+	while (!ksock_flag_set(&ka.ka_l->l_stop)) {
+		n = os_pollset_wait(ka.ka_l->l_ps, ev, 16, wait_ms);
+		for (i = 0; i < n; i++) {
+			if (ev[i].data == ka.ka_l)
+				ksock_accept_all(&ka);
+			else
+				ksock_hs_run(&ka, ev[i].data);
+		}
+		wait_ms = ksock_hs_expire(&ka, os_now_ns());
+	}
+	list_for_each_entry_safe(hs, tmp, &ka.ka_pending, h_list)
+		ksock_hs_drop(&ka, hs, NULL);
+	return 0;
+}
