@@ -707,6 +707,15 @@ static struct lnet_handle_md put_to(struct lnet *ln, u8 d, const struct lnet_nid
 	return h;
 }
 
+/* A PUT to 10.0.0.@d that fails before any LND holds it: one SEND event, @status. */
+static void put_fails_at_once(struct lnet *ln, u8 d, int status)
+{
+	struct lnet_handle_md h = put_to(ln, d, NULL);
+
+	assert_int_equal(nevents, 1);
+	assert_int_equal(count_events(h, LNET_EVENT_SEND, status), 1);
+}
+
 static struct lnet_peer_ni *lpni_of(struct lnet *ln, u8 d)
 {
 	struct lnet_nid n = nid4(10, 0, 0, d);
@@ -835,15 +844,12 @@ static void test_source_nid(void **state)
 static void test_no_lnd(void **state)
 {
 	struct lnet *ln = *state;
-	struct lnet_handle_md h;
 	struct lnet_ni *ni;
 
 	lock(ln);
 	ni = add_ni(ln, "eth0", 8, 8);
 	assert_null(ni->ni_lnd);
-	h = put_to(ln, 100, NULL);
-	assert_int_equal(nevents, 1);
-	assert_int_equal(count_events(h, LNET_EVENT_SEND, -ENETUNREACH), 1);
+	put_fails_at_once(ln, 100, -ENETUNREACH);
 	assert_true(events[0].unlinked);
 	assert_int_equal(ni->ni_send_count, 0);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
@@ -862,9 +868,7 @@ static void test_send_error(void **state)
 	assert_int_equal(lnet_global_set(ln, LNET_GLOBAL_RETRY_COUNT, 0), 0);
 	ni = add_ni(ln, "eth0", 8, 8);
 	fk.send_rc = -EIO;
-	h = put_to(ln, 100, NULL);
-	assert_int_equal(nevents, 1);
-	assert_int_equal(count_events(h, LNET_EVENT_SEND, -EIO), 1);
+	put_fails_at_once(ln, 100, -EIO);
 	assert_int_equal(ni->ni_tx_credits, 8);
 	assert_int_equal(lpni_of(ln, 100)->lpni_tx_credits, 8);
 	fk.send_rc = 0;

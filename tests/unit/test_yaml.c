@@ -77,6 +77,51 @@ static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
+/*
+ * -v 4 counters of an NI or a peer NI that has moved no message: sent,
+ * received and dropped, each by message type.
+ */
+#define IDLE_MSG_STATS \
+	"        sent_stats:\n" \
+	"            put: 0\n" \
+	"            get: 0\n" \
+	"            reply: 0\n" \
+	"            ack: 0\n" \
+	"            hello: 0\n" \
+	"        received_stats:\n" \
+	"            put: 0\n" \
+	"            get: 0\n" \
+	"            reply: 0\n" \
+	"            ack: 0\n" \
+	"            hello: 0\n" \
+	"        dropped_stats:\n" \
+	"            put: 0\n" \
+	"            get: 0\n" \
+	"            reply: 0\n" \
+	"            ack: 0\n" \
+	"            hello: 0\n"
+
+/* A peer NI's -v 4 lines after its udsp info: up, 8 credits, no traffic. */
+#define IDLE_PEER_NI_TAIL \
+	"        state: up\n" \
+	"        max_ni_tx_credits: 8\n" \
+	"        available_tx_credits: 8\n" \
+	"        min_tx_credits: 8\n" \
+	"        tx_q_num_of_buf: 0\n" \
+	"        statistics:\n" \
+	"            send_count: 0\n" \
+	"            recv_count: 0\n" \
+	"            drop_count: 0\n" \
+	IDLE_MSG_STATS \
+	"        health stats:\n" \
+	"            health value: 1000\n" \
+	"            dropped: 0\n" \
+	"            timeout: 0\n" \
+	"            error: 0\n" \
+	"            network timeout: 0\n" \
+	"            ping_count: 0\n" \
+	"            next_ping: 0\n"
+
 struct inst {
 	struct lnet ln;
 	struct cfg_handle *h;
@@ -961,24 +1006,7 @@ static void t_show(void **state)
 		      "        udsp info:\n"
 		      "            net priority: -1\n"
 		      "            nid priority: -1\n"
-		      "        sent_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        received_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        dropped_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
+		      IDLE_MSG_STATS
 		      "        health stats:\n"
 		      "            fatal_error: 0\n"
 		      "            health value: 1000\n"
@@ -1035,80 +1063,12 @@ static void t_show(void **state)
 		      "            nid priority: 0\n"
 		      "            Preferred source NIDs:\n"
 		      "                NID-0: 10.0.0.1@tcp\n"
-		      "        state: up\n"
-		      "        max_ni_tx_credits: 8\n"
-		      "        available_tx_credits: 8\n"
-		      "        min_tx_credits: 8\n"
-		      "        tx_q_num_of_buf: 0\n"
-		      "        statistics:\n"
-		      "            send_count: 0\n"
-		      "            recv_count: 0\n"
-		      "            drop_count: 0\n"
-		      "        sent_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        received_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        dropped_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        health stats:\n"
-		      "            health value: 1000\n"
-		      "            dropped: 0\n"
-		      "            timeout: 0\n"
-		      "            error: 0\n"
-		      "            network timeout: 0\n"
-		      "            ping_count: 0\n"
-		      "            next_ping: 0\n"
+		      IDLE_PEER_NI_TAIL
 		      "    -   nid: 10.0.1.2@tcp1\n"
 		      "        udsp info:\n"
 		      "            net priority: 3\n"
 		      "            nid priority: -1\n"
-		      "        state: up\n"
-		      "        max_ni_tx_credits: 8\n"
-		      "        available_tx_credits: 8\n"
-		      "        min_tx_credits: 8\n"
-		      "        tx_q_num_of_buf: 0\n"
-		      "        statistics:\n"
-		      "            send_count: 0\n"
-		      "            recv_count: 0\n"
-		      "            drop_count: 0\n"
-		      "        sent_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        received_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        dropped_stats:\n"
-		      "            put: 0\n"
-		      "            get: 0\n"
-		      "            reply: 0\n"
-		      "            ack: 0\n"
-		      "            hello: 0\n"
-		      "        health stats:\n"
-		      "            health value: 1000\n"
-		      "            dropped: 0\n"
-		      "            timeout: 0\n"
-		      "            error: 0\n"
-		      "            network timeout: 0\n"
-		      "            ping_count: 0\n"
-		      "            next_ping: 0\n");
+		      IDLE_PEER_NI_TAIL);
 	out = capture(in, print_peer_unknown, -ENOENT, "no peer has nid '10.9.9.9@tcp'");
 	assert_string_equal(out, "");
 	free(out);
