@@ -4,34 +4,17 @@
 
 static int global_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	return lnetctl_show_done(ctx, cfg_show_global(ctx->h, ctx->out, &err), &err);
+	return lnetctl_run_show(ctx, argc, argv, cfg_show_global);
 }
 
 static int stats_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	return lnetctl_show_done(ctx, cfg_show_stats(ctx->h, ctx->out, &err), &err);
+	return lnetctl_run_show(ctx, argc, argv, cfg_show_stats);
 }
 
 static int stats_reset(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	rc = cfg_stats_reset(ctx->h, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_run(ctx, argc, argv, cfg_stats_reset);
 }
 
 const struct lnetctl_cmd lnetctl_global_cmds[] = {

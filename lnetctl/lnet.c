@@ -4,26 +4,12 @@
 
 static int lnet_configure(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	rc = cfg_lnet_configure(ctx->h, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_run(ctx, argc, argv, cfg_lnet_configure);
 }
 
 static int lnet_unconfigure(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	rc = cfg_lnet_unconfigure(ctx->h, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_run(ctx, argc, argv, cfg_lnet_unconfigure);
 }
 
 const struct lnetctl_cmd lnetctl_lnet_cmds[] = {

@@ -164,6 +164,16 @@ int lnetctl_fail(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *er
  * prints nothing and would look like "nothing configured"; it is an error.
  */
 int lnetctl_show_done(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err);
+/* The status of a change (add, del, set): LNETCTL_OK, or lnetctl_fail() of @rc. */
+int lnetctl_done(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err);
+/* A leaf without options or words that makes one libcfg call: its status. */
+int lnetctl_run(struct lnetctl_ctx *ctx, int argc, char **argv,
+		int (*call)(struct cfg_handle *h, struct cfg_err *err));
+/* The same for a show of everything: lnetctl_show_done() of @show. */
+int lnetctl_run_show(struct lnetctl_ctx *ctx, int argc, char **argv,
+		     int (*show)(struct cfg_handle *h, FILE *out, struct cfg_err *err));
+/* What an add/del handler shared by both verbs is asked to do (as iproute2's cmd). */
+enum lnetctl_op { LNETCTL_ADD, LNETCTL_DEL };
 /* "missing required option --<name of ctx->cmd->opts[i]>", then LNETCTL_USAGE. */
 int lnetctl_missing(const struct lnetctl_ctx *ctx, int i);
 /* A show level (-v): 0..LNETCTL_MAX_VERBOSE; LNETCTL_USAGE with a message if bad. */

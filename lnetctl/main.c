@@ -109,6 +109,33 @@ int lnetctl_show_done(const struct lnetctl_ctx *ctx, int rc, const struct cfg_er
 	return LNETCTL_OK;
 }
 
+int lnetctl_done(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err)
+{
+	return rc ? lnetctl_fail(ctx, rc, err) : LNETCTL_OK;
+}
+
+int lnetctl_run(struct lnetctl_ctx *ctx, int argc, char **argv,
+		int (*call)(struct cfg_handle *h, struct cfg_err *err))
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	return lnetctl_done(ctx, call(ctx->h, &err), &err);
+}
+
+int lnetctl_run_show(struct lnetctl_ctx *ctx, int argc, char **argv,
+		     int (*show)(struct cfg_handle *h, FILE *out, struct cfg_err *err))
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	return lnetctl_show_done(ctx, show(ctx->h, ctx->out, &err), &err);
+}
+
 /* "add, del, show" for messages; aliases (same sub-table) are listed too. */
 static void table_names(const struct lnetctl_cmd *table, char *buf, size_t len)
 {

@@ -2,12 +2,13 @@
 /* lnetctl net add | del | show: local NIs, one per interface. */
 #include "lnetctl.h"
 
-enum { NA_NET, NA_IF, NA_PEER_TIMEOUT, NA_PEER_CREDITS, NA_PEER_BUF_CREDITS,
+/* The options net add and net del share come first, at the same places. */
+enum { NC_NET, NC_IF, NA_PEER_TIMEOUT, NA_PEER_CREDITS, NA_PEER_BUF_CREDITS,
        NA_CREDITS };
 
 static const struct lnetctl_opt net_add_opts[] = {
-	[NA_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },
-	[NA_IF] = { "if", 'i', LNETCTL_VALUE,
+	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },
+	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
 		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)" },
 	[NA_PEER_TIMEOUT] = { "peer-timeout", 't', LNETCTL_VALUE,
 			      "seconds before a silent peer is dead, 0-86400" },
@@ -19,11 +20,9 @@ static const struct lnetctl_opt net_add_opts[] = {
 	{ NULL }
 };
 
-enum { ND_NET, ND_IF };
-
 static const struct lnetctl_opt net_del_opts[] = {
-	[ND_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)" },
-	[ND_IF] = { "if", 'i', LNETCTL_VALUE, "delete only the NIs on these interfaces IF[,IF...]" },
+	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)" },
+	[NC_IF] = { "if", 'i', LNETCTL_VALUE, "delete only the NIs on these interfaces IF[,IF...]" },
 	{ NULL }
 };
 
@@ -62,45 +61,36 @@ static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
 	return 0;
 }
 
-static int net_add(struct lnetctl_ctx *ctx, int argc, char **argv)
+/* net add and net del: add needs --if and takes the tunables; del's --if is optional. */
+static int net_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetctl_op op)
 {
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_net n;
-	int rc;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
-	if (!a.val[NA_NET])
-		return lnetctl_missing(ctx, NA_NET);
-	if (!a.val[NA_IF])
-		return lnetctl_missing(ctx, NA_IF);
+	if (!a.val[NC_NET])
+		return lnetctl_missing(ctx, NC_NET);
+	if (op == LNETCTL_ADD && !a.val[NC_IF])
+		return lnetctl_missing(ctx, NC_IF);
 	cfg_net_init(&n);
-	if (cfg_parse_net("--net", a.val[NA_NET], &n.net_id, &err) ||
-	    cfg_parse_ifnames("--if", a.val[NA_IF], &n, &err) ||
-	    parse_tunables(&a, &n, &err))
+	if (cfg_parse_net("--net", a.val[NC_NET], &n.net_id, &err) ||
+	    (a.val[NC_IF] && cfg_parse_ifnames("--if", a.val[NC_IF], &n, &err)) ||
+	    (op == LNETCTL_ADD && parse_tunables(&a, &n, &err)))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_net_add(ctx->h, &n, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_net_add(ctx->h, &n, &err) :
+				 cfg_net_del(ctx->h, &n, &err), &err);
+}
+
+static int net_add(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	return net_change(ctx, argc, argv, LNETCTL_ADD);
 }
 
 static int net_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	struct cfg_net n;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	if (!a.val[ND_NET])
-		return lnetctl_missing(ctx, ND_NET);
-	cfg_net_init(&n);
-	if (cfg_parse_net("--net", a.val[ND_NET], &n.net_id, &err) ||
-	    (a.val[ND_IF] && cfg_parse_ifnames("--if", a.val[ND_IF], &n, &err)))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_net_del(ctx->h, &n, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return net_change(ctx, argc, argv, LNETCTL_DEL);
 }
 
 static int net_show(struct lnetctl_ctx *ctx, int argc, char **argv)

@@ -2,12 +2,14 @@
 /* lnetctl peer add | del | show | list */
 #include "lnetctl.h"
 
-enum { PA_PRIM, PA_NID, PA_NON_MR, PA_LOCK };
+/* The options peer add and peer del share come first, at the same places. */
+enum { PC_PRIM, PC_NID, PC_FLAGS };
+enum { PA_NON_MR = PC_FLAGS, PA_LOCK };
 
 static const struct lnetctl_opt peer_add_opts[] = {
-	[PA_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE,
+	[PC_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE,
 		      "the peer's primary NID (the peer is created if new)" },
-	[PA_NID] = { "nid", 'n', LNETCTL_VALUE,
+	[PC_NID] = { "nid", 'n', LNETCTL_VALUE,
 		     "more NIDs of the peer, e.g. 10.0.0.[2-3]@tcp,5@gni" },
 	[PA_NON_MR] = { "non_mr", 'm', LNETCTL_FLAG,
 			"create the peer without Multi-Rail (one NID only)" },
@@ -16,11 +18,11 @@ static const struct lnetctl_opt peer_add_opts[] = {
 	{ NULL }
 };
 
-enum { PD_PRIM, PD_NID, PD_FORCE };
+enum { PD_FORCE = PC_FLAGS };
 
 static const struct lnetctl_opt peer_del_opts[] = {
-	[PD_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE, "the peer's primary NID" },
-	[PD_NID] = { "nid", 'n', LNETCTL_VALUE,
+	[PC_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE, "the peer's primary NID" },
+	[PC_NID] = { "nid", 'n', LNETCTL_VALUE,
 		     "delete only these NIDs (without it, the whole peer)" },
 	[PD_FORCE] = { "force", 'f', LNETCTL_FLAG, "delete a peer whose primary NID is locked" },
 	{ NULL }
@@ -35,56 +37,43 @@ static const struct lnetctl_opt peer_show_opts[] = {
 	{ NULL }
 };
 
-/* The model of peer add and peer del, from their options. */
-static int peer_from_args(const struct lnetctl_args *a, int prim, int nids,
-			  struct cfg_peer *p, struct cfg_err *err)
+/* The peer flags that the flag options of @op set. */
+static u32 peer_flags(const struct lnetctl_args *a, enum lnetctl_op op)
 {
-	cfg_peer_init(p);
-	if (cfg_parse_nid("--prim_nid", a->val[prim], &p->prim, err))
-		return -1;
-	if (a->val[nids] && cfg_parse_nidlist("--nid", a->val[nids], p, err))
-		return -1;
-	return 0;
+	if (op == LNETCTL_DEL)
+		return a->val[PD_FORCE] ? LNET_PEER_F_FORCE : 0;
+	return (a->val[PA_NON_MR] ? LNET_PEER_F_NON_MR : 0) |
+	       (a->val[PA_LOCK] ? LNET_PEER_F_LOCK_PRIM : 0);
+}
+
+/* peer add and peer del: the same model from their options, a different call. */
+static int peer_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetctl_op op)
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+	struct cfg_peer p;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	if (!a.val[PC_PRIM])
+		return lnetctl_missing(ctx, PC_PRIM);
+	cfg_peer_init(&p);
+	if (cfg_parse_nid("--prim_nid", a.val[PC_PRIM], &p.prim, &err) ||
+	    (a.val[PC_NID] && cfg_parse_nidlist("--nid", a.val[PC_NID], &p, &err)))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	p.flags |= peer_flags(&a, op);
+	return lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_peer_add(ctx->h, &p, &err) :
+				 cfg_peer_del(ctx->h, &p, &err), &err);
 }
 
 static int peer_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	struct cfg_peer p;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	if (!a.val[PA_PRIM])
-		return lnetctl_missing(ctx, PA_PRIM);
-	if (peer_from_args(&a, PA_PRIM, PA_NID, &p, &err))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	if (a.val[PA_NON_MR])
-		p.flags |= LNET_PEER_F_NON_MR;
-	if (a.val[PA_LOCK])
-		p.flags |= LNET_PEER_F_LOCK_PRIM;
-	rc = cfg_peer_add(ctx->h, &p, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return peer_change(ctx, argc, argv, LNETCTL_ADD);
 }
 
 static int peer_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	struct cfg_peer p;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	if (!a.val[PD_PRIM])
-		return lnetctl_missing(ctx, PD_PRIM);
-	if (peer_from_args(&a, PD_PRIM, PD_NID, &p, &err))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	if (a.val[PD_FORCE])
-		p.flags |= LNET_PEER_F_FORCE;
-	rc = cfg_peer_del(ctx->h, &p, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return peer_change(ctx, argc, argv, LNETCTL_DEL);
 }
 
 static int peer_show(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -106,14 +95,7 @@ static int peer_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 static int peer_list(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	rc = cfg_show_peer_list(ctx->h, ctx->out, &err);
-	return lnetctl_show_done(ctx, rc, &err);
+	return lnetctl_run_show(ctx, argc, argv, cfg_show_peer_list);
 }
 
 const struct lnetctl_cmd lnetctl_peer_cmds[] = {

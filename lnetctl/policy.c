@@ -74,7 +74,6 @@ static int policy_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_policy p;
-	int rc;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
@@ -83,8 +82,7 @@ static int policy_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 				     "least one of them");
 	if (policy_from_args(&a, &p, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_policy_add(ctx->h, &p, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_done(ctx, cfg_policy_add(ctx->h, &p, &err), &err);
 }
 
 static int policy_del(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -92,7 +90,6 @@ static int policy_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	s32 idx = -1;
-	int rc;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
@@ -102,8 +99,7 @@ static int policy_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return lnetctl_usage(ctx, "missing --idx N or --all");
 	if (a.val[PD_IDX] && parse_idx(a.val[PD_IDX], &idx, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_policy_del(ctx->h, idx, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_done(ctx, cfg_policy_del(ctx->h, idx, &err), &err);
 }
 
 static int policy_show(struct lnetctl_ctx *ctx, int argc, char **argv)

@@ -5,11 +5,12 @@
  */
 #include "lnetctl.h"
 
-enum { RA_NET, RA_GATEWAY, RA_HOP, RA_PRIORITY };
+/* The options route add and route del share come first, at the same places. */
+enum { RC_NET, RC_GATEWAY, RA_HOP, RA_PRIORITY };
 
 static const struct lnetctl_opt route_add_opts[] = {
-	[RA_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net, e.g. o2ib1" },
-	[RA_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
+	[RC_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net, e.g. o2ib1" },
+	[RC_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
 			 "gateways on a local net, comma separated; ranges such as "
 			 "10.0.0.[1-4]@tcp make one route per NID" },
 	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE, "hops to the remote net: 1-255 (default: -1, unset)" },
@@ -18,11 +19,9 @@ static const struct lnetctl_opt route_add_opts[] = {
 	{ NULL }
 };
 
-enum { RD_NET, RD_GATEWAY };
-
 static const struct lnetctl_opt route_del_opts[] = {
-	[RD_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net" },
-	[RD_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
+	[RC_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net" },
+	[RC_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
 			 "delete the routes through these gateways (NIDs, comma separated)" },
 	{ NULL }
 };
@@ -46,56 +45,51 @@ static int parse_hop(const char *val, s32 *hops, struct cfg_err *err)
 			val, LNET_ROUTE_HOPS_MAX);
 }
 
-/* --net and --gateway (both required) into @r. */
-static int route_target(struct lnetctl_ctx *ctx, const struct lnetctl_args *a,
-			int net, int gw, struct cfg_route *r, struct cfg_err *err)
+/* route add's --hop and --priority, when given, into @r. */
+static int parse_metrics(const struct lnetctl_args *a, struct cfg_route *r,
+			 struct cfg_err *err)
 {
-	if (!a->val[net])
-		return lnetctl_missing(ctx, net);
-	if (!a->val[gw])
-		return lnetctl_missing(ctx, gw);
-	if (cfg_parse_net("--net", a->val[net], &r->net_id, err) ||
-	    cfg_parse_gateways("--gateway", a->val[gw], r, err))
-		return lnetctl_usage(ctx, "%s", err->msg);
-	return LNETCTL_OK;
+	int rc = 0;
+
+	if (a->val[RA_HOP])
+		rc = parse_hop(a->val[RA_HOP], &r->hops, err);
+	if (!rc && a->val[RA_PRIORITY])
+		rc = cfg_parse_u32("--priority", a->val[RA_PRIORITY], 0,
+				   LNET_ROUTE_PRIORITY_MAX, &r->priority, err);
+	return rc;
+}
+
+/* route add and route del: --net and --gateway (both required), add's extras, the call. */
+static int route_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetctl_op op)
+{
+	struct cfg_err err = { 0 };
+	struct lnetctl_args a;
+	struct cfg_route r;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	cfg_route_init(&r);
+	if (!a.val[RC_NET])
+		return lnetctl_missing(ctx, RC_NET);
+	if (!a.val[RC_GATEWAY])
+		return lnetctl_missing(ctx, RC_GATEWAY);
+	if (cfg_parse_net("--net", a.val[RC_NET], &r.net_id, &err) ||
+	    cfg_parse_gateways("--gateway", a.val[RC_GATEWAY], &r, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	if (op == LNETCTL_ADD && parse_metrics(&a, &r, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	return lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_route_add(ctx->h, &r, &err) :
+				 cfg_route_del(ctx->h, &r, &err), &err);
 }
 
 static int route_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	struct cfg_route r;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	cfg_route_init(&r);
-	rc = route_target(ctx, &a, RA_NET, RA_GATEWAY, &r, &err);
-	if (rc)
-		return rc;
-	if ((a.val[RA_HOP] && parse_hop(a.val[RA_HOP], &r.hops, &err)) ||
-	    (a.val[RA_PRIORITY] && cfg_parse_u32("--priority", a.val[RA_PRIORITY], 0,
-						 LNET_ROUTE_PRIORITY_MAX, &r.priority, &err)))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_route_add(ctx->h, &r, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return route_change(ctx, argc, argv, LNETCTL_ADD);
 }
 
 static int route_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-	struct cfg_route r;
-	int rc;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	cfg_route_init(&r);
-	rc = route_target(ctx, &a, RD_NET, RD_GATEWAY, &r, &err);
-	if (rc)
-		return rc;
-	rc = cfg_route_del(ctx->h, &r, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return route_change(ctx, argc, argv, LNETCTL_DEL);
 }
 
 static int route_show(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -120,12 +114,7 @@ static int route_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 static int routing_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	struct cfg_err err = { 0 };
-	struct lnetctl_args a;
-
-	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
-		return a.status;
-	return lnetctl_show_done(ctx, cfg_show_routing(ctx->h, ctx->out, &err), &err);
+	return lnetctl_run_show(ctx, argc, argv, cfg_show_routing);
 }
 
 const struct lnetctl_cmd lnetctl_route_cmds[] = {

@@ -45,8 +45,7 @@ static int set_routing(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (cfg_parse_u32("routing", val, 0, 1, &enable, &err))
 		return lnetctl_usage(ctx, "invalid routing '%s': expected 0 (disable) or 1 (enable)",
 				     val);
-	rc = cfg_routing_set(ctx->h, enable, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_done(ctx, cfg_routing_set(ctx->h, enable, &err), &err);
 }
 
 /* tiny_buffers, small_buffers, large_buffers: the kind from the name. */
@@ -64,8 +63,7 @@ static int set_buffers(struct lnetctl_ctx *ctx, int argc, char **argv)
 		;
 	if (cfg_parse_buffers(ctx->cmd->name, val, k, &counts[k], &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_buffers_set(ctx->h, counts, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_done(ctx, cfg_buffers_set(ctx->h, counts, &err), &err);
 }
 
 static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -80,8 +78,7 @@ static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (cfg_parse_u32(s->name, val, s->min, s->max, &value, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	rc = cfg_global_set(ctx->h, s, value, &err);
-	return rc ? lnetctl_fail(ctx, rc, &err) : LNETCTL_OK;
+	return lnetctl_done(ctx, cfg_global_set(ctx->h, s, value, &err), &err);
 }
 
 #define BUF_HELP(kind, min) \
