@@ -68,6 +68,8 @@ struct lnet_ni {
 	u32 ni_ping_count;
 	bool ni_recovery_pending;		/* a recovery ping is in flight */
 	bool ni_dying;				/* being deleted: not selected */
+	/* on ln_ni_recoveryq while its health is below LNET_MAX_HEALTH */
+	struct list_head ni_recovery_list;
 };
 
 struct lnet_peer {
@@ -108,6 +110,8 @@ struct lnet_peer_ni {
 	u64 lpni_next_ping_ns;			/* recovery ping, 0 = none due */
 	u32 lpni_ping_count;
 	bool lpni_recovery_pending;
+	/* on ln_lpni_recoveryq while its health is below LNET_MAX_HEALTH */
+	struct list_head lpni_recovery_list;
 	u64 lpni_last_alive_ns;			/* last message from it */
 	/* UDSP: preferred local NIDs (pair rules), preferred gateways */
 	struct lnet_nid *lpni_pref_nids;
@@ -152,6 +156,14 @@ struct lnet {
 	s32 ln_buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind */
 	u32 ln_globals[__LNET_GLOBAL_MAX];	/* enum lnet_global */
 	struct lnet_dp ln_dp;			/* the data path (lnet_msg.h) */
+	/*
+	 * The NIs / peer NIs whose health was lowered, in the order they
+	 * were: what the monitor looks at for recovery pings (health.c
+	 * adds, a recovery or the object's deletion removes). Set up on
+	 * first use (lnet_init() zeroes them).
+	 */
+	struct list_head ln_ni_recoveryq;
+	struct list_head ln_lpni_recoveryq;
 };
 
 /* lnet_peer.lp_state (data path; shown as `peer state` bits like Lustre's). */

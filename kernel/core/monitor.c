@@ -160,7 +160,12 @@ static int lnet_recovery_send(struct lnet *ln, bool local,
 	return rc;
 }
 
-/* The healthiest peer NI on @ni's net: whom a local NI's ping goes to. */
+/*
+ * The healthiest peer NI on @ni's net, the first of equals: whom a local
+ * NI's ping goes to. Nothing beats LNET_MAX_HEALTH, so the walk stops at
+ * the first healthy one (on a big cluster nearly always one of the first
+ * peers); only a net where every peer NI is unhealthy is walked whole.
+ */
 static const struct lnet_peer_ni *lnet_recovery_peer_for(struct lnet *ln,
 							 const struct lnet_ni *ni)
 {
@@ -172,9 +177,13 @@ static const struct lnet_peer_ni *lnet_recovery_peer_for(struct lnet *ln,
 		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list) {
 			if (lpn->lpn_net_id != ni->ni_net->net_id)
 				continue;
-			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
-				if (!best || lpni->lpni_health > best->lpni_health)
-					best = lpni;
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+				if (best && lpni->lpni_health <= best->lpni_health)
+					continue;
+				best = lpni;
+				if (best->lpni_health >= LNET_MAX_HEALTH)
+					return best;
+			}
 		}
 	return best;
 }
@@ -253,47 +262,58 @@ static bool lnet_recovery_due(u32 health, bool pending, u64 *next, u64 now)
 	return *next && now >= *next;
 }
 
+/*
+ * Only the queued NIs are looked at (health.c queues one when its health
+ * is lowered, a recovery takes it off). One raised to the max by someone
+ * else leaves the queue here.
+ */
 static u32 lnet_due_nis(struct lnet *ln, u64 now, struct lnet_nid *out)
 {
-	struct lnet_net *net;
-	struct lnet_ni *ni;
+	struct list_head *q = &ln->ln_ni_recoveryq;
+	struct lnet_ni *ni, *tmp;
 	u32 n = 0;
 
-	list_for_each_entry(net, &ln->ln_nets, net_list)
-		list_for_each_entry(ni, &net->net_nis, ni_list) {
-			if (ni->ni_dying || lnet_nid_is_lo(&ni->ni_nid))
-				continue;
-			/* health lowered by someone who did not schedule */
-			if (ni->ni_health < LNET_MAX_HEALTH)
-				lnet_ni_recovery_schedule(ln, ni);
-			/* a ping through a down link only fails: wait for up */
-			if (n < LNET_RECOVERY_BATCH &&
-			    ni->ni_status == LNET_NI_STATUS_UP &&
-			    lnet_recovery_due(ni->ni_health, ni->ni_recovery_pending,
-					      &ni->ni_next_ping_ns, now))
-				out[n++] = ni->ni_nid;
+	if (!q->next)
+		return 0;	/* nothing was ever queued */
+	list_for_each_entry_safe(ni, tmp, q, ni_recovery_list) {
+		if (ni->ni_health >= LNET_MAX_HEALTH) {
+			list_del_init(&ni->ni_recovery_list);
+			continue;
 		}
+		if (ni->ni_dying || lnet_nid_is_lo(&ni->ni_nid))
+			continue;
+		/* its ping time lost (no peer to ping, a failed send) */
+		lnet_ni_recovery_schedule(ln, ni);
+		/* a ping through a down link only fails: wait for up */
+		if (n < LNET_RECOVERY_BATCH &&
+		    ni->ni_status == LNET_NI_STATUS_UP &&
+		    lnet_recovery_due(ni->ni_health, ni->ni_recovery_pending,
+				      &ni->ni_next_ping_ns, now))
+			out[n++] = ni->ni_nid;
+	}
 	return n;
 }
 
 static u32 lnet_due_lpnis(struct lnet *ln, u64 now, struct lnet_nid *out)
 {
-	struct lnet_peer_net *lpn;
-	struct lnet_peer_ni *lpni;
-	struct lnet_peer *lp;
+	struct list_head *q = &ln->ln_lpni_recoveryq;
+	struct lnet_peer_ni *lpni, *tmp;
 	u32 n = 0;
 
-	list_for_each_entry(lp, &ln->ln_peers, lp_list)
-		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
-			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
-				if (lpni->lpni_health < LNET_MAX_HEALTH)
-					lnet_lpni_recovery_schedule(ln, lpni);
-				if (n < LNET_RECOVERY_BATCH &&
-				    lnet_recovery_due(lpni->lpni_health,
-						      lpni->lpni_recovery_pending,
-						      &lpni->lpni_next_ping_ns, now))
-					out[n++] = lpni->lpni_nid;
-			}
+	if (!q->next)
+		return 0;
+	list_for_each_entry_safe(lpni, tmp, q, lpni_recovery_list) {
+		if (lpni->lpni_health >= LNET_MAX_HEALTH) {
+			list_del_init(&lpni->lpni_recovery_list);
+			continue;
+		}
+		lnet_lpni_recovery_schedule(ln, lpni);
+		if (n < LNET_RECOVERY_BATCH &&
+		    lnet_recovery_due(lpni->lpni_health,
+				      lpni->lpni_recovery_pending,
+				      &lpni->lpni_next_ping_ns, now))
+			out[n++] = lpni->lpni_nid;
+	}
 	return n;
 }
 

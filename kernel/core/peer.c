@@ -94,6 +94,7 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	lpni->lpni_tx_credits = lpni->lpni_max_tx_credits;
 	lpni->lpni_min_tx_credits = lpni->lpni_tx_credits;
 	INIT_LIST_HEAD(&lpni->lpni_txq);
+	INIT_LIST_HEAD(&lpni->lpni_recovery_list);
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
 	lnet_lpni_hash_insert(ln, lpni);
 	lp->lp_nnis++;
@@ -115,6 +116,8 @@ static void lnet_peer_ni_free(struct lnet *ln, struct lnet_peer_ni *lpni)
 	/* its waiting messages fail (run by the caller), none points at it */
 	lnet_txq_fail(ln, NULL, lpni, -EHOSTUNREACH);
 	lnet_msgs_forget_peer_ni(ln, lpni);
+	/* no recovery ping for it any more: the monitor must not see it */
+	list_del_init(&lpni->lpni_recovery_list);
 	lnet_obj_free(ln, lpni->lpni_pref_nids);
 	lnet_obj_free(ln, lpni->lpni_rtr_nids);
 	lnet_obj_free(ln, lpni);

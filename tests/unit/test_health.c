@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "memlnd.h"
+#include "../../kernel/core/ping_priv.h"
 
 #define SINK_PORTAL	5
 #define SINK_BITS	0x77ULL
@@ -224,24 +225,98 @@ static bool health_is(void *arg)
 	return health_of(w) == w->health;
 }
 
-static u64 sends(struct memlnd_node *n, const char *nid)
+/* The messages an NI sent (or received), read under the lock. */
+static u64 ni_count(struct memlnd_node *n, const char *nid, bool recv)
 {
+	const struct lnet_ni *ni;
 	u64 v;
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
-	v = ni_of(n, nid)->ni_send_count;
+	ni = ni_of(n, nid);
+	v = recv ? ni->ni_recv_count : ni->ni_send_count;
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 	return v;
 }
 
+static u64 sends(struct memlnd_node *n, const char *nid)
+{
+	return ni_count(n, nid, false);
+}
+
 static u64 recvs(struct memlnd_node *n, const char *nid)
 {
-	u64 v;
+	return ni_count(n, nid, true);
+}
+
+/* The NIDs on @n's NI (@local) or peer NI recovery queue, in its order. */
+static void recoveryq(struct memlnd_node *n, bool local, char *out, size_t len)
+{
+	struct lnet *ln = &n->ln;
+	struct list_head *q = local ? &ln->ln_ni_recoveryq : &ln->ln_lpni_recoveryq;
+	const struct lnet_nid *nid;
+	struct list_head *e;
+	size_t off = 0;
+
+	out[0] = '\0';
+	os_mutex_lock(&ln->ln_api_mutex);
+	for (e = q->next; e && e != q && off < len; e = e->next) {
+		if (local)
+			nid = &list_entry(e, struct lnet_ni, ni_recovery_list)->ni_nid;
+		else
+			nid = &list_entry(e, struct lnet_peer_ni,
+					  lpni_recovery_list)->lpni_nid;
+		off += snprintf(out + off, len - off, "%s", off ? " " : "");
+		off += lnet_nid_print(nid, out + off, len - off);
+	}
+	os_mutex_unlock(&ln->ln_api_mutex);
+}
+
+/* Exactly these NIs and peer NIs wait for recovery (space separated). */
+static void assert_queues(struct memlnd_node *n, const char *nis,
+			  const char *lpnis)
+{
+	char buf[256];
+
+	recoveryq(n, true, buf, sizeof(buf));
+	assert_string_equal(buf, nis);
+	recoveryq(n, false, buf, sizeof(buf));
+	assert_string_equal(buf, lpnis);
+}
+
+struct queue_want {
+	struct memlnd_node *n;
+	const char *lpnis;
+};
+
+static bool lpni_queue_is(void *arg)
+{
+	struct queue_want *w = arg;
+	char buf[256];
+
+	recoveryq(w->n, false, buf, sizeof(buf));
+	return !strcmp(buf, w->lpnis);
+}
+
+/* Lower a peer NI as any caller must: health, then a recovery schedule. */
+static void lpni_lower(struct memlnd_node *n, const char *nid, u32 health)
+{
+	struct lnet_peer_ni *lpni;
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
-	v = ni_of(n, nid)->ni_recv_count;
+	lpni = lpni_of(n, nid);
+	lpni->lpni_health = health;
+	lnet_lpni_recovery_schedule(&n->ln, lpni);
 	os_mutex_unlock(&n->ln.ln_api_mutex);
-	return v;
+}
+
+static void set_prio(struct memlnd_node *n, const char *nid, bool local)
+{
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	if (local)
+		ni_of(n, nid)->ni_sel_priority = 0;
+	else
+		lpni_of(n, nid)->lpni_sel_priority = 0;
+	os_mutex_unlock(&n->ln.ln_api_mutex);
 }
 
 /* ---- tests ------------------------------------------------------------------------- */
@@ -656,6 +731,124 @@ static void test_finalized_once(void **state)
 	free(ops);
 }
 
+/*
+ * The recovery queues hold exactly the NIs and peer NIs whose health is
+ * below the max: joined on a failure, left on the recovery ping's reply.
+ */
+static void test_recoveryq_unhealthy(void **state)
+{
+	struct pair *p = *state;
+	struct health_want we0 = { p->n0, "10.21.0.1@tcp", true, LNET_MAX_HEALTH };
+	struct health_want wa = { p->n0, "10.21.0.2@tcp", false, LNET_MAX_HEALTH };
+
+	assert_queues(p->n0, "", "");
+	set_prio(p->n0, "10.21.0.1@tcp", true);
+	memlnd_rule_set("10.21.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "10.21.0.1@tcp", "");
+	set_prio(p->n0, "10.21.0.2@tcp", false);
+	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "10.21.0.1@tcp", "10.21.0.2@tcp");
+	assert_int_equal(health_of(&we0), LNET_MAX_HEALTH - 100);
+	assert_int_equal(health_of(&wa), LNET_MAX_HEALTH - 100);
+	/* both recovery pings answered: both back at the max, both queues empty */
+	assert_true(memlnd_wait(health_is, &we0, 3000));
+	assert_true(memlnd_wait(health_is, &wa, 3000));
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "", "");
+	assert_queues(p->n1, "", "");
+}
+
+/*
+ * A queued peer NI gets its recovery ping (to it alone); one raised to
+ * the max by someone else leaves the queue at the next tick, unpinged.
+ */
+static void test_recoveryq_ping_sent(void **state)
+{
+	struct pair *p = *state;
+	struct health_want wb = { p->n0, "10.22.0.2@tcp", false, LNET_MAX_HEALTH };
+	struct queue_want q = { p->n0, "10.22.0.2@tcp" };
+	u64 a0 = recvs(p->n1, "10.21.0.2@tcp"), b0 = recvs(p->n1, "10.22.0.2@tcp");
+
+	lpni_lower(p->n0, "10.21.0.2@tcp", 500);
+	lpni_lower(p->n0, "10.22.0.2@tcp", 500);
+	assert_queues(p->n0, "", "10.21.0.2@tcp 10.22.0.2@tcp");
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health = LNET_MAX_HEALTH;
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	/* the first ping is due a recovery_interval (1 s) after the lowering */
+	assert_true(memlnd_wait(lpni_queue_is, &q, 500));
+	assert_int_equal(health_of(&wb), 500);
+	assert_true(memlnd_wait(health_is, &wb, 2500));
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "", "");
+	assert_int_equal(recvs(p->n1, "10.22.0.2@tcp") - b0, 1);
+	assert_int_equal(recvs(p->n1, "10.21.0.2@tcp") - a0, 0);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(lpni_of(p->n0, "10.22.0.2@tcp")->lpni_ping_count, 0);
+	assert_int_equal(lpni_of(p->n0, "10.21.0.2@tcp")->lpni_ping_count, 0);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+}
+
+static int del_peer_ni(struct memlnd_node *n, const char *prim, const char *nid)
+{
+	struct lnet_nid a = memlnd_nid(prim), b;
+	int rc;
+
+	if (nid)
+		b = memlnd_nid(nid);
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	rc = lnet_peer_ni_del(&n->ln, &a, nid ? &b : NULL, 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return rc;
+}
+
+/*
+ * Deleting an unhealthy peer NI, NI or whole peer takes it off its queue:
+ * the monitor's walks after that (past the recovery time) must not touch
+ * freed memory (the sanitized build checks) nor ping anything.
+ */
+static void test_recoveryq_deleted(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_nid e1 = memlnd_nid("10.22.0.1@tcp");
+	u64 got;
+	int rc;
+
+	set_prio(p->n0, "10.22.0.1@tcp", true);
+	memlnd_rule_set("10.22.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	set_prio(p->n0, "10.22.0.2@tcp", false);
+	memlnd_rule_set("10.22.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.22.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "10.22.0.1@tcp", "10.22.0.2@tcp");
+
+	assert_int_equal(del_peer_ni(p->n0, "10.21.0.2@tcp", "10.22.0.2@tcp"), 0);
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	rc = lnet_net_del(&p->n0->ln, lnet_nid_net(&e1), "m0e1");
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(rc, 0);
+	assert_queues(p->n0, "", "");
+
+	/* the primary, unhealthy, goes with its whole peer */
+	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
+	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "", "10.21.0.2@tcp");
+	assert_int_equal(del_peer_ni(p->n0, "10.21.0.2@tcp", NULL), 0);
+	assert_queues(p->n0, "", "");
+	got = recvs(p->n1, "10.21.0.2@tcp") + recvs(p->n1, "10.22.0.2@tcp");
+	memlnd_sleep_ms(1500);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+	assert_queues(p->n0, "", "");
+	assert_int_equal(recvs(p->n1, "10.21.0.2@tcp") +
+			 recvs(p->n1, "10.22.0.2@tcp"), got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -681,6 +874,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_link_up_recovers, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_finalized_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_recoveryq_unhealthy, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_recoveryq_ping_sent, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_recoveryq_deleted, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -207,17 +207,34 @@ static bool peer_is(void *arg)
 	       (peer_state(w->n, w->nid) & w->state) == w->state;
 }
 
-static u32 lpni_prio(struct memlnd_node *n, const char *nid)
+/* A u32 field of a peer NI (offsetof), read under the lock; 0xdead if none. */
+static u32 lpni_u32(struct memlnd_node *n, const char *nid, size_t field)
 {
 	struct lnet_nid id = memlnd_nid(nid);
 	struct lnet_peer_ni *lpni;
-	u32 v;
+	u32 v = 0xdead;
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	lpni = lnet_peer_ni_find(&n->ln, &id);
-	v = lpni ? lpni->lpni_sel_priority : 0xdead;
+	if (lpni)
+		memcpy(&v, (const char *)lpni + field, sizeof(v));
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 	return v;
+}
+
+static u32 lpni_prio(struct memlnd_node *n, const char *nid)
+{
+	return lpni_u32(n, nid, offsetof(struct lnet_peer_ni, lpni_sel_priority));
+}
+
+static u32 lpni_state(struct memlnd_node *n, const char *nid)
+{
+	return lpni_u32(n, nid, offsetof(struct lnet_peer_ni, lpni_state));
+}
+
+static u32 lpni_health(struct memlnd_node *n, const char *nid)
+{
+	return lpni_u32(n, nid, offsetof(struct lnet_peer_ni, lpni_health));
 }
 
 static void udsp_dst_priority(struct memlnd_node *n, const char *dst, u32 prio)
@@ -345,6 +362,62 @@ static int merge_two(struct memlnd_node *n, const char *via, const char *a,
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 	os_free(pi);
 	return rc;
+}
+
+/* Lower a peer NI as any caller must: health, then a recovery schedule. */
+static void lpni_lower(struct memlnd_node *n, const char *nid, u32 health)
+{
+	struct lnet_nid id = memlnd_nid(nid);
+	struct lnet_peer_ni *lpni;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	lpni = lnet_peer_ni_find(&n->ln, &id);
+	assert_non_null(lpni);
+	lpni->lpni_health = health;
+	lnet_lpni_recovery_schedule(&n->ln, lpni);
+	assert_false(list_empty(&lpni->lpni_recovery_list));
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+static bool lpni_recoveryq_empty(struct memlnd_node *n)
+{
+	const struct list_head *q = &n->ln.ln_lpni_recoveryq;
+	bool empty;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	empty = !q->next || list_empty(q);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return empty;
+}
+
+/*
+ * The peer NIs a merge deletes leave the recovery queue with them (the
+ * monitor walks it every tick: the sanitized build checks no freed one is
+ * left); the NID merged into the other peer comes back healthy, unqueued.
+ */
+static void test_merge_unqueues(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_nid a = memlnd_nid("10.21.0.2@tcp");
+	struct lnet_nid b = memlnd_nid("10.22.0.2@tcp");
+	struct lnet_nid stale = memlnd_nid("10.23.0.2@tcp");
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(lnet_peer_ni_add(&p->n0->ln, &a, NULL, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(&p->n0->ln, &b, &stale, 0), 0);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	lpni_lower(p->n0, "10.21.0.2@tcp", 500);
+	lpni_lower(p->n0, "10.23.0.2@tcp", 400);
+	assert_false(lpni_recoveryq_empty(p->n0));
+	assert_int_equal(merge_two(p->n0, "10.22.0.2@tcp", "10.22.0.2@tcp",
+				   "10.21.0.2@tcp"), 0);
+	assert_true(lpni_recoveryq_empty(p->n0));
+	assert_int_equal(lpni_health(p->n0, "10.21.0.2@tcp"), LNET_MAX_HEALTH);
+	assert_int_equal(lpni_health(p->n0, "10.23.0.2@tcp"), 0xdead);
+	/* a few monitor ticks over the queue */
+	memlnd_sleep_ms(300);
+	assert_true(lpni_recoveryq_empty(p->n0));
+	assert_int_equal(lpni_health(p->n0, "10.21.0.2@tcp"), LNET_MAX_HEALTH);
 }
 
 /* Only the admin's peers are CONFIGURED; discovery keeps, never adds it. */
@@ -479,19 +552,6 @@ static void test_bad_ping_reply(void **state)
 	assert_int_equal(p->res->nnids, 2);
 }
 
-static u32 lpni_state(struct memlnd_node *n, const char *nid)
-{
-	struct lnet_nid id = memlnd_nid(nid);
-	struct lnet_peer_ni *lpni;
-	u32 v;
-
-	os_mutex_lock(&n->ln.ln_api_mutex);
-	lpni = lnet_peer_ni_find(&n->ln, &id);
-	v = lpni ? lpni->lpni_state : 0xdead;
-	os_mutex_unlock(&n->ln.ln_api_mutex);
-	return v;
-}
-
 /* Our ping info as a peer reads it: 0@lo first, NI status from the link. */
 static void test_ping_target_status(void **state)
 {
@@ -586,6 +646,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_ping_unreachable, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_merge_unqueues, setup, teardown),
 		cmocka_unit_test(test_ping_not_configured),
 	};
 
