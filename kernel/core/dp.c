@@ -52,10 +52,8 @@ static u64 lnet_random_cookie(void)
 	return c;
 }
 
-static void lnet_dp_counters_reset(struct lnet_dp *dp)
+void lnet_dp_counters_clear(struct lnet_dp *dp)
 {
-	dp->dp_msgs_alloc = 0;
-	dp->dp_msgs_max = 0;
 	dp->dp_errors = 0;
 	dp->dp_send_count = dp->dp_recv_count = dp->dp_drop_count = 0;
 	dp->dp_resend_count = 0;
@@ -63,6 +61,13 @@ static void lnet_dp_counters_reset(struct lnet_dp *dp)
 	dp->dp_response_timeout_count = 0;
 	dp->dp_failed_resends = dp->dp_successful_resends = 0;
 	memset(dp->dp_hstatus_count, 0, sizeof(dp->dp_hstatus_count));
+}
+
+static void lnet_dp_counters_reset(struct lnet_dp *dp)
+{
+	dp->dp_msgs_alloc = 0;
+	dp->dp_msgs_max = 0;
+	lnet_dp_counters_clear(dp);
 }
 
 int lnet_dp_startup(struct lnet *ln)

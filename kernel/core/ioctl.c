@@ -562,13 +562,7 @@ static void lnet_ioc_stats_reset_dp(struct lnet *ln)
 			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
 				memset(lpni->lpni_stats, 0, sizeof(lpni->lpni_stats));
 	dp->dp_msgs_max = dp->dp_msgs_alloc;
-	dp->dp_errors = 0;
-	dp->dp_send_count = dp->dp_recv_count = dp->dp_drop_count = 0;
-	dp->dp_resend_count = 0;
-	dp->dp_send_length = dp->dp_recv_length = dp->dp_drop_length = 0;
-	dp->dp_response_timeout_count = 0;
-	dp->dp_failed_resends = dp->dp_successful_resends = 0;
-	memset(dp->dp_hstatus_count, 0, sizeof(dp->dp_hstatus_count));
+	lnet_dp_counters_clear(dp);
 	lnet_selftest_corrupt_reset(ln);
 }
 

@@ -372,6 +372,8 @@ struct lnet_dp {
 /* Data path lifetime: called by lnet_configure / lnet_unconfigure. */
 int lnet_dp_startup(struct lnet *ln);
 void lnet_dp_shutdown(struct lnet *ln);
+/* Zero the traffic counters (not dp_msgs_alloc/dp_msgs_max): startup, stats reset. */
+void lnet_dp_counters_clear(struct lnet_dp *dp);
 
 /*
  * Send @msg (header type, target, MD part and msg_src_req filled): choose

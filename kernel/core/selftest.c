@@ -84,21 +84,35 @@ static void lnet_selftest_maybe_free(struct lnet_selftest *svc)
 
 static void lnet_selftest_sink_event(struct lnet *ln, struct lnet_event *ev);
 
-static int lnet_selftest_sink_post(struct lnet *ln, struct lnet_selftest_sink *sk)
+/*
+ * A LNET_SELFTEST_MAX_SIZE-byte MD at @start on the selftest portal, taking
+ * @op (LNET_MD_OP_PUT: the sinks, or LNET_MD_OP_GET: the source) from
+ * anyone under that operation's match bits.
+ */
+static int lnet_selftest_attach(struct lnet *ln, u32 op, void *start, int threshold,
+				void *user_ptr, lnet_handler_t handler,
+				struct lnet_handle_md *mdh)
 {
 	struct lnet_md md = {
-		.start = sk->sk_buf,
+		.start = start,
 		.length = LNET_SELFTEST_MAX_SIZE,
-		.threshold = 1,
-		.options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE,
-		.user_ptr = sk,
-		.handler = lnet_selftest_sink_event,
+		.threshold = threshold,
+		.options = op | LNET_MD_MANAGE_REMOTE,
+		.user_ptr = user_ptr,
+		.handler = handler,
 	};
+	u64 bits = op == LNET_MD_OP_PUT ? LNET_SELFTEST_PUT_BITS : LNET_SELFTEST_GET_BITS;
+
+	return lnet_me_attach_md(ln, LNET_SELFTEST_PORTAL, &lnet_selftest_any,
+				 LNET_PID_ANY, bits, 0, true, &md, mdh);
+}
+
+static int lnet_selftest_sink_post(struct lnet *ln, struct lnet_selftest_sink *sk)
+{
 	int rc;
 
-	rc = lnet_me_attach_md(ln, LNET_SELFTEST_PORTAL, &lnet_selftest_any,
-			       LNET_PID_ANY, LNET_SELFTEST_PUT_BITS, 0, true, &md,
-			       &sk->sk_mdh);
+	rc = lnet_selftest_attach(ln, LNET_MD_OP_PUT, sk->sk_buf, 1, sk,
+				  lnet_selftest_sink_event, &sk->sk_mdh);
 	if (rc)
 		return rc;
 	sk->sk_posted = true;
@@ -156,19 +170,11 @@ static void lnet_selftest_src_event(struct lnet *ln, struct lnet_event *ev)
 
 static int lnet_selftest_src_post(struct lnet *ln, struct lnet_selftest *svc)
 {
-	struct lnet_md md = {
-		.start = svc->st_pattern,
-		.length = LNET_SELFTEST_MAX_SIZE,
-		.threshold = LNET_MD_THRESH_INF,
-		.options = LNET_MD_OP_GET | LNET_MD_MANAGE_REMOTE,
-		.user_ptr = svc,
-		.handler = lnet_selftest_src_event,
-	};
 	int rc;
 
-	rc = lnet_me_attach_md(ln, LNET_SELFTEST_PORTAL, &lnet_selftest_any,
-			       LNET_PID_ANY, LNET_SELFTEST_GET_BITS, 0, true, &md,
-			       &svc->st_src_mdh);
+	rc = lnet_selftest_attach(ln, LNET_MD_OP_GET, svc->st_pattern,
+				  LNET_MD_THRESH_INF, svc, lnet_selftest_src_event,
+				  &svc->st_src_mdh);
 	if (!rc) {
 		svc->st_src_posted = true;
 		svc->st_live_mds++;

@@ -72,6 +72,27 @@ static void get_nid(const u8 *p, struct lnet_nid *nid)
 	lnet_nid_from_wire(lnet_get_le64(p), nid);
 }
 
+/*
+ * The opening of an acceptor request or a hello: @magic, then @version,
+ * each stored and checked as soon as its 4 bytes are there; then 0 once
+ * the whole @full bytes are.
+ */
+static int get_magic_version(const u8 *buf, size_t len, u32 magic, u32 version,
+			     size_t full, u32 *magic_out, u32 *version_out)
+{
+	if (len < 4)
+		return -EMSGSIZE;
+	*magic_out = lnet_get_le32(buf);
+	if (*magic_out != magic)
+		return -EPROTO;
+	if (len < 8)
+		return -EMSGSIZE;
+	*version_out = lnet_get_le32(buf + 4);
+	if (*version_out != version)
+		return -EPROTO;
+	return len < full ? -EMSGSIZE : 0;
+}
+
 /* --- acceptor request --------------------------------------------------------- */
 
 int lnet_acceptor_req_encode(const struct lnet_acceptor_req *r, u8 *buf)
@@ -85,20 +106,15 @@ int lnet_acceptor_req_encode(const struct lnet_acceptor_req *r, u8 *buf)
 int lnet_acceptor_req_decode(const u8 *buf, size_t len,
 			     struct lnet_acceptor_req *r)
 {
+	int rc;
+
 	memset(r, 0, sizeof(*r));
-	if (len < 4)
-		return -EMSGSIZE;
 	/* a byte-swapped magic (big-endian peer) is refused like any other */
-	r->acr_magic = lnet_get_le32(buf);
-	if (r->acr_magic != LNET_PROTO_ACCEPTOR_MAGIC)
-		return -EPROTO;
-	if (len < 8)
-		return -EMSGSIZE;
-	r->acr_version = lnet_get_le32(buf + 4);
-	if (r->acr_version != LNET_PROTO_ACCEPTOR_VERSION)
-		return -EPROTO;
-	if (len < LNET_WIRE_ACCEPT_LEN)
-		return -EMSGSIZE;
+	rc = get_magic_version(buf, len, LNET_PROTO_ACCEPTOR_MAGIC,
+			       LNET_PROTO_ACCEPTOR_VERSION, LNET_WIRE_ACCEPT_LEN,
+			       &r->acr_magic, &r->acr_version);
+	if (rc)
+		return rc;
 	get_nid(buf + 8, &r->acr_nid);
 	return 0;
 }
@@ -145,20 +161,14 @@ static bool ctype_known(s32 t)
 
 int lnet_hello_decode(const u8 *buf, size_t len, struct ksock_hello *h)
 {
+	int rc;
+
 	memset(h, 0, sizeof(*h));
-	if (len < 4)
-		return -EMSGSIZE;
 	/* v1 hellos (LNET_PROTO_TCP_MAGIC) and swapped magics end here too */
-	h->kshm_magic = lnet_get_le32(buf);
-	if (h->kshm_magic != LNET_PROTO_MAGIC)
-		return -EPROTO;
-	if (len < 8)
-		return -EMSGSIZE;
-	h->kshm_version = lnet_get_le32(buf + 4);
-	if (h->kshm_version != KSOCK_PROTO_V3)
-		return -EPROTO;
-	if (len < LNET_WIRE_HELLO_LEN)
-		return -EMSGSIZE;
+	rc = get_magic_version(buf, len, LNET_PROTO_MAGIC, KSOCK_PROTO_V3,
+			       LNET_WIRE_HELLO_LEN, &h->kshm_magic, &h->kshm_version);
+	if (rc)
+		return rc;
 	get_nid(buf + HELLO_SRC_NID, &h->kshm_src_nid);
 	get_nid(buf + HELLO_DST_NID, &h->kshm_dst_nid);
 	h->kshm_src_pid = lnet_get_le32(buf + HELLO_SRC_PID);
