@@ -319,6 +319,20 @@ static void set_prio(struct memlnd_node *n, const char *nid, bool local)
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 }
 
+/*
+ * The first try of a PUT to @dst goes by @nid (our NI when @local, else
+ * the peer NI), preferred by UDSP priority, and fails once with @hs; the
+ * resend gets through. Returns with both nodes idle.
+ */
+static void fail_once(struct pair *p, const char *nid, bool local,
+		      enum lnet_msg_hstatus hs, const char *dst)
+{
+	set_prio(p->n0, nid, local);
+	memlnd_rule_set(nid, false, hs, 1);
+	assert_int_equal(put(p->n0, dst), 0);
+	assert_true(memlnd_wait(both_idle, p, 1000));
+}
+
 /* ---- tests ------------------------------------------------------------------------- */
 
 static void test_lnd_timeout(void **state)
@@ -355,11 +369,10 @@ static void test_local_failure_resends(void **state)
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	e0 = ni_of(p->n0, "10.21.0.1@tcp");
 	e1 = ni_of(p->n0, "10.22.0.1@tcp");
-	e0->ni_sel_priority = 0;	/* the first try goes by e0 */
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
-	memlnd_rule_set("10.21.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	/* the first try goes by e0 */
+	fail_once(p, "10.21.0.1@tcp", true, LNET_MSG_STATUS_LOCAL_ERROR,
+		  "10.21.0.2@tcp");
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH - 150);
 	assert_int_equal(e1->ni_health, LNET_MAX_HEALTH);
@@ -385,11 +398,9 @@ static void test_remote_failure_resends(void **state)
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	a = lpni_of(p->n0, "10.21.0.2@tcp");
 	b = lpni_of(p->n0, "10.22.0.2@tcp");
-	a->lpni_sel_priority = 0;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
-	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	fail_once(p, "10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR,
+		  "10.21.0.2@tcp");
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(a->lpni_health, LNET_MAX_HEALTH - 100);
 	assert_int_equal(b->lpni_health, LNET_MAX_HEALTH);
@@ -552,12 +563,8 @@ static void test_recovery_peer(void **state)
 	struct health_want w = { p->n0, "10.21.0.2@tcp", false, LNET_MAX_HEALTH };
 	u64 a0, b0;
 
-	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_sel_priority = 0;
-	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
-	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.22.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	fail_once(p, "10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR,
+		  "10.22.0.2@tcp");
 	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
 	a0 = recvs(p->n1, "10.21.0.2@tcp");
 	b0 = recvs(p->n1, "10.22.0.2@tcp");
@@ -742,15 +749,11 @@ static void test_recoveryq_unhealthy(void **state)
 	struct health_want wa = { p->n0, "10.21.0.2@tcp", false, LNET_MAX_HEALTH };
 
 	assert_queues(p->n0, "", "");
-	set_prio(p->n0, "10.21.0.1@tcp", true);
-	memlnd_rule_set("10.21.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	fail_once(p, "10.21.0.1@tcp", true, LNET_MSG_STATUS_LOCAL_ERROR,
+		  "10.21.0.2@tcp");
 	assert_queues(p->n0, "10.21.0.1@tcp", "");
-	set_prio(p->n0, "10.21.0.2@tcp", false);
-	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	fail_once(p, "10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR,
+		  "10.21.0.2@tcp");
 	assert_queues(p->n0, "10.21.0.1@tcp", "10.21.0.2@tcp");
 	assert_int_equal(health_of(&we0), LNET_MAX_HEALTH - 100);
 	assert_int_equal(health_of(&wa), LNET_MAX_HEALTH - 100);
@@ -818,13 +821,10 @@ static void test_recoveryq_deleted(void **state)
 	u64 got;
 	int rc;
 
-	set_prio(p->n0, "10.22.0.1@tcp", true);
-	memlnd_rule_set("10.22.0.1@tcp", false, LNET_MSG_STATUS_LOCAL_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
-	set_prio(p->n0, "10.22.0.2@tcp", false);
-	memlnd_rule_set("10.22.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.22.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	fail_once(p, "10.22.0.1@tcp", true, LNET_MSG_STATUS_LOCAL_ERROR,
+		  "10.21.0.2@tcp");
+	fail_once(p, "10.22.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR,
+		  "10.22.0.2@tcp");
 	assert_queues(p->n0, "10.22.0.1@tcp", "10.22.0.2@tcp");
 
 	assert_int_equal(del_peer_ni(p->n0, "10.21.0.2@tcp", "10.22.0.2@tcp"), 0);
@@ -835,9 +835,8 @@ static void test_recoveryq_deleted(void **state)
 	assert_queues(p->n0, "", "");
 
 	/* the primary, unhealthy, goes with its whole peer */
-	memlnd_rule_set("10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR, 1);
-	assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
-	assert_true(memlnd_wait(both_idle, p, 1000));
+	fail_once(p, "10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR,
+		  "10.21.0.2@tcp");
 	assert_queues(p->n0, "", "10.21.0.2@tcp");
 	assert_int_equal(del_peer_ni(p->n0, "10.21.0.2@tcp", NULL), 0);
 	assert_queues(p->n0, "", "");
