@@ -332,6 +332,9 @@ int lnet_ping(struct lnet *ln, const struct lnet_nid *dst, const struct lnet_nid
 int lnet_discover(struct lnet *ln, const struct lnet_nid *dst, u32 timeout_ms,
 		  struct lnet_ping_result *res);
 
+/* Push target buffers posted at once (see lnet_push_target_post()). */
+#define LNET_PUSH_BUFS		2
+
 /*
  * The data-path state of an instance (ln->ln_dp). Set up by lnet_configure()
  * and torn down by lnet_unconfigure() (which also stops the monitor).
@@ -350,7 +353,10 @@ struct lnet_dp {
 	u32 dp_nlnds;
 	struct os_thread dp_monitor;
 	bool dp_monitor_stop;
-	struct lnet_handle_md dp_ping_md, dp_push_md;	/* ping/push targets */
+	struct lnet_handle_md dp_ping_md;	/* ping target */
+	/* Push targets (ping.c): each takes several pushes side by side. */
+	struct lnet_handle_md dp_push_mds[LNET_PUSH_BUFS];
+	bool dp_push_up;			/* used-up ones are posted again */
 	u8 *dp_ping_buf;			/* our ping info (wire bytes) */
 	u32 dp_ping_len;
 	u64 dp_incarnation;			/* random per configure */

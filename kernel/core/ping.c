@@ -175,25 +175,78 @@ static void lnet_ping_target_event(struct lnet *ln, struct lnet_event *ev)
 		lnet_obj_free(ln, ev->md_user_ptr);
 }
 
+static int lnet_push_target_post(struct lnet *ln, unsigned int slot);
+
+/*
+ * Push targets: LNET_PUSH_BUFS buffers, each with room for
+ * LNET_PUSHES_PER_BUF pushes of the largest size, written one after the
+ * other (local offsets, LNET_MD_MAX_SIZE): two peers pushing at the same
+ * moment land in different places, where one buffer at offset 0 would
+ * mix their bytes. A buffer that has no room left for another push is
+ * used up by the core and goes; its unlink event posts a fresh one
+ * behind the other, which takes the pushes meanwhile.
+ */
+#define LNET_PUSHES_PER_BUF	8
+
 static void lnet_push_target_event(struct lnet *ln, struct lnet_event *ev)
 {
+	struct lnet_dp *dp = &ln->ln_dp;
+	unsigned int i;
+
 	if (ev->type == LNET_EVENT_PUT && !ev->status)
 		lnet_push_queue(ln, ev);
-	if (ev->unlinked)
-		lnet_obj_free(ln, ev->md_user_ptr);
+	if (!ev->unlinked)
+		return;
+	lnet_obj_free(ln, ev->md_user_ptr);
+	for (i = 0; i < LNET_PUSH_BUFS; i++) {
+		if (dp->dp_push_mds[i].cookie != ev->md_handle.cookie)
+			continue;
+		dp->dp_push_mds[i].cookie = 0;
+		if (dp->dp_push_up && lnet_push_target_post(ln, i))
+			os_log("lnet: cannot post a push target buffer: pushes may be lost");
+	}
 }
 
-static int lnet_target_attach(struct lnet *ln, u8 *buf, u32 len, u32 op,
-			      lnet_handler_t handler, struct lnet_handle_md *h)
+/* A fresh push buffer in @slot, behind the other one. */
+static int lnet_push_target_post(struct lnet *ln, unsigned int slot)
+{
+	u32 len = LNET_PUSHES_PER_BUF * LNET_PING_INFO_MAX_LEN;
+	u8 *buf = lnet_obj_alloc(ln, len);
+	struct lnet_md md = {
+		.start = buf,
+		.length = len,
+		.threshold = LNET_MD_THRESH_INF,
+		.max_size = LNET_PING_INFO_MAX_LEN,
+		.options = LNET_MD_OP_PUT | LNET_MD_MAX_SIZE | LNET_MD_TRUNCATE,
+		.user_ptr = buf,
+		.handler = lnet_push_target_event,
+	};
+	int rc;
+
+	if (!buf)
+		return -ENOMEM;
+	rc = lnet_me_attach_md(ln, LNET_RESERVED_PORTAL, &lnet_any_nid, LNET_PID_ANY,
+			       LNET_PROTO_PING_MATCHBITS, 0, true, &md,
+			       &ln->ln_dp.dp_push_mds[slot]);
+	if (rc) {
+		lnet_obj_free(ln, buf);
+		ln->ln_dp.dp_push_mds[slot].cookie = 0;
+	}
+	return rc;
+}
+
+/* The ping target: one GET-only MD holding our ping info. */
+static int lnet_ping_target_attach(struct lnet *ln, u8 *buf, u32 len,
+				   struct lnet_handle_md *h)
 {
 	struct lnet_md md = {
 		.start = buf,
 		.length = len,
 		.threshold = LNET_MD_THRESH_INF,
-		/* a GET may ask for more than we have; a push is written at 0 */
-		.options = op | LNET_MD_TRUNCATE | LNET_MD_MANAGE_REMOTE,
+		/* a GET may ask for more than we have */
+		.options = LNET_MD_OP_GET | LNET_MD_TRUNCATE | LNET_MD_MANAGE_REMOTE,
 		.user_ptr = buf,
-		.handler = handler,
+		.handler = lnet_ping_target_event,
 	};
 
 	/* At the head: a new ping target hides the old one until it goes. */
@@ -209,8 +262,7 @@ static int lnet_ping_target_set(struct lnet *ln, u8 *buf, u32 len)
 	struct lnet_handle_md old = dp->dp_ping_md, h;
 	int rc;
 
-	rc = lnet_target_attach(ln, buf, len, LNET_MD_OP_GET,
-				lnet_ping_target_event, &h);
+	rc = lnet_ping_target_attach(ln, buf, len, &h);
 	if (rc) {
 		lnet_obj_free(ln, buf);
 		return rc;
@@ -248,47 +300,47 @@ void lnet_ping_target_update(struct lnet *ln)
 int lnet_ping_target_init(struct lnet *ln)
 {
 	struct lnet_dp *dp = &ln->ln_dp;
-	u8 *buf = NULL, *push;
+	u8 *buf = NULL;
+	unsigned int i;
 	int len, rc;
 
 	if (!dp->dp_pushq.next)
 		INIT_LIST_HEAD(&dp->dp_pushq);
 	dp->dp_ping_md.cookie = 0;
-	dp->dp_push_md.cookie = 0;
+	for (i = 0; i < LNET_PUSH_BUFS; i++)
+		dp->dp_push_mds[i].cookie = 0;
 	len = lnet_ping_info_build(ln, &buf);
 	if (len < 0)
 		return len;
 	rc = lnet_ping_target_set(ln, buf, (u32)len);
 	if (rc)
 		return rc;
-	push = lnet_obj_alloc(ln, LNET_PING_INFO_MAX_LEN);
-	if (!push) {
+	dp->dp_push_up = true;
+	for (i = 0; i < LNET_PUSH_BUFS && !rc; i++)
+		rc = lnet_push_target_post(ln, i);
+	if (rc)
 		lnet_ping_target_fini(ln);
-		return -ENOMEM;
-	}
-	rc = lnet_target_attach(ln, push, LNET_PING_INFO_MAX_LEN, LNET_MD_OP_PUT,
-				lnet_push_target_event, &dp->dp_push_md);
-	if (rc) {
-		lnet_obj_free(ln, push);
-		dp->dp_push_md.cookie = 0;
-		lnet_ping_target_fini(ln);
-	}
 	return rc;
 }
 
 void lnet_ping_target_fini(struct lnet *ln)
 {
 	struct lnet_dp *dp = &ln->ln_dp;
-	struct lnet_handle_md ping = dp->dp_ping_md, push = dp->dp_push_md;
+	struct lnet_handle_md ping = dp->dp_ping_md, push;
+	unsigned int i;
 
 	dp->dp_ping_md.cookie = 0;
-	dp->dp_push_md.cookie = 0;
 	dp->dp_ping_buf = NULL;
 	dp->dp_ping_len = 0;
+	dp->dp_push_up = false;		/* their unlink events post no more */
 	if (ping.cookie)
 		lnet_md_unlink(ln, ping);
-	if (push.cookie)
-		lnet_md_unlink(ln, push);
+	for (i = 0; i < LNET_PUSH_BUFS; i++) {
+		push = dp->dp_push_mds[i];
+		dp->dp_push_mds[i].cookie = 0;
+		if (push.cookie)
+			lnet_md_unlink(ln, push);
+	}
 	if (dp->dp_pushq.next)
 		lnet_push_flush(ln);
 }
