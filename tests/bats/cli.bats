@@ -4,17 +4,7 @@
 # the command shell (stdin), two clients at once.
 
 load helpers
-
-bats_require_minimum_version 1.5.0
-
-setup() {
-	lnet_setup
-	lnetctl lnet configure
-}
-
-teardown() {
-	lnet_teardown
-}
+lnet_suite
 
 # Every command path, group or leaf.
 PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
@@ -130,12 +120,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run lnetctl peer list extra
 	[ "$status" -eq 2 ]
 	[ "$output" = "lnetctl peer list: unexpected argument 'extra'" ]
-	run lnetctl net show
-	yaml_is "net:
-- net type: lo
-  local NI(s):
-  - nid: 0@lo
-    status: up"
+	net_show_lo_only
 }
 
 @test "option forms: --opt=value, -o value, -ovalue, unambiguous prefixes" {

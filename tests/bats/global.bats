@@ -6,17 +6,7 @@
 # a fresh lnetd.
 
 load helpers
-
-bats_require_minimum_version 1.5.0
-
-setup() {
-	lnet_setup
-	lnetctl lnet configure
-}
-
-teardown() {
-	lnet_teardown
-}
+lnet_suite
 
 DEFAULTS='global:
     numa_range: 0
@@ -35,19 +25,6 @@ DEFAULTS='global:
 state() {
 	lnetctl global show
 	lnetctl routing show
-}
-
-# fails STATUS MESSAGE ARGS...: exact stderr, nothing on stdout, no change.
-fails() {
-	local want_status=$1 want_msg=$2
-	shift 2
-	state >"$T/before"
-	run --separate-stderr lnetctl "$@"
-	[ "$status" -eq "$want_status" ] || { echo "status $status: $stderr"; return 1; }
-	[ "$output" = "" ]
-	[ "$stderr" = "$want_msg" ] || { echo "got: $stderr"; return 1; }
-	state >"$T/after"
-	cmp "$T/before" "$T/after"
 }
 
 @test "global show: the defaults, in Lustre's key order" {
@@ -157,37 +134,7 @@ buffers: {tiny: 512, small: 16384, large: 256}'
 	lnetctl route add --net o2ib --gateway 10.11.0.6@tcp
 	run --separate-stderr lnetctl stats show
 	[ "$status" -eq 0 ]
-	[ "$output" = 'statistics:
-    msgs_alloc: 0
-    msgs_max: 0
-    errors: 0
-    send_count: 0
-    resend_count: 0
-    response_timeout_count: 0
-    local_interrupt_count: 0
-    local_dropped_count: 0
-    local_aborted_count: 0
-    local_no_route_count: 0
-    local_timeout_count: 0
-    local_error_count: 0
-    remote_dropped_count: 0
-    remote_error_count: 0
-    remote_timeout_count: 0
-    network_timeout_count: 0
-    failed_resends: 0
-    successful_resends: 0
-    recv_count: 0
-    drop_count: 0
-    send_length: 0
-    recv_length: 0
-    drop_length: 0
-    peer_send_count: 0
-    peer_recv_count: 0
-    peer_drop_count: 0
-    local_nis: 2
-    peer_nis: 2
-    routes: 1
-    selftest_corrupt: 0' ]
+	[ "$output" = "$(stats_doc '    ' 2 2 1)" ]
 	run --separate-stderr lnetctl stats reset
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]

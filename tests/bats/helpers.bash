@@ -5,6 +5,13 @@
 #   lnet_setup            start lnetd (netns + veth0 10.11.0.1/24, veth1
 #                         10.11.0.2/24, and 2001:db8:11::1/64 on veth0)
 #   lnet_teardown         stop it, remove the netns and temp dir
+#   lnet_suite            setup/teardown of a suite that starts each test
+#                         with LNet configured and nothing else
+#   state                 everything a user can see (net, peer, policy,
+#                         route, routing, global show)
+#   fails STATUS MSG ARGS lnetctl ARGS fails exactly so and changes nothing
+#   net_show_lo_only      net show answers with 0@lo alone
+#   stats_doc INDENT ...  the stats show document with no message passed
 #   lnetctl ARGS...       the built lnetctl against the private lnetd
 #   yaml_eq FILE_A FILE_B YAML semantic equality (python3-yaml)
 
@@ -96,6 +103,85 @@ lnet_teardown() {
 	fi
 	ip netns del "$NS" 2>/dev/null || true
 	rm -rf "$T"
+}
+
+# lnet_suite: the header of a suite whose every test starts on a fresh
+# lnetd with LNet configured and nothing else, and ends with it stopped.
+# Call it right after `load helpers`: it defines setup and teardown.
+lnet_suite() {
+	bats_require_minimum_version 1.5.0
+	setup() {
+		lnet_setup
+		lnetctl lnet configure
+	}
+	teardown() {
+		lnet_teardown
+	}
+}
+
+# state: everything a user can see, to compare before and after a command
+# that must change nothing (a failed import, `fails`). A suite that looks
+# at less (route.bats, global.bats) defines its own state after `load
+# helpers`.
+state() {
+	lnetctl net show -v 4
+	lnetctl peer show -v 4
+	lnetctl policy show
+	lnetctl route show -v
+	lnetctl routing show
+	lnetctl global show
+}
+
+# fails STATUS MESSAGE ARGS...: `lnetctl ARGS` exits STATUS with exactly
+# MESSAGE on stderr, prints nothing on stdout and changes nothing: the
+# output of `state` is the same before and after.
+fails() {
+	local want_status=$1 want_msg=$2
+	shift 2
+	state >"$T/before"
+	run --separate-stderr lnetctl "$@"
+	[ "$status" -eq "$want_status" ] || { echo "status $status: $stderr"; return 1; }
+	[ "$output" = "" ]
+	[ "$stderr" = "$want_msg" ] || { echo "got: $stderr"; return 1; }
+	state >"$T/after"
+	cmp "$T/before" "$T/after"
+}
+
+# net_show_lo_only: `lnetctl net show` answers with 0@lo alone (LNet
+# configured, no NI added or every one deleted).
+net_show_lo_only() {
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - nid: 0@lo
+    status: up"
+}
+
+# The message counters of `stats show` in Lustre's order, then every key.
+STATS_COUNTERS="msgs_alloc msgs_max errors send_count resend_count
+response_timeout_count local_interrupt_count local_dropped_count
+local_aborted_count local_no_route_count local_timeout_count
+local_error_count remote_dropped_count remote_error_count
+remote_timeout_count network_timeout_count failed_resends
+successful_resends recv_count drop_count send_length recv_length
+drop_length peer_send_count peer_recv_count peer_drop_count"
+STATS_KEYS="$(echo $STATS_COUNTERS) local_nis peer_nis routes selftest_corrupt"
+
+# stats_doc INDENT LOCAL_NIS PEER_NIS ROUTES: the `stats show` document of
+# a node that has passed no message since the last reset, indented by
+# INDENT.
+stats_doc() {
+	local k
+	echo "statistics:"
+	for k in $STATS_COUNTERS; do
+		echo "$1$k: 0"
+	done
+	echo "${1}local_nis: $2"
+	echo "${1}peer_nis: $3"
+	echo "${1}routes: $4"
+	echo "${1}selftest_corrupt: 0"
 }
 
 # lnetd_only: call first in a test that is about the socket transport or

@@ -6,24 +6,7 @@
 # import --del, stdin.
 
 load helpers
-
-bats_require_minimum_version 1.5.0
-
-setup() {
-	lnet_setup
-	lnetctl lnet configure
-}
-
-teardown() {
-	lnet_teardown
-}
-
-# Everything a user can see, to compare before and after a failed import.
-state() {
-	lnetctl net show -v 4
-	lnetctl peer show -v 4
-	lnetctl policy show
-}
+lnet_suite
 
 EXAMPLE_BACKUP='net:
 -   net type: tcp
@@ -274,8 +257,7 @@ udsp:
 	[ "$output" = "" ]
 	run lnetctl policy show
 	[ "$output" = "" ]
-	run lnetctl net show
-	yaml_is 'net: [{net type: lo, local NI(s): [{nid: 0@lo, status: up}]}]'
+	net_show_lo_only
 }
 
 @test "import of a missing file or without LNet fails with exit 1" {

@@ -43,6 +43,25 @@ silent_peer() {
 	ip -n "$NS" neigh replace 10.11.0.99 lladdr 02:00:00:00:00:99 dev veth0 nud permanent
 }
 
+# waiting_ping TIMEOUT: (lnetd only) an NI on veth0 and, in the
+# background, a ping of the silent peer that waits up to TIMEOUT s, its
+# pid in $pingpid; half a second for the request to reach lnetd.
+waiting_ping() {
+	lnetd_only
+	lnetctl net add --net tcp --if veth0
+	silent_peer
+	lnetctl ping --timeout "$1" 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
+	pingpid=$!
+	sleep 0.5
+}
+
+# ping_failed: the background ping of waiting_ping ends with exit 1.
+ping_failed() {
+	local st=0
+	wait "$pingpid" || st=$?
+	[ "$st" -eq 1 ]
+}
+
 # wait_status NET STATUS: poll `net show --net NET` for up to 2 s until
 # the NI shows STATUS; $output is the last answer.
 wait_status() {
@@ -122,12 +141,7 @@ wait_status() {
 }
 
 @test "lnetd: a second client's net show answers while a ping waits for the network" {
-	lnetd_only
-	lnetctl net add --net tcp --if veth0
-	silent_peer
-	lnetctl ping --timeout 4 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
-	pingpid=$!
-	sleep 0.5
+	waiting_ping 4
 	t0=$(date +%s%N)
 	run timeout 2 "$LNETCTL_BIN" net show --net tcp
 	t1=$(date +%s%N)
@@ -136,54 +150,33 @@ wait_status() {
 	[ $(((t1 - t0) / 1000000)) -lt 1000 ]
 	# the ping was still waiting when net show answered
 	kill -0 "$pingpid" || { cat "$T/ping.out"; false; }
-	st=0
-	wait "$pingpid" || st=$?
-	[ "$st" -eq 1 ]
+	ping_failed
 	pid_running "$(cat "$T/lnetd.pid")"
 }
 
 @test "lnetd: SIGTERM while a ping waits: the ping ends at once, lnetd unconfigures and stops" {
-	lnetd_only
-	lnetctl net add --net tcp --if veth0
-	silent_peer
-	lnetctl ping --timeout 30 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
-	pingpid=$!
-	sleep 0.5
+	waiting_ping 30
 	pid=$(cat "$T/lnetd.pid")
 	kill -TERM "$pid"
 	# well before the ping's 30 s
 	for _ in $(seq 60); do pid_running "$pid" || break; sleep 0.05; done
 	run pid_running "$pid"
 	[ "$status" -ne 0 ]
-	st=0
-	wait "$pingpid" || st=$?
-	[ "$st" -eq 1 ]
+	ping_failed
 	grep -q "lnetd: unconfiguring to end 1 running request(s)" "$T/lnetd.log"
 	grep -q "lnetd: stopped" "$T/lnetd.log"
 	[ ! -e "$LNET_SOCKET" ]
 }
 
 @test "lnetd: lnet unconfigure from a second client while a ping waits: both return, lnetd serves on" {
-	lnetd_only
-	lnetctl net add --net tcp --if veth0
-	silent_peer
-	lnetctl ping --timeout 30 10.11.0.99@tcp >"$T/ping.out" 2>&1 &
-	pingpid=$!
-	sleep 0.5
+	waiting_ping 30
 	run timeout 5 "$LNETCTL_BIN" lnet unconfigure
 	[ "$status" -eq 0 ]
 	st=0
 	timeout 5 tail --pid="$pingpid" -f /dev/null || st=$?
 	[ "$st" -eq 0 ]
-	wait "$pingpid" || st=$?
-	[ "$st" -eq 1 ]
+	ping_failed
 	pid_running "$(cat "$T/lnetd.pid")"
 	lnetctl lnet configure
-	run lnetctl net show
-	[ "$status" -eq 0 ]
-	yaml_is "net:
--   net type: lo
-    local NI(s):
-    -   nid: 0@lo
-        status: up"
+	net_show_lo_only
 }

@@ -32,19 +32,70 @@ teardown() {
 	topo_teardown
 }
 
-# delta_is WANT BEFORE AFTER: AFTER - BEFORE, element by element, is WANT.
-delta_is() {
+# deltas BEFORE AFTER: AFTER - BEFORE, element by element, space-separated.
+deltas() {
 	local -a b a
 	local got=() i
-	read -r -a b <<<"$2"
-	read -r -a a <<<"$3"
+	read -r -a b <<<"$1"
+	read -r -a a <<<"$2"
 	for i in "${!a[@]}"; do
 		got+=("$((a[i] - b[i]))")
 	done
-	if [ "${got[*]}" != "$1" ]; then
-		echo "counter deltas: got '${got[*]}', want '$1' (before '$2', after '$3')"
+	echo "${got[*]}"
+}
+
+# delta_is WANT BEFORE AFTER: AFTER - BEFORE, element by element, is WANT.
+delta_is() {
+	local got
+	got=$(deltas "$2" "$3")
+	if [ "$got" != "$1" ]; then
+		echo "counter deltas: got '$got', want '$1' (before '$2', after '$3')"
 		return 1
 	fi
+}
+
+# sum_delta_is WANT BEFORE AFTER: two counters moved by WANT together.
+sum_delta_is() {
+	local x y
+	read -r x y <<<"$(deltas "$2" "$3")"
+	if [ $((x + y)) -ne "$1" ]; then
+		echo "counter deltas: got '$x $y', want $1 together"
+		return 1
+	fi
+}
+
+# round_robin WHAT BEFORE AFTER: each of two counters moved, N together
+# (the traffic took turns over both).
+round_robin() {
+	local x y
+	read -r x y <<<"$(deltas "$2" "$3")"
+	echo "$1: $x $y"
+	[ "$x" -gt 0 ]
+	[ "$y" -gt 0 ]
+	[ $((x + y)) -eq "$N" ]
+}
+
+# moves WANT COUNTER [WANT COUNTER]... -- CMD [ARGS]: run CMD; each
+# COUNTER (a command printing counters, split on spaces, e.g.
+# "ni_count 1 send_count $A0 $A1") moved by its WANT (delta_is). No
+# `|| return` here: CMD's own checks (put_n) must stop the test.
+moves() {
+	local -a want=() counter=() before=()
+	local i after
+	while [ "$1" != -- ]; do
+		want+=("$1")
+		counter+=("$2")
+		shift 2
+	done
+	shift
+	for i in "${!counter[@]}"; do
+		before[i]=$(${counter[i]})
+	done
+	"$@"
+	for i in "${!counter[@]}"; do
+		after=$(${counter[i]})
+		delta_is "${want[i]}" "${before[i]}" "$after"
+	done
 }
 
 # The selftest document without elapsed_ns (checked > 0 here), as a dict.
@@ -74,6 +125,13 @@ put_n() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	st_is put "$target" 4096 "$N" "$N" 0 0
+}
+
+# puts_take_tcp1 (topo_2x2 nets): all N PUTs from node1 to B0 leave by
+# node1's tcp1 NI and arrive on node2's.
+puts_take_tcp1() {
+	moves "0 $N" "ni_count 1 send_count $A0 10.22.0.1@tcp1" \
+	      "0 $N" "ni_count 2 recv_count $B0 10.22.0.2@tcp1" -- put_n 1 $B0
 }
 
 # --- two nodes, one NI each ---------------------------------------------------
@@ -179,15 +237,9 @@ put_n() {
 	delta_is "20971520 0" "$st2" "$(stats_count 2 recv_length selftest_corrupt)"
 	[ "$(stats_count 2 selftest_corrupt)" = 0 ]
 	# 20 PUTs leave node1 and reach node2, 20 ACKs come back
-	s1b=$(ni_count 1 send_count $A0 $A1)
-	r1b=$(ni_count 1 recv_count $A0 $A1)
-	r2b=$(ni_count 2 recv_count $B0 $B1)
-	read -r x y <<<"$s1"; read -r xb yb <<<"$s1b"
-	[ $((xb - x + yb - y)) -eq 20 ]
-	read -r x y <<<"$r1"; read -r xb yb <<<"$r1b"
-	[ $((xb - x + yb - y)) -eq 20 ]
-	read -r x y <<<"$r2"; read -r xb yb <<<"$r2b"
-	[ $((xb - x + yb - y)) -eq 20 ]
+	sum_delta_is 20 "$s1" "$(ni_count 1 send_count $A0 $A1)"
+	sum_delta_is 20 "$r1" "$(ni_count 1 recv_count $A0 $A1)"
+	sum_delta_is 20 "$r2" "$(ni_count 2 recv_count $B0 $B1)"
 }
 
 @test "multi-rail: selftest get 1 MiB x 20, every byte checked" {
@@ -215,13 +267,9 @@ put_n() {
 @test "multi-rail: --source pins the local NI of selftest and ping" {
 	topo_2x2 mr
 	on 1 lnetctl discover $B0
-	before=$(ni_count 1 send_count $A0 $A1)
-	put_n 1 $B0 --source $A1
-	after=$(ni_count 1 send_count $A0 $A1)
-	delta_is "0 $N" "$before" "$after"
-	run on 1 lnetctl ping $B0 --source $A0
+	moves "0 $N" "ni_count 1 send_count $A0 $A1" -- put_n 1 $B0 --source $A1
+	moves "1 0" "ni_count 1 send_count $A0 $A1" -- run on 1 lnetctl ping $B0 --source $A0
 	[ "$status" -eq 0 ]
-	delta_is "1 0" "$after" "$(ni_count 1 send_count $A0 $A1)"
 }
 
 # --- UDSP on real traffic --------------------------------------------------------
@@ -230,10 +278,7 @@ put_n() {
 	topo_2x2 mr
 	on 1 lnetctl discover $B0
 	on 1 lnetctl policy add --src $A1 --priority 0
-	before=$(ni_count 1 send_count $A0 $A1)
-	put_n 1 $B0
-	after=$(ni_count 1 send_count $A0 $A1)
-	delta_is "0 $N" "$before" "$after"
+	moves "0 $N" "ni_count 1 send_count $A0 $A1" -- put_n 1 $B0
 }
 
 @test "udsp --src tcp1 (net priority, two nets): all N PUTs leave by tcp1" {
@@ -247,13 +292,7 @@ put_n() {
   - nid: $B0
   - nid: 10.22.0.2@tcp1"
 	on 1 lnetctl policy add --src tcp1 --priority 0
-	before=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
-	rbefore=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
-	put_n 1 $B0
-	after=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
-	rafter=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
-	delta_is "0 $N" "$before" "$after"
-	delta_is "0 $N" "$rbefore" "$rafter"
+	puts_take_tcp1
 }
 
 @test "udsp --dst tcp1 (peer net priority, two nets): all N PUTs go to tcp1" {
@@ -262,13 +301,7 @@ put_n() {
 	on 1 lnetctl policy add --dst tcp1 --priority 0
 	[ "$(peer_udsp 1 10.22.0.2@tcp1)" = "0 -1" ]
 	[ "$(peer_udsp 1 $B0)" = "-1 -1" ]
-	before=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
-	rbefore=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
-	put_n 1 $B0
-	after=$(ni_count 1 send_count $A0 10.22.0.1@tcp1)
-	rafter=$(ni_count 2 recv_count $B0 10.22.0.2@tcp1)
-	delta_is "0 $N" "$before" "$after"
-	delta_is "0 $N" "$rbefore" "$rafter"
+	puts_take_tcp1
 }
 
 @test "udsp --dst <NID of b1> --priority 0: all N PUTs arrive at b1" {
@@ -277,13 +310,8 @@ put_n() {
 	on 1 lnetctl policy add --dst $B1 --priority 0
 	[ "$(peer_udsp 1 $B1)" = "-1 0" ]
 	[ "$(peer_udsp 1 $B0)" = "-1 -1" ]
-	before=$(ni_count 2 recv_count $B0 $B1)
-	pbefore=$(peer_ni_count 1 send_count $B0 $B1)
-	put_n 1 $B0
-	after=$(ni_count 2 recv_count $B0 $B1)
-	pafter=$(peer_ni_count 1 send_count $B0 $B1)
-	delta_is "0 $N" "$before" "$after"
-	delta_is "0 $N" "$pbefore" "$pafter"
+	moves "0 $N" "ni_count 2 recv_count $B0 $B1" \
+	      "0 $N" "peer_ni_count 1 send_count $B0 $B1" -- put_n 1 $B0
 }
 
 @test "udsp pair --src <a0> --dst <b1>: a0 sends to b1 (with a0 preferred)" {
@@ -293,41 +321,23 @@ put_n() {
 	# a0 alone: the peer NIs take turns
 	before=$(ni_count 2 recv_count $B0 $B1)
 	put_n 1 $B0
-	after=$(ni_count 2 recv_count $B0 $B1)
-	read -r x y <<<"$before"; read -r xa ya <<<"$after"
-	echo "round robin over b0, b1: $((xa - x)) $((ya - y))"
-	[ $((xa - x)) -gt 0 ]
-	[ $((ya - y)) -gt 0 ]
-	[ $((xa - x + ya - y)) -eq $N ]
+	round_robin "round robin over b0, b1" "$before" "$(ni_count 2 recv_count $B0 $B1)"
 	# the pair rule: every message from a0 goes to b1
 	on 1 lnetctl policy add --src $A0 --dst $B1
 	[ "$(on 1 pref_of "Preferred source NIDs" $B1)" = "$A0" ]
-	before=$(ni_count 1 send_count $A0 $A1)
-	rbefore=$(ni_count 2 recv_count $B0 $B1)
-	put_n 1 $B0
-	after=$(ni_count 1 send_count $A0 $A1)
-	rafter=$(ni_count 2 recv_count $B0 $B1)
-	delta_is "$N 0" "$before" "$after"
-	delta_is "0 $N" "$rbefore" "$rafter"
+	moves "$N 0" "ni_count 1 send_count $A0 $A1" \
+	      "0 $N" "ni_count 2 recv_count $B0 $B1" -- put_n 1 $B0
 }
 
 @test "policy del: round robin again, both NIs used" {
 	topo_2x2 mr
 	on 1 lnetctl discover $B0
 	on 1 lnetctl policy add --src $A1 --priority 0
-	before=$(ni_count 1 send_count $A0 $A1)
-	put_n 1 $B0
-	after=$(ni_count 1 send_count $A0 $A1)
-	delta_is "0 $N" "$before" "$after"
+	moves "0 $N" "ni_count 1 send_count $A0 $A1" -- put_n 1 $B0
 	on 1 lnetctl policy del --idx 0
 	before=$(ni_count 1 send_count $A0 $A1)
 	put_n 1 $B0
-	after=$(ni_count 1 send_count $A0 $A1)
-	read -r x y <<<"$before"; read -r xa ya <<<"$after"
-	echo "after policy del: a0 $((xa - x)) a1 $((ya - y))"
-	[ $((xa - x)) -gt 0 ]
-	[ $((ya - y)) -gt 0 ]
-	[ $((xa - x + ya - y)) -eq $N ]
+	round_robin "after policy del: a0 a1" "$before" "$(ni_count 1 send_count $A0 $A1)"
 }
 
 @test "preferred link down (multi-rail): traffic moves to a0, every send completes" {
@@ -355,9 +365,7 @@ put_n() {
 	# the link comes back: a1 carries everything again
 	on 1 ip link set a1 up
 	wait_ni_status 1 $A1 up
-	before=$(ni_count 1 sent_stats.put $A0 $A1)
-	put_n 1 $B0
-	delta_is "0 $N" "$before" "$(ni_count 1 sent_stats.put $A0 $A1)"
+	moves "0 $N" "ni_count 1 sent_stats.put $A0 $A1" -- put_n 1 $B0
 }
 
 @test "preferred link down (two nets): tcp carries all, back to tcp1 when a1 is up" {
@@ -367,16 +375,10 @@ put_n() {
 	on 1 lnetctl policy add --src tcp1 --priority 0
 	on 1 ip link set a1 down
 	wait_ni_status 1 $A1 down
-	before=$(ni_count 1 sent_stats.put $A0 $A1)
-	put_n 1 $B0 --timeout 60
-	after=$(ni_count 1 sent_stats.put $A0 $A1)
-	delta_is "$N 0" "$before" "$after"
+	moves "$N 0" "ni_count 1 sent_stats.put $A0 $A1" -- put_n 1 $B0 --timeout 60
 	on 1 ip link set a1 up
 	wait_ni_status 1 $A1 up
-	before=$(ni_count 1 sent_stats.put $A0 $A1)
-	put_n 1 $B0
-	after=$(ni_count 1 sent_stats.put $A0 $A1)
-	delta_is "0 $N" "$before" "$after"
+	moves "0 $N" "ni_count 1 sent_stats.put $A0 $A1" -- put_n 1 $B0
 }
 
 @test "node2 gone: every PUT ends as failed within --timeout; exit 1" {
@@ -447,12 +449,7 @@ put_n() {
 	for node in 1 2; do
 		nid=$([ $node = 1 ] && echo $A0 || echo $B0)
 		other=$([ $node = 1 ] && echo $A1 || echo $B1)
-		before=$(peer_ni_count 3 send_count $nid $other)
-		rbefore=$(ni_count $node recv_count $nid $other)
-		put_n 3 $nid
-		after=$(peer_ni_count 3 send_count $nid $other)
-		rafter=$(ni_count $node recv_count $nid $other)
-		delta_is "$N 0" "$before" "$after"
-		delta_is "$N 0" "$rbefore" "$rafter"
+		moves "$N 0" "peer_ni_count 3 send_count $nid $other" \
+		      "$N 0" "ni_count $node recv_count $nid $other" -- put_n 3 $nid
 	done
 }

@@ -3,15 +3,7 @@
 # lnetctl net add | del | show, with IPv4 and IPv6 NIs.
 
 load helpers
-
-setup() {
-	lnet_setup
-	lnetctl lnet configure
-}
-
-teardown() {
-	lnet_teardown
-}
+lnet_suite
 
 # veth2 with only an IPv6 address: its NI gets an IPv6 NID.
 add_ipv6_if() {
@@ -22,13 +14,7 @@ add_ipv6_if() {
 }
 
 @test "net show after configure: only 0@lo" {
-	run lnetctl net show
-	[ "$status" -eq 0 ]
-	yaml_is "net:
-- net type: lo
-  local NI(s):
-  - nid: 0@lo
-    status: up"
+	net_show_lo_only
 }
 
 @test "net add --net tcp --if veth0,veth1: one NI per interface" {
@@ -134,12 +120,7 @@ add_ipv6_if() {
     interfaces:
       0: veth0"
 	lnetctl net del --net tcp
-	run lnetctl net show
-	yaml_is "net:
-- net type: lo
-  local NI(s):
-  - nid: 0@lo
-    status: up"
+	net_show_lo_only
 }
 
 @test "net add: missing options are usage errors (exit 2)" {
@@ -250,10 +231,5 @@ add_ipv6_if() {
 	lnetctl lnet configure
 	run lnetctl lnet configure
 	[ "$status" -eq 0 ]
-	run lnetctl net show
-	yaml_is "net:
-- net type: lo
-  local NI(s):
-  - nid: 0@lo
-    status: up"
+	net_show_lo_only
 }

@@ -5,35 +5,33 @@
 # bad input. Pings between nodes are in multinode.bats.
 
 load helpers
+lnet_suite
 
-bats_require_minimum_version 1.5.0
+# The ping document of 0@lo on a node with no NI but 0@lo.
+LO_ALONE='ping:
+-   primary nid: 0@lo
+    Multi-Rail: false
+    peer_ni: []'
 
-setup() {
-	lnet_setup
-	lnetctl lnet configure
-}
-
-teardown() {
-	lnet_teardown
+# gives STATUS STDOUT STDERR ARGS...: `lnetctl ARGS` exits STATUS and
+# prints exactly STDOUT and STDERR.
+gives() {
+	local want_status=$1 want_out=$2 want_err=$3
+	shift 3
+	run --separate-stderr lnetctl "$@"
+	[ "$status" -eq "$want_status" ]
+	[ "$stderr" = "$want_err" ]
+	[ "$output" = "$want_out" ]
 }
 
 @test "ping 0@lo with only 0@lo: this node, no NIDs to list" {
-	run --separate-stderr lnetctl ping 0@lo
-	[ "$status" -eq 0 ]
-	[ "$stderr" = "" ]
-	[ "$output" = "ping:
--   primary nid: 0@lo
-    Multi-Rail: false
-    peer_ni: []" ]
+	gives 0 "$LO_ALONE" "" ping 0@lo
 }
 
 @test "ping 0@lo and this node's own NIDs list the NIs, 0@lo left out" {
 	lnetctl net add --net tcp --if veth0
 	lnetctl net add --net tcp1 --if veth1
-	run --separate-stderr lnetctl ping 0@lo 10.11.0.2@tcp1
-	[ "$status" -eq 0 ]
-	[ "$stderr" = "" ]
-	[ "$output" = "ping:
+	gives 0 "ping:
 -   primary nid: 0@lo
     Multi-Rail: false
     peer_ni:
@@ -43,7 +41,7 @@ teardown() {
     Multi-Rail: false
     peer_ni:
     -   nid: 10.11.0.1@tcp
-    -   nid: 10.11.0.2@tcp1" ]
+    -   nid: 10.11.0.2@tcp1" "" ping 0@lo 10.11.0.2@tcp1
 	# a ping changes no peer
 	run lnetctl peer show
 	[ "$output" = "" ]
@@ -54,20 +52,13 @@ teardown() {
 	run --separate-stderr lnetctl ping --source 10.11.0.1@tcp 10.11.0.1@tcp
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "d['ping'][0]['peer_ni']")" = "[{'nid': '10.11.0.1@tcp'}]" ]
-	run --separate-stderr lnetctl ping -s 10.11.0.7@tcp 10.11.0.1@tcp
-	[ "$status" -eq 1 ]
-	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl ping: failed to ping 10.11.0.1@tcp: --source 10.11.0.7@tcp is not a NID of this node" ]
+	gives 1 "" "lnetctl ping: failed to ping 10.11.0.1@tcp: --source 10.11.0.7@tcp is not a NID of this node" \
+		ping -s 10.11.0.7@tcp 10.11.0.1@tcp
 }
 
 @test "ping of a net this node has no NI on: No route to host, the others still answer" {
-	run --separate-stderr lnetctl ping 10.11.0.9@tcp1 0@lo
-	[ "$status" -eq 1 ]
-	[ "$stderr" = "lnetctl ping: failed to ping 10.11.0.9@tcp1: No route to host" ]
-	[ "$output" = "ping:
--   primary nid: 0@lo
-    Multi-Rail: false
-    peer_ni: []" ]
+	gives 1 "$LO_ALONE" "lnetctl ping: failed to ping 10.11.0.9@tcp1: No route to host" \
+		ping 10.11.0.9@tcp1 0@lo
 }
 
 @test "ping of an absent node on a tcp net times out within --timeout" {
@@ -88,10 +79,8 @@ teardown() {
 	run --separate-stderr lnetctl ping
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl ping: missing argument NID [NID...]" ]
-	run --separate-stderr lnetctl ping 0@lo foo
-	[ "$status" -eq 2 ]
-	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl ping: invalid NID 'foo': NID 'foo' has no '@': expected <address>@<net>, e.g. '10.0.0.1@tcp'" ]
+	gives 2 "" "lnetctl ping: invalid NID 'foo': NID 'foo' has no '@': expected <address>@<net>, e.g. '10.0.0.1@tcp'" \
+		ping 0@lo foo
 	run --separate-stderr lnetctl ping 10.11.0.300@tcp
 	[ "$status" -eq 2 ]
 	[[ $stderr == "lnetctl ping: invalid NID '10.11.0.300@tcp': "* ]]
@@ -109,21 +98,16 @@ teardown() {
 
 @test "ping and discover with LNet down: exit 1" {
 	lnetctl lnet unconfigure
-	run --separate-stderr lnetctl ping 0@lo 0@lo
-	[ "$status" -eq 1 ]
-	[ "$output" = "" ]
 	# one message: every other target would fail the same way
-	[ "$stderr" = "lnetctl ping: LNet is not configured: run 'lnetctl lnet configure'" ]
+	gives 1 "" "lnetctl ping: LNet is not configured: run 'lnetctl lnet configure'" ping 0@lo 0@lo
 	run --separate-stderr lnetctl discover 10.11.0.1@tcp
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "lnetctl discover: LNet is not configured: run 'lnetctl lnet configure'" ]
 }
 
 @test "discover: no route, bad NIDs, --force takes no value" {
-	run --separate-stderr lnetctl discover 10.11.0.9@tcp1
-	[ "$status" -eq 1 ]
-	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl discover: failed to discover 10.11.0.9@tcp1: No route to host" ]
+	gives 1 "" "lnetctl discover: failed to discover 10.11.0.9@tcp1: No route to host" \
+		discover 10.11.0.9@tcp1
 	run --separate-stderr lnetctl discover
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl discover: missing argument NID [NID...]" ]

@@ -24,20 +24,6 @@ state() {
 	lnetctl routing show
 }
 
-# run the command; it must fail with STATUS and exactly MESSAGE on stderr,
-# print nothing on stdout and change nothing.
-fails() {
-	local want_status=$1 want_msg=$2
-	shift 2
-	state >"$T/before"
-	run --separate-stderr lnetctl "$@"
-	[ "$status" -eq "$want_status" ] || { echo "status $status: $stderr"; return 1; }
-	[ "$output" = "" ]
-	[ "$stderr" = "$want_msg" ] || { echo "got: $stderr"; return 1; }
-	state >"$T/after"
-	cmp "$T/before" "$T/after"
-}
-
 @test "route show with no routes prints nothing" {
 	run --separate-stderr lnetctl route show -v
 	[ "$status" -eq 0 ]

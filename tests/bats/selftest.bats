@@ -5,17 +5,7 @@
 # are in multinode.bats.
 
 load helpers
-
-bats_require_minimum_version 1.5.0
-
-setup() {
-	lnet_setup
-	lnetctl lnet configure
-}
-
-teardown() {
-	lnet_teardown
-}
+lnet_suite
 
 # counts: "op target size count ok failed corrupt" of the selftest document in $output
 counts() {
