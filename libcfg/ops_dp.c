@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The data-path commands: ping, discover, selftest, their outputs, and
- * the byte-count parser of selftest --size.
+ * The data-path commands: ping, discover, selftest and their outputs
+ * (the byte-count parser of selftest --size is in parse.c).
  *
  *   ping:                         selftest:
  *       - primary nid: 10.0.0.2@tcp    op: put
@@ -17,49 +17,6 @@
 #include <string.h>
 #include "yemit.h"
 #include "ops_priv.h"
-
-/* --- parsers ------------------------------------------------------------------ */
-
-/* "123", "64K", "1m": 0 and *@v, or -EINVAL / -ERANGE (past 2^32 - 1). */
-static int parse_size(const char *s, u64 *v)
-{
-	u64 n = 0, unit = 1;
-	const char *p = s;
-
-	for (; *p >= '0' && *p <= '9'; p++) {
-		n = n * 10 + (u64)(*p - '0');
-		if (n > 0xffffffffULL)
-			return -ERANGE;
-	}
-	if (p == s)
-		return -EINVAL;
-	if (*p == 'k' || *p == 'K')
-		unit = 1024;
-	else if (*p == 'm' || *p == 'M')
-		unit = 1024 * 1024;
-	else if (*p)
-		return -EINVAL;
-	if (*p && p[1])
-		return -EINVAL;
-	*v = n * unit;
-	return *v > 0xffffffffULL ? -ERANGE : 0;
-}
-
-int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		   struct cfg_err *err)
-{
-	u64 v = 0;
-	int rc = parse_size(s, &v);
-
-	if (!rc && (v < min || v > max))
-		rc = -ERANGE;
-	if (rc)
-		return cfg_fail(err, rc, NULL,
-				"invalid %s '%s': expected bytes %u-%u (a K or M suffix counts 1024 or 1048576)",
-				what, s, min, max);
-	*out = (u32)v;
-	return 0;
-}
 
 /* --- ping and discover ------------------------------------------------------ */
 

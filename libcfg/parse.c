@@ -71,19 +71,69 @@ static int parse_digits(const char *s, u64 *v)
 	return 0;
 }
 
-int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		  struct cfg_err *err)
+/* "123", "64K", "1m": 0 and *@v, or -EINVAL / -ERANGE (past 2^32 - 1). */
+static int parse_size(const char *s, u64 *v)
 {
-	u64 v;
-	int rc = parse_digits(s, &v);
+	u64 n = 0, unit = 1;
+	const char *p = s;
+
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (u64)(*p - '0');
+		if (n > 0xffffffffULL)
+			return -ERANGE;
+	}
+	if (p == s)
+		return -EINVAL;
+	if (*p == 'k' || *p == 'K')
+		unit = 1024;
+	else if (*p == 'm' || *p == 'M')
+		unit = 1024 * 1024;
+	else if (*p)
+		return -EINVAL;
+	if (*p && p[1])
+		return -EINVAL;
+	*v = n * unit;
+	return *v > 0xffffffffULL ? -ERANGE : 0;
+}
+
+/*
+ * @s read by @number (parse_digits, parse_size) and checked against
+ * [@min, @max]: 0 with *@out set, or -EINVAL / -ERANGE with *@out untouched.
+ */
+static int parse_u32_in(int (*number)(const char *s, u64 *v), const char *s,
+			u32 min, u32 max, u32 *out)
+{
+	u64 v = 0;
+	int rc = number(s, &v);
 
 	if (!rc && (v < min || v > max))
 		rc = -ERANGE;
+	if (!rc)
+		*out = (u32)v;
+	return rc;
+}
+
+int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		  struct cfg_err *err)
+{
+	int rc = parse_u32_in(parse_digits, s, min, max, out);
+
 	if (rc)
 		return cfg_fail(err, rc, NULL,
 				"invalid %s '%s': expected an integer %u-%u",
 				what, s, min, max);
-	*out = (u32)v;
+	return 0;
+}
+
+int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		   struct cfg_err *err)
+{
+	int rc = parse_u32_in(parse_size, s, min, max, out);
+
+	if (rc)
+		return cfg_fail(err, rc, NULL,
+				"invalid %s '%s': expected bytes %u-%u (a K or M suffix counts 1024 or 1048576)",
+				what, s, min, max);
 	return 0;
 }
 
@@ -133,14 +183,21 @@ int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *e
 
 /* --- nets, NIDs, expressions -------------------------------------------- */
 
+/* A NID library parser's @rc: 0, or the error naming @what and @s, with its @why. */
+static int nidlib_result(int rc, const char *what, const char *s, const char *why,
+			 struct cfg_err *err)
+{
+	if (rc)
+		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+	return 0;
+}
+
 int cfg_parse_net(const char *what, const char *s, u32 *net_id, struct cfg_err *err)
 {
 	char why[256] = "";
 	int rc = lnet_net_parse(s, net_id, why, sizeof(why));
 
-	if (rc)
-		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
-	return 0;
+	return nidlib_result(rc, what, s, why, err);
 }
 
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
@@ -149,9 +206,7 @@ int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
 	char why[256] = "";
 	int rc = lnet_nid_parse(s, nid, why, sizeof(why));
 
-	if (rc)
-		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
-	return 0;
+	return nidlib_result(rc, what, s, why, err);
 }
 
 int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
@@ -160,9 +215,7 @@ int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
 	char why[256] = "";
 	int rc = lnet_nidexpr_parse(s, e, why, sizeof(why));
 
-	if (rc)
-		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
-	return 0;
+	return nidlib_result(rc, what, s, why, err);
 }
 
 /* --- lists ------------------------------------------------------------------ */

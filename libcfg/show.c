@@ -102,20 +102,35 @@ static void emit_msg_stats(struct yemit *w, const __u64 st[__LNET_IOC_STATS_MAX]
 	}
 }
 
+/* A failure counter of a health status array and the YAML key it shows under. */
+struct hs_key {
+	const char *key;
+	unsigned int idx;	/* LNET_IOC_HS_* */
+};
+
+static void emit_hs_counters(struct yemit *w, const __u64 *hs, const struct hs_key *keys,
+			     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		yemit_kv_u64(w, keys[i].key, hs[keys[i].idx]);
+}
+
 /* A local NI's health stats, Lustre's keys: the LOCAL_* failures. */
 static void emit_ni_health(struct yemit *w, const struct lnet_ioc_ni *ni)
 {
-	const __u64 *hs = ni->ni_hstatus;
+	static const struct hs_key local[] = {
+		{ "interrupts", LNET_IOC_HS_LOCAL_INTERRUPT },
+		{ "dropped", LNET_IOC_HS_LOCAL_DROPPED },
+		{ "aborted", LNET_IOC_HS_LOCAL_ABORTED },
+		{ "no route", LNET_IOC_HS_LOCAL_NO_ROUTE },
+		{ "timeouts", LNET_IOC_HS_LOCAL_TIMEOUT },
+		{ "error", LNET_IOC_HS_LOCAL_ERROR },
+	};
 
 	yemit_key_map(w, "health stats");
 	yemit_kv_u64(w, "fatal_error", ni->ni_status != LNET_NI_STATUS_UP);
 	yemit_kv_u64(w, "health value", ni->ni_health);
-	yemit_kv_u64(w, "interrupts", hs[LNET_IOC_HS_LOCAL_INTERRUPT]);
-	yemit_kv_u64(w, "dropped", hs[LNET_IOC_HS_LOCAL_DROPPED]);
-	yemit_kv_u64(w, "aborted", hs[LNET_IOC_HS_LOCAL_ABORTED]);
-	yemit_kv_u64(w, "no route", hs[LNET_IOC_HS_LOCAL_NO_ROUTE]);
-	yemit_kv_u64(w, "timeouts", hs[LNET_IOC_HS_LOCAL_TIMEOUT]);
-	yemit_kv_u64(w, "error", hs[LNET_IOC_HS_LOCAL_ERROR]);
+	emit_hs_counters(w, ni->ni_hstatus, local, sizeof(local) / sizeof(local[0]));
 	yemit_kv_u64(w, "ping_count", ni->ni_ping_count);
 	yemit_kv_u64(w, "next_ping", ni->ni_next_ping_s);
 	yemit_map_end(w);
@@ -124,14 +139,16 @@ static void emit_ni_health(struct yemit *w, const struct lnet_ioc_ni *ni)
 /* A peer NI's health stats, Lustre's keys: the REMOTE_* failures. */
 static void emit_peer_ni_health(struct yemit *w, const struct lnet_ioc_peer *pr)
 {
-	const __u64 *hs = pr->pr_hstatus;
+	static const struct hs_key remote[] = {
+		{ "dropped", LNET_IOC_HS_REMOTE_DROPPED },
+		{ "timeout", LNET_IOC_HS_REMOTE_TIMEOUT },
+		{ "error", LNET_IOC_HS_REMOTE_ERROR },
+		{ "network timeout", LNET_IOC_HS_NETWORK_TIMEOUT },
+	};
 
 	yemit_key_map(w, "health stats");
 	yemit_kv_u64(w, "health value", pr->pr_health);
-	yemit_kv_u64(w, "dropped", hs[LNET_IOC_HS_REMOTE_DROPPED]);
-	yemit_kv_u64(w, "timeout", hs[LNET_IOC_HS_REMOTE_TIMEOUT]);
-	yemit_kv_u64(w, "error", hs[LNET_IOC_HS_REMOTE_ERROR]);
-	yemit_kv_u64(w, "network timeout", hs[LNET_IOC_HS_NETWORK_TIMEOUT]);
+	emit_hs_counters(w, pr->pr_hstatus, remote, sizeof(remote) / sizeof(remote[0]));
 	yemit_kv_u64(w, "ping_count", pr->pr_ping_count);
 	yemit_kv_u64(w, "next_ping", pr->pr_next_ping_s);
 	yemit_map_end(w);
