@@ -167,7 +167,7 @@ local_error_count remote_dropped_count remote_error_count
 remote_timeout_count network_timeout_count failed_resends
 successful_resends recv_count drop_count send_length recv_length
 drop_length peer_send_count peer_recv_count peer_drop_count"
-STATS_KEYS="$(echo $STATS_COUNTERS) local_nis peer_nis routes selftest_corrupt"
+STATS_KEYS="${STATS_COUNTERS//$'\n'/ } local_nis peer_nis routes selftest_corrupt"
 
 # stats_doc INDENT LOCAL_NIS PEER_NIS ROUTES: the `stats show` document of
 # a node that has passed no message since the last reset, indented by
