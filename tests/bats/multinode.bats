@@ -127,6 +127,17 @@ put_n() {
 	st_is put "$target" 4096 "$N" "$N" 0 0
 }
 
+# discovered_2x2 mr|nets [RULE...]: topo_2x2, node1 has discovered node2
+# and, given RULE, has that rule (lnetctl policy add RULE).
+discovered_2x2() {
+	topo_2x2 "$1"
+	shift
+	on 1 lnetctl discover $B0
+	if [ $# -gt 0 ]; then
+		on 1 lnetctl policy add "$@"
+	fi
+}
+
 # puts_take_tcp1 (topo_2x2 nets): all N PUTs from node1 to B0 leave by
 # node1's tcp1 NI and arrive on node2's.
 puts_take_tcp1() {
@@ -223,8 +234,7 @@ puts_take_tcp1() {
 }
 
 @test "multi-rail: selftest put 1 MiB x 20, every byte checked; counters add up" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
+	discovered_2x2 mr
 	s1=$(ni_count 1 send_count $A0 $A1)
 	r1=$(ni_count 1 recv_count $A0 $A1)
 	r2=$(ni_count 2 recv_count $B0 $B1)
@@ -243,8 +253,7 @@ puts_take_tcp1() {
 }
 
 @test "multi-rail: selftest get 1 MiB x 20, every byte checked" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
+	discovered_2x2 mr
 	run on 1 lnetctl selftest get $B0 --size 1048576 --count 20
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -252,8 +261,7 @@ puts_take_tcp1() {
 }
 
 @test "multi-rail: selftest put and get at 8 in flight, 1 MiB x 40" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
+	discovered_2x2 mr
 	run on 1 lnetctl selftest put $B0 --size 1048576 --count 40 --concurrency 8
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -265,8 +273,7 @@ puts_take_tcp1() {
 }
 
 @test "multi-rail: --source pins the local NI of selftest and ping" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
+	discovered_2x2 mr
 	moves "0 $N" "ni_count 1 send_count $A0 $A1" -- put_n 1 $B0 --source $A1
 	moves "1 0" "ni_count 1 send_count $A0 $A1" -- run on 1 lnetctl ping $B0 --source $A0
 	[ "$status" -eq 0 ]
@@ -275,9 +282,7 @@ puts_take_tcp1() {
 # --- UDSP on real traffic --------------------------------------------------------
 
 @test "udsp --src <NID of a1> --priority 0: all N PUTs leave by a1" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --src $A1 --priority 0
+	discovered_2x2 mr --src $A1 --priority 0
 	moves "0 $N" "ni_count 1 send_count $A0 $A1" -- put_n 1 $B0
 }
 
@@ -296,18 +301,14 @@ puts_take_tcp1() {
 }
 
 @test "udsp --dst tcp1 (peer net priority, two nets): all N PUTs go to tcp1" {
-	topo_2x2 nets
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --dst tcp1 --priority 0
+	discovered_2x2 nets --dst tcp1 --priority 0
 	[ "$(peer_udsp 1 10.22.0.2@tcp1)" = "0 -1" ]
 	[ "$(peer_udsp 1 $B0)" = "-1 -1" ]
 	puts_take_tcp1
 }
 
 @test "udsp --dst <NID of b1> --priority 0: all N PUTs arrive at b1" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --dst $B1 --priority 0
+	discovered_2x2 mr --dst $B1 --priority 0
 	[ "$(peer_udsp 1 $B1)" = "-1 0" ]
 	[ "$(peer_udsp 1 $B0)" = "-1 -1" ]
 	moves "0 $N" "ni_count 2 recv_count $B0 $B1" \
@@ -315,9 +316,7 @@ puts_take_tcp1() {
 }
 
 @test "udsp pair --src <a0> --dst <b1>: a0 sends to b1 (with a0 preferred)" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --src $A0 --priority 0
+	discovered_2x2 mr --src $A0 --priority 0
 	# a0 alone: the peer NIs take turns
 	before=$(ni_count 2 recv_count $B0 $B1)
 	put_n 1 $B0
@@ -330,9 +329,7 @@ puts_take_tcp1() {
 }
 
 @test "policy del: round robin again, both NIs used" {
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --src $A1 --priority 0
+	discovered_2x2 mr --src $A1 --priority 0
 	moves "0 $N" "ni_count 1 send_count $A0 $A1" -- put_n 1 $B0
 	on 1 lnetctl policy del --idx 0
 	before=$(ni_count 1 send_count $A0 $A1)
@@ -343,9 +340,7 @@ puts_take_tcp1() {
 @test "preferred link down (multi-rail): traffic moves to a0, every send completes" {
 	# PUTs by type (sent_stats.put), not send_count: a0's health drops here
 	# and its recovery pings (GETs) may go out during a run
-	topo_2x2 mr
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --src $A1 --priority 0
+	discovered_2x2 mr --src $A1 --priority 0
 	on 1 ip link set a1 down
 	wait_ni_status 1 $A1 down
 	[ "$(ni_status 1 $A0)" = up ]
@@ -369,10 +364,8 @@ puts_take_tcp1() {
 }
 
 @test "preferred link down (two nets): tcp carries all, back to tcp1 when a1 is up" {
-	topo_2x2 nets
 	A1=10.22.0.1@tcp1
-	on 1 lnetctl discover $B0
-	on 1 lnetctl policy add --src tcp1 --priority 0
+	discovered_2x2 nets --src tcp1 --priority 0
 	on 1 ip link set a1 down
 	wait_ni_status 1 $A1 down
 	moves "$N 0" "ni_count 1 sent_stats.put $A0 $A1" -- put_n 1 $B0 --timeout 60
