@@ -11,7 +11,8 @@
  */
 #include "socklnd_priv.h"
 
-#define KSOCK_MAX_HANDSHAKES	256	/* per listener, in progress at once */
+/* Handshakes in progress at once per listener (unless ks_max_handshakes). */
+#define KSOCK_MAX_HANDSHAKES	256
 /* Room for a refusal: "it is for <NID>, not for our <up to 4 NIDs>". */
 #define KSOCK_HS_WHY		(6 * LNET_NID_STR_MAX)
 
@@ -229,10 +230,14 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 {
 	struct ksock_hs *hs;
 	char name[32];
+	u32 max;
 	int rc;
 
 	ksock_addr_name(addr, port, name, sizeof(name));
-	if (ka->ka_npending >= KSOCK_MAX_HANDSHAKES) {
+	os_mutex_lock(&ks.ks_lock);
+	max = ks.ks_max_handshakes ? ks.ks_max_handshakes : KSOCK_MAX_HANDSHAKES;
+	os_mutex_unlock(&ks.ks_lock);
+	if (ka->ka_npending >= max) {
 		os_log("socklnd: %s: refusing the connection: %u handshakes are in progress already",
 		       name, ka->ka_npending);
 		os_sock_close(s);

@@ -163,6 +163,7 @@ struct ksock_global {
 	bool ks_running;		/* shared threads started */
 	bool ks_stop;
 	u16 ks_port;
+	u32 ks_max_handshakes;		/* per listener; 0: KSOCK_MAX_HANDSHAKES */
 	struct list_head ks_nets;
 	struct list_head ks_listeners;	/* struct ksock_listener */
 	u32 ks_nnets;
