@@ -339,7 +339,7 @@ void lnet_push_process(struct lnet *ln)
 	struct list_head *q = &ln->ln_dp.dp_pushq;
 	bool any = false;
 
-	while (q->next && !list_empty(q)) {
+	while (!list_empty(q)) {
 		struct lnet_push *p = list_first_entry(q, struct lnet_push,
 						       push_list);
 
@@ -356,7 +356,7 @@ void lnet_push_flush(struct lnet *ln)
 {
 	struct list_head *q = &ln->ln_dp.dp_pushq;
 
-	while (q->next && !list_empty(q)) {
+	while (!list_empty(q)) {
 		struct lnet_push *p = list_first_entry(q, struct lnet_push,
 						       push_list);
 

@@ -48,22 +48,14 @@ u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count)
 
 /*
  * The recovery queues hold what needs a recovery ping, so that the monitor
- * looks at the few unhealthy objects and not at every peer NI. lnet_init()
- * zeroes struct lnet: a queue head is set up when first used.
+ * looks at the few unhealthy objects and not at every peer NI. Scheduling
+ * a recovery ping puts the object on its queue (once).
  */
-static struct list_head *lnet_recoveryq(struct list_head *q)
-{
-	if (!q->next)
-		INIT_LIST_HEAD(q);
-	return q;
-}
-
-/* Scheduling a recovery ping puts the object on its queue (once). */
 void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni)
 {
 	if (list_empty(&ni->ni_recovery_list))
 		list_add_tail(&ni->ni_recovery_list,
-			      lnet_recoveryq(&ln->ln_ni_recoveryq));
+			      &ln->ln_ni_recoveryq);
 	if (ni->ni_recovery_pending || ni->ni_next_ping_ns)
 		return;
 	ni->ni_next_ping_ns = os_now_ns() +
@@ -74,7 +66,7 @@ void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni)
 {
 	if (list_empty(&lpni->lpni_recovery_list))
 		list_add_tail(&lpni->lpni_recovery_list,
-			      lnet_recoveryq(&ln->ln_lpni_recoveryq));
+			      &ln->ln_lpni_recoveryq);
 	if (lpni->lpni_recovery_pending || lpni->lpni_next_ping_ns)
 		return;
 	lpni->lpni_next_ping_ns = os_now_ns() +

@@ -21,6 +21,9 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_dp.dp_finalizeq);
 	INIT_LIST_HEAD(&ln->ln_dp.dp_active);
 	INIT_LIST_HEAD(&ln->ln_dp.dp_mds);
+	INIT_LIST_HEAD(&ln->ln_dp.dp_pushq);
+	INIT_LIST_HEAD(&ln->ln_ni_recoveryq);
+	INIT_LIST_HEAD(&ln->ln_lpni_recoveryq);
 	lnet_lnd_register(ln, &lnet_lolnd);
 }
 

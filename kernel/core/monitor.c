@@ -273,8 +273,6 @@ static u32 lnet_due_nis(struct lnet *ln, u64 now, struct lnet_nid *out)
 	struct lnet_ni *ni, *tmp;
 	u32 n = 0;
 
-	if (!q->next)
-		return 0;	/* nothing was ever queued */
 	list_for_each_entry_safe(ni, tmp, q, ni_recovery_list) {
 		if (ni->ni_health >= LNET_MAX_HEALTH) {
 			list_del_init(&ni->ni_recovery_list);
@@ -300,8 +298,6 @@ static u32 lnet_due_lpnis(struct lnet *ln, u64 now, struct lnet_nid *out)
 	struct lnet_peer_ni *lpni, *tmp;
 	u32 n = 0;
 
-	if (!q->next)
-		return 0;
 	list_for_each_entry_safe(lpni, tmp, q, lpni_recovery_list) {
 		if (lpni->lpni_health >= LNET_MAX_HEALTH) {
 			list_del_init(&lpni->lpni_recovery_list);
@@ -369,8 +365,6 @@ int lnet_monitor_start(struct lnet *ln)
 	struct lnet_dp *dp = &ln->ln_dp;
 	int rc;
 
-	if (!dp->dp_pushq.next)
-		INIT_LIST_HEAD(&dp->dp_pushq);
 	os_cond_init(&dp->dp_monitor_cond);
 	dp->dp_monitor_stop = false;
 	rc = os_thread_start(&dp->dp_monitor, lnet_monitor_main, ln,

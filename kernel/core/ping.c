@@ -304,8 +304,6 @@ int lnet_ping_target_init(struct lnet *ln)
 	unsigned int i;
 	int len, rc;
 
-	if (!dp->dp_pushq.next)
-		INIT_LIST_HEAD(&dp->dp_pushq);
 	dp->dp_ping_md.cookie = 0;
 	for (i = 0; i < LNET_PUSH_BUFS; i++)
 		dp->dp_push_mds[i].cookie = 0;
@@ -341,8 +339,7 @@ void lnet_ping_target_fini(struct lnet *ln)
 		if (push.cookie)
 			lnet_md_unlink(ln, push);
 	}
-	if (dp->dp_pushq.next)
-		lnet_push_flush(ln);
+	lnet_push_flush(ln);
 }
 
 /* ---- pinging a peer ------------------------------------------------------------- */
