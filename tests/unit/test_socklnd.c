@@ -536,16 +536,19 @@ static int raw_session(u16 *port, s32 kind)
 	return fd;
 }
 
-/* Where log_has() starts reading: a test that reuses ports sets it. */
+/* Where log_has() starts reading: where the running test began. */
 static long log_from;
 
-/* From now on, log_has() ignores what was logged before (a port number
- * may come back in a later connection). */
-static void log_mark(void)
+/*
+ * Every test's setup: log_has() reads only what this test logged, since
+ * a port number of an earlier test's connection may come back in ours.
+ */
+static int log_mark(void **state)
 {
 	fflush(logf);
 	fseek(logf, 0, SEEK_END);
 	log_from = ftell(logf);
+	return 0;
 }
 
 /* Does the log hold a socklnd line from "127.0.0.1:<port>" (0: any) with @text? */
@@ -661,7 +664,6 @@ static void test_stalled_handshakes(void **state)
 	int fds[SILENT], half_fd, fd, i;
 
 	fake = nid4(3);
-	log_mark();
 	for (i = 0; i < SILENT; i++)
 		fds[i] = raw_connect(&ports[i]);
 	half_fd = raw_connect(&half_port);
@@ -683,7 +685,6 @@ static void test_stalled_handshakes(void **state)
 	assert_true(raw_closed_within(half_fd, 10000));
 	close(half_fd);
 	assert_true(log_has(half_port, "refusing the connection: no hello: error -110"));
-	log_from = 0;
 	put_one(100);
 }
 
@@ -698,12 +699,14 @@ static void test_handshake_limit(void **state)
 {
 	int fds[HS_MAX], fd, i;
 	u16 ports[HS_MAX], port;
+	u32 max;
 
 	fake = nid4(3);
-	log_mark();
 	os_mutex_lock(&ks.ks_lock);
+	max = ks.ks_max_handshakes;
 	ks.ks_max_handshakes = HS_MAX;
 	os_mutex_unlock(&ks.ks_lock);
+	assert_int_equal(max, 256);
 	for (i = 0; i < HS_MAX; i++)
 		fds[i] = raw_connect(&ports[i]);
 	fd = raw_connect(&port);
@@ -715,9 +718,8 @@ static void test_handshake_limit(void **state)
 	for (i = 0; i < HS_MAX; i++)
 		assert_true(log_waits_for(ports[i], "refusing the connection: no acceptor request: error -104"));
 	os_mutex_lock(&ks.ks_lock);
-	ks.ks_max_handshakes = 0;
+	ks.ks_max_handshakes = max;
 	os_mutex_unlock(&ks.ks_lock);
-	log_from = 0;
 	put_one(100);
 }
 
@@ -1185,20 +1187,20 @@ static void test_connect_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_put_sizes),
-		cmocka_unit_test(test_get_sizes),
-		cmocka_unit_test(test_many_in_flight),
-		cmocka_unit_test(test_connection_kinds),
-		cmocka_unit_test(test_hostile_handshakes),
-		cmocka_unit_test(test_stalled_handshakes),
-		cmocka_unit_test(test_handshake_limit),
-		cmocka_unit_test(test_hostile_messages),
-		cmocka_unit_test(test_any_noop_put_ack),
-		cmocka_unit_test(test_burst_then_close),
-		cmocka_unit_test(test_tx_timeout),
-		cmocka_unit_test(test_connect_refused),
-		cmocka_unit_test(test_two_nets_one_address),
-		cmocka_unit_test(test_shutdown_fails_waiting),
+		cmocka_unit_test_setup(test_put_sizes, log_mark),
+		cmocka_unit_test_setup(test_get_sizes, log_mark),
+		cmocka_unit_test_setup(test_many_in_flight, log_mark),
+		cmocka_unit_test_setup(test_connection_kinds, log_mark),
+		cmocka_unit_test_setup(test_hostile_handshakes, log_mark),
+		cmocka_unit_test_setup(test_stalled_handshakes, log_mark),
+		cmocka_unit_test_setup(test_handshake_limit, log_mark),
+		cmocka_unit_test_setup(test_hostile_messages, log_mark),
+		cmocka_unit_test_setup(test_any_noop_put_ack, log_mark),
+		cmocka_unit_test_setup(test_burst_then_close, log_mark),
+		cmocka_unit_test_setup(test_tx_timeout, log_mark),
+		cmocka_unit_test_setup(test_connect_refused, log_mark),
+		cmocka_unit_test_setup(test_two_nets_one_address, log_mark),
+		cmocka_unit_test_setup(test_shutdown_fails_waiting, log_mark),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

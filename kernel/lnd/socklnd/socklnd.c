@@ -548,6 +548,7 @@ int lnet_socklnd_register(struct lnet *ln)
 		INIT_LIST_HEAD(&ks.ks_connd_peers);
 		INIT_LIST_HEAD(&ks.ks_connd_accs);
 		INIT_LIST_HEAD(&ks.ks_notifyq);
+		ks.ks_max_handshakes = KSOCK_MAX_HANDSHAKES;
 		ks.ks_inited = true;
 	}
 	return lnet_lnd_register(ln, &lnet_socklnd);

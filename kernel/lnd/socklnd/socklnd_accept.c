@@ -11,8 +11,6 @@
  */
 #include "socklnd_priv.h"
 
-/* Handshakes in progress at once per listener (unless ks_max_handshakes). */
-#define KSOCK_MAX_HANDSHAKES	256
 /* Room for a refusal: "it is for <NID>, not for our <up to 4 NIDs>". */
 #define KSOCK_HS_WHY		(6 * LNET_NID_STR_MAX)
 
@@ -235,7 +233,7 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 
 	ksock_addr_name(addr, port, name, sizeof(name));
 	os_mutex_lock(&ks.ks_lock);
-	max = ks.ks_max_handshakes ? ks.ks_max_handshakes : KSOCK_MAX_HANDSHAKES;
+	max = ks.ks_max_handshakes;
 	os_mutex_unlock(&ks.ks_lock);
 	if (ka->ka_npending >= max) {
 		os_log("socklnd: %s: refusing the connection: %u handshakes are in progress already",

@@ -38,6 +38,7 @@
 #define KSOCK_REAP_NS		(1000000000ULL)	/* timeout scan period */
 #define KSOCK_SLOP_BUF		4096
 #define KSOCK_RX_STAGE		4096	/* bytes one small read asks for */
+#define KSOCK_MAX_HANDSHAKES	256	/* per listener at once (ks_max_handshakes) */
 
 /* Why a connection closes: the log line and the health of its messages. */
 struct ksock_why {
@@ -163,7 +164,7 @@ struct ksock_global {
 	bool ks_running;		/* shared threads started */
 	bool ks_stop;
 	u16 ks_port;
-	u32 ks_max_handshakes;		/* per listener; 0: KSOCK_MAX_HANDSHAKES */
+	u32 ks_max_handshakes;		/* per listener at once (tests lower it) */
 	struct list_head ks_nets;
 	struct list_head ks_listeners;	/* struct ksock_listener */
 	u32 ks_nnets;
