@@ -55,9 +55,9 @@ static u64 lnet_random_cookie(void)
 void lnet_dp_counters_clear(struct lnet_dp *dp)
 {
 	dp->dp_errors = 0;
-	dp->dp_send_count = dp->dp_recv_count = dp->dp_drop_count = 0;
+	memset(dp->dp_count, 0, sizeof(dp->dp_count));
+	memset(dp->dp_length, 0, sizeof(dp->dp_length));
 	dp->dp_resend_count = 0;
-	dp->dp_send_length = dp->dp_recv_length = dp->dp_drop_length = 0;
 	dp->dp_response_timeout_count = 0;
 	dp->dp_failed_resends = dp->dp_successful_resends = 0;
 	memset(dp->dp_hstatus_count, 0, sizeof(dp->dp_hstatus_count));

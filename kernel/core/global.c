@@ -126,64 +126,28 @@ int lnet_global_get(struct lnet *ln, u32 id, u32 *value)
 	return 0;
 }
 
-static void lnet_stats_peers(struct lnet *ln, struct lnet_ioc_stats *st, bool reset)
-{
-	struct lnet_peer_net *lpn;
-	struct lnet_peer_ni *lpni;
-	struct lnet_peer *lp;
-
-	list_for_each_entry(lp, &ln->ln_peers, lp_list)
-		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
-			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
-				if (reset) {
-					lpni->lpni_send_count = 0;
-					lpni->lpni_recv_count = 0;
-					lpni->lpni_drop_count = 0;
-					continue;
-				}
-				st->st_peer_send_count += lpni->lpni_send_count;
-				st->st_peer_recv_count += lpni->lpni_recv_count;
-				st->st_peer_drop_count += lpni->lpni_drop_count;
-				st->st_peer_nis++;
-			}
-}
-
-/* Sum (or, with @reset, zero) the counters of the local NIs and peer NIs. */
-static void lnet_stats_walk(struct lnet *ln, struct lnet_ioc_stats *st, bool reset)
-{
-	struct lnet_route *r;
-	struct lnet_net *net;
-	struct lnet_ni *ni;
-
-	list_for_each_entry(net, &ln->ln_nets, net_list)
-		list_for_each_entry(ni, &net->net_nis, ni_list) {
-			if (reset) {
-				ni->ni_send_count = 0;
-				ni->ni_recv_count = 0;
-				ni->ni_drop_count = 0;
-				continue;
-			}
-			st->st_send_count += ni->ni_send_count;
-			st->st_recv_count += ni->ni_recv_count;
-			st->st_drop_count += ni->ni_drop_count;
-			st->st_nis++;
-		}
-	lnet_stats_peers(ln, st, reset);
-	if (!reset)
-		list_for_each_entry(r, &ln->ln_routes, lr_list)
-			st->st_routes++;
-}
-
 void lnet_stats_get(struct lnet *ln, struct lnet_ioc_stats *st)
 {
 	struct lnet_ioc_hdr hdr = st->st_hdr;
+	struct lnet_counters_sum sum;
+	struct lnet_route *r;
 
 	memset(st, 0, sizeof(*st));
 	st->st_hdr = hdr;
-	lnet_stats_walk(ln, st, false);
+	lnet_counters_sum(ln, &sum);
+	st->st_send_count = sum.cs_msgs[LNET_KIND_NI][LNET_STATS_SENT];
+	st->st_recv_count = sum.cs_msgs[LNET_KIND_NI][LNET_STATS_RECV];
+	st->st_drop_count = sum.cs_msgs[LNET_KIND_NI][LNET_STATS_DROP];
+	st->st_peer_send_count = sum.cs_msgs[LNET_KIND_PEER_NI][LNET_STATS_SENT];
+	st->st_peer_recv_count = sum.cs_msgs[LNET_KIND_PEER_NI][LNET_STATS_RECV];
+	st->st_peer_drop_count = sum.cs_msgs[LNET_KIND_PEER_NI][LNET_STATS_DROP];
+	st->st_nis = sum.cs_objects[LNET_KIND_NI];
+	st->st_peer_nis = sum.cs_objects[LNET_KIND_PEER_NI];
+	list_for_each_entry(r, &ln->ln_routes, lr_list)
+		st->st_routes++;
 }
 
 void lnet_stats_reset(struct lnet *ln)
 {
-	lnet_stats_walk(ln, NULL, true);
+	lnet_counters_reset(ln);
 }

@@ -46,57 +46,50 @@ u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count)
 	return s * 1000000000ULL;
 }
 
+void lnet_health_init(struct lnet_health *h, u32 kind)
+{
+	memset(h, 0, sizeof(*h));
+	h->lh_value = LNET_MAX_HEALTH;
+	h->lh_kind = kind;
+	INIT_LIST_HEAD(&h->lh_recovery_list);
+}
+
+void lnet_health_fini(struct lnet_health *h)
+{
+	list_del_init(&h->lh_recovery_list);
+}
+
 /*
  * The recovery queues hold what needs a recovery ping, so that the monitor
  * looks at the few unhealthy objects and not at every peer NI. Scheduling
- * a recovery ping puts the object on its queue (once).
+ * a recovery ping puts the object on its kind's queue (once).
  */
-void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni)
+void lnet_recovery_schedule(struct lnet *ln, struct lnet_health *h)
 {
-	if (list_empty(&ni->ni_recovery_list))
-		list_add_tail(&ni->ni_recovery_list,
-			      &ln->ln_ni_recoveryq);
-	if (ni->ni_recovery_pending || ni->ni_next_ping_ns)
+	if (list_empty(&h->lh_recovery_list))
+		list_add_tail(&h->lh_recovery_list,
+			      &ln->ln_recoveryq[h->lh_kind]);
+	if (h->lh_recovery_pending || h->lh_next_ping_ns)
 		return;
-	ni->ni_next_ping_ns = os_now_ns() +
-		lnet_recovery_interval_ns(ln, ni->ni_ping_count);
+	h->lh_next_ping_ns = os_now_ns() +
+		lnet_recovery_interval_ns(ln, h->lh_ping_count);
 }
 
-void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni)
+void lnet_recovery_now(struct lnet_health *h)
 {
-	if (list_empty(&lpni->lpni_recovery_list))
-		list_add_tail(&lpni->lpni_recovery_list,
-			      &ln->ln_lpni_recoveryq);
-	if (lpni->lpni_recovery_pending || lpni->lpni_next_ping_ns)
+	if (h->lh_value >= LNET_MAX_HEALTH || h->lh_recovery_pending)
 		return;
-	lpni->lpni_next_ping_ns = os_now_ns() +
-		lnet_recovery_interval_ns(ln, lpni->lpni_ping_count);
+	h->lh_ping_count = 0;
+	h->lh_next_ping_ns = os_now_ns();
 }
 
-void lnet_ni_recovery_now(struct lnet_ni *ni)
+void lnet_health_recovered(struct lnet_health *h)
 {
-	if (ni->ni_health >= LNET_MAX_HEALTH || ni->ni_recovery_pending)
-		return;
-	ni->ni_ping_count = 0;
-	ni->ni_next_ping_ns = os_now_ns();
-}
-
-void lnet_ni_recovered(struct lnet_ni *ni)
-{
-	ni->ni_health = LNET_MAX_HEALTH;
-	ni->ni_next_ping_ns = 0;
-	ni->ni_recovery_pending = false;
-	ni->ni_ping_count = 0;
-	list_del_init(&ni->ni_recovery_list);
-}
-
-void lnet_lpni_recovered(struct lnet_peer_ni *lpni)
-{
-	lpni->lpni_health = LNET_MAX_HEALTH;
-	lpni->lpni_next_ping_ns = 0;
-	lpni->lpni_recovery_pending = false;
-	lpni->lpni_ping_count = 0;
-	list_del_init(&lpni->lpni_recovery_list);
+	h->lh_value = LNET_MAX_HEALTH;
+	h->lh_next_ping_ns = 0;
+	h->lh_recovery_pending = false;
+	h->lh_ping_count = 0;
+	list_del_init(&h->lh_recovery_list);
 }
 
 static bool lnet_hstatus_is_local(enum lnet_msg_hstatus hs)
@@ -105,9 +98,17 @@ static bool lnet_hstatus_is_local(enum lnet_msg_hstatus hs)
 	       hs <= LNET_MSG_STATUS_LOCAL_TIMEOUT;
 }
 
-static u32 lnet_health_lower(u32 health, u32 by)
+/* The health @hs blames: of the local NI or of the peer NI, or none. */
+static struct lnet_health *lnet_health_blamed(struct lnet_msg *msg,
+					      enum lnet_msg_hstatus hs)
 {
-	return health > by ? health - by : 0;
+	if (lnet_hstatus_is_local(hs)) {
+		/* 0@lo is never recovered by a ping: leave it alone. */
+		if (!msg->msg_txni || lnet_nid_is_lo(&msg->msg_txni->ni_nid))
+			return NULL;
+		return &msg->msg_txni->ni_health;
+	}
+	return msg->msg_txpeer ? &msg->msg_txpeer->lpni_health : NULL;
 }
 
 /* Lower the NI or peer NI that @hs blames; count the failure. */
@@ -115,27 +116,14 @@ static void lnet_health_blame(struct lnet *ln, struct lnet_msg *msg,
 			      enum lnet_msg_hstatus hs)
 {
 	u32 sens = lnet_global(ln, LNET_GLOBAL_HEALTH_SENSITIVITY);
+	struct lnet_health *h = lnet_health_blamed(msg, hs);
 
-	if (lnet_hstatus_is_local(hs)) {
-		struct lnet_ni *ni = msg->msg_txni;
-
-		/* 0@lo is never recovered by a ping: leave it alone. */
-		if (!ni || lnet_nid_is_lo(&ni->ni_nid))
-			return;
-		ni->ni_health_fail[hs]++;
-		ni->ni_health = lnet_health_lower(ni->ni_health, sens);
-		if (ni->ni_health < LNET_MAX_HEALTH)
-			lnet_ni_recovery_schedule(ln, ni);
-	} else {
-		struct lnet_peer_ni *lpni = msg->msg_txpeer;
-
-		if (!lpni)
-			return;
-		lpni->lpni_health_fail[hs]++;
-		lpni->lpni_health = lnet_health_lower(lpni->lpni_health, sens);
-		if (lpni->lpni_health < LNET_MAX_HEALTH)
-			lnet_lpni_recovery_schedule(ln, lpni);
-	}
+	if (!h)
+		return;
+	h->lh_fail[hs]++;
+	h->lh_value = h->lh_value > sens ? h->lh_value - sens : 0;
+	if (h->lh_value < LNET_MAX_HEALTH)
+		lnet_recovery_schedule(ln, h);
 }
 
 /*
@@ -165,19 +153,19 @@ static bool lnet_msg_may_resend(struct lnet *ln, const struct lnet_msg *msg)
 static int lnet_resend_elsewhere(struct lnet *ln, struct lnet_msg *msg,
 				 struct lnet_ni *ni, struct lnet_peer_ni *lpni)
 {
-	u32 ni_health = ni ? ni->ni_health : 0;
-	u32 lpni_health = lpni ? lpni->lpni_health : 0;
+	u32 ni_health = ni ? ni->ni_health.lh_value : 0;
+	u32 lpni_health = lpni ? lpni->lpni_health.lh_value : 0;
 	int rc;
 
 	if (ni)
-		ni->ni_health = 0;
+		ni->ni_health.lh_value = 0;
 	if (lpni)
-		lpni->lpni_health = 0;
+		lpni->lpni_health.lh_value = 0;
 	rc = lnet_send_msg(ln, msg);
 	if (ni)
-		ni->ni_health = ni_health;
+		ni->ni_health.lh_value = ni_health;
 	if (lpni)
-		lpni->lpni_health = lpni_health;
+		lpni->lpni_health.lh_value = lpni_health;
 	return rc;
 }
 

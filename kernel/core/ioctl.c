@@ -8,7 +8,7 @@
 #include "selftest.h"
 #include "../udsp/udsp.h"
 
-/* The uapi indexes are the core's (ni_stats, ni_health_fail, dp_hstatus_count). */
+/* The uapi indexes are the core's (lc_msgs, lh_fail, dp_hstatus_count). */
 #define LNET_SAME(a, b)	((int)(a) == (int)(b))
 _Static_assert(LNET_SAME(LNET_IOC_MSG_HELLO, LNET_MSG_HELLO) &&
 	       LNET_SAME(LNET_IOC_MSG_PUT, LNET_MSG_PUT) &&
@@ -28,6 +28,14 @@ _Static_assert(LNET_PEER_STATE_MULTI_RAIL == LNET_PEER_S_MULTI_RAIL &&
 	       LNET_PEER_STATE_DISCOVERED == LNET_PEER_S_DISCOVERED &&
 	       LNET_PEER_STATE_NIDS_UPTODATE == LNET_PEER_S_NIDS_UPTODATE, "peer state");
 _Static_assert(LNET_PING_MAX_NIDS == LNET_PING_MAX_NIS, "ping NIDs");
+_Static_assert(sizeof(((struct lnet_ioc_ni *)0)->ni_stats) ==
+	       sizeof(((struct lnet_counters *)0)->lc_msgs) &&
+	       sizeof(((struct lnet_ioc_peer *)0)->pr_stats) ==
+	       sizeof(((struct lnet_counters *)0)->lc_msgs) &&
+	       sizeof(((struct lnet_ioc_ni *)0)->ni_hstatus) ==
+	       sizeof(((struct lnet_health *)0)->lh_fail) &&
+	       sizeof(((struct lnet_ioc_peer *)0)->pr_hstatus) ==
+	       sizeof(((struct lnet_health *)0)->lh_fail), "shared block");
 
 struct lnet_ioc_cmd {
 	unsigned int cmd;
@@ -211,16 +219,42 @@ static u32 lnet_secs_until(u64 when_ns)
 	return (u32)((when_ns - now + 999999999ULL) / 1000000000ULL);
 }
 
-/* The data-path counters of a local NI (GET_NET, see lnet_ioctl.h). */
-static void lnet_ioc_ni_fill_dp(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
+/*
+ * Where GET_NET and GET_PEER want what a local NI and a peer NI both
+ * carry. The two replies give these fields the same names after their
+ * own prefix (ni_health, pr_health, ...): LNET_IOC_SHARED names them.
+ */
+struct lnet_ioc_shared {
+	__u32 *health, *ping_count, *next_ping_s;
+	__u64 *count[LNET_STATS_KINDS];		/* enum lnet_stats_kind */
+	__u64 (*stats)[__LNET_IOC_MSG_MAX];
+	__u64 *hstatus;
+};
+
+#define LNET_IOC_SHARED(r, pfx) (&(const struct lnet_ioc_shared) {	\
+	.health = &(r)->pfx##health,					\
+	.ping_count = &(r)->pfx##ping_count,				\
+	.next_ping_s = &(r)->pfx##next_ping_s,				\
+	.count = { &(r)->pfx##send_count, &(r)->pfx##recv_count,	\
+		   &(r)->pfx##drop_count },				\
+	.stats = (r)->pfx##stats,					\
+	.hstatus = (r)->pfx##hstatus,					\
+})
+
+static void lnet_ioc_shared_fill(const struct lnet_ioc_shared *out,
+				 const struct lnet_health *h,
+				 const struct lnet_counters *c)
 {
-	n->ni_min_tx_credits = ni->ni_min_tx_credits;
-	n->ni_txq_len = lnet_list_len(&ni->ni_txq);
-	n->ni_ping_count = ni->ni_ping_count;
-	n->ni_next_ping_s = lnet_secs_until(ni->ni_next_ping_ns);
-	memcpy(n->ni_stats, ni->ni_stats, sizeof(n->ni_stats));
-	memcpy(n->ni_hstatus, ni->ni_health_fail, sizeof(n->ni_hstatus));
-	n->ni_hstatus[LNET_IOC_HS_OK] = 0;
+	u32 k;
+
+	*out->health = h->lh_value;
+	*out->ping_count = h->lh_ping_count;
+	*out->next_ping_s = lnet_secs_until(h->lh_next_ping_ns);
+	for (k = 0; k < LNET_STATS_KINDS; k++)
+		*out->count[k] = lnet_counters_total(c, k);
+	memcpy(out->stats, c->lc_msgs, sizeof(c->lc_msgs));
+	memcpy(out->hstatus, h->lh_fail, sizeof(h->lh_fail));
+	out->hstatus[LNET_IOC_HS_OK] = 0;
 }
 
 static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
@@ -234,14 +268,13 @@ static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
 	n->ni_peer_buffer_credits = ni->ni_tun.peer_buffer_credits;
 	n->ni_credits = ni->ni_tun.credits;
 	n->ni_status = ni->ni_status;
-	n->ni_health = ni->ni_health;
 	n->ni_net_priority = ni->ni_net->net_sel_priority;
 	n->ni_nid_priority = ni->ni_sel_priority;
-	n->ni_send_count = ni->ni_send_count;
-	n->ni_recv_count = ni->ni_recv_count;
-	n->ni_drop_count = ni->ni_drop_count;
 	n->ni_tx_credits = ni->ni_tx_credits > 0 ? (u32)ni->ni_tx_credits : 0;
-	lnet_ioc_ni_fill_dp(n, ni);
+	n->ni_min_tx_credits = ni->ni_min_tx_credits;
+	n->ni_txq_len = lnet_list_len(&ni->ni_txq);
+	lnet_ioc_shared_fill(LNET_IOC_SHARED(n, ni_), &ni->ni_health,
+			     &ni->ni_counters);
 }
 
 static int lnet_ioc_get_net(struct lnet *ln, unsigned int cmd, void *buf,
@@ -304,19 +337,6 @@ static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 		memcpy(dst, src, n * sizeof(*dst));
 }
 
-static void lnet_ioc_peer_fill_dp(struct lnet_ioc_peer *p,
-				  const struct lnet_peer_ni *lpni)
-{
-	p->pr_min_tx_credits = lpni->lpni_min_tx_credits;
-	p->pr_txq_len = lnet_list_len(&lpni->lpni_txq);
-	p->pr_ping_count = lpni->lpni_ping_count;
-	p->pr_next_ping_s = lnet_secs_until(lpni->lpni_next_ping_ns);
-	p->pr_peer_state = lpni->lpni_peer_net->lpn_peer->lp_state;
-	memcpy(p->pr_stats, lpni->lpni_stats, sizeof(p->pr_stats));
-	memcpy(p->pr_hstatus, lpni->lpni_health_fail, sizeof(p->pr_hstatus));
-	p->pr_hstatus[LNET_IOC_HS_OK] = 0;
-}
-
 static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 			       const struct lnet_peer_ni *lpni)
 {
@@ -328,7 +348,7 @@ static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 	p->pr_nid = lpni->lpni_nid;
 	p->pr_peer_nis = lp->lp_nnis;
 	p->pr_state = lpni->lpni_state;
-	p->pr_health = lpni->lpni_health;
+	p->pr_peer_state = lp->lp_state;
 	p->pr_net_priority = lpn->lpn_sel_priority;
 	p->pr_nid_priority = lpni->lpni_sel_priority;
 	p->pr_max_tx_credits = lpni->lpni_max_tx_credits;
@@ -336,12 +356,12 @@ static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 			   (u32)lpni->lpni_tx_credits : 0;
 	p->pr_npref = lpni->lpni_npref;
 	p->pr_nrtr = lpni->lpni_nrtr;
-	p->pr_send_count = lpni->lpni_send_count;
-	p->pr_recv_count = lpni->lpni_recv_count;
-	p->pr_drop_count = lpni->lpni_drop_count;
+	p->pr_min_tx_credits = lpni->lpni_min_tx_credits;
+	p->pr_txq_len = lnet_list_len(&lpni->lpni_txq);
 	lnet_ioc_nids_fill(p->pr_pref, lpni->lpni_pref_nids, lpni->lpni_npref);
 	lnet_ioc_nids_fill(p->pr_rtr, lpni->lpni_rtr_nids, lpni->lpni_nrtr);
-	lnet_ioc_peer_fill_dp(p, lpni);
+	lnet_ioc_shared_fill(LNET_IOC_SHARED(p, pr_), &lpni->lpni_health,
+			     &lpni->lpni_counters);
 }
 
 /* The @*left-th peer NI of @lp, or NULL with @*left reduced by its NIs. */
@@ -529,13 +549,13 @@ static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 	st->st_msgs_alloc = dp->dp_msgs_alloc;
 	st->st_msgs_max = dp->dp_msgs_max;
 	st->st_errors = dp->dp_errors;
-	st->st_dp_send_count = dp->dp_send_count;
-	st->st_dp_recv_count = dp->dp_recv_count;
-	st->st_dp_drop_count = dp->dp_drop_count;
+	st->st_dp_send_count = dp->dp_count[LNET_STATS_SENT];
+	st->st_dp_recv_count = dp->dp_count[LNET_STATS_RECV];
+	st->st_dp_drop_count = dp->dp_count[LNET_STATS_DROP];
 	st->st_resend_count = dp->dp_resend_count;
-	st->st_dp_send_length = dp->dp_send_length;
-	st->st_dp_recv_length = dp->dp_recv_length;
-	st->st_dp_drop_length = dp->dp_drop_length;
+	st->st_dp_send_length = dp->dp_length[LNET_STATS_SENT];
+	st->st_dp_recv_length = dp->dp_length[LNET_STATS_RECV];
+	st->st_dp_drop_length = dp->dp_length[LNET_STATS_DROP];
 	st->st_response_timeout_count = dp->dp_response_timeout_count;
 	st->st_failed_resends = dp->dp_failed_resends;
 	st->st_successful_resends = dp->dp_successful_resends;
@@ -544,23 +564,11 @@ static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 	st->st_selftest_corrupt = lnet_selftest_corrupt(ln);
 }
 
-/* RESET: what lnet_stats_reset() leaves, the per-type and data-path counters. */
+/* RESET: what lnet_stats_reset() leaves, the data path's counters. */
 static void lnet_ioc_stats_reset_dp(struct lnet *ln)
 {
 	struct lnet_dp *dp = &ln->ln_dp;
-	struct lnet_peer_net *lpn;
-	struct lnet_peer_ni *lpni;
-	struct lnet_peer *lp;
-	struct lnet_net *net;
-	struct lnet_ni *ni;
 
-	list_for_each_entry(net, &ln->ln_nets, net_list)
-		list_for_each_entry(ni, &net->net_nis, ni_list)
-			memset(ni->ni_stats, 0, sizeof(ni->ni_stats));
-	list_for_each_entry(lp, &ln->ln_peers, lp_list)
-		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
-			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
-				memset(lpni->lpni_stats, 0, sizeof(lpni->lpni_stats));
 	dp->dp_msgs_max = dp->dp_msgs_alloc;
 	lnet_dp_counters_clear(dp);
 	lnet_selftest_corrupt_reset(ln);

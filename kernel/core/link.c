@@ -28,7 +28,7 @@ void lnet_link_event(struct lnet *ln, const char *ifname, bool up)
 				ni->ni_status = status;
 				changed = true;
 				if (up)
-					lnet_ni_recovery_now(ni);
+					lnet_recovery_now(&ni->ni_health);
 			}
 	}
 	if (changed) {

@@ -22,8 +22,8 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_dp.dp_active);
 	INIT_LIST_HEAD(&ln->ln_dp.dp_mds);
 	INIT_LIST_HEAD(&ln->ln_dp.dp_pushq);
-	INIT_LIST_HEAD(&ln->ln_ni_recoveryq);
-	INIT_LIST_HEAD(&ln->ln_lpni_recoveryq);
+	INIT_LIST_HEAD(&ln->ln_recoveryq[LNET_KIND_NI]);
+	INIT_LIST_HEAD(&ln->ln_recoveryq[LNET_KIND_PEER_NI]);
 	lnet_lnd_register(ln, &lnet_lolnd);
 }
 

@@ -37,6 +37,41 @@ struct lnet_ni_tunables {
 	s32 credits;
 };
 
+/* The two kinds of object that carry a struct lnet_health and lnet_counters. */
+enum lnet_kind {
+	LNET_KIND_NI,			/* struct lnet_ni, a local NI */
+	LNET_KIND_PEER_NI,		/* struct lnet_peer_ni */
+	LNET_NKINDS,
+};
+
+/*
+ * The health of a local NI or a peer NI (health.c): lowered by the failed
+ * sends blamed on it, raised back to LNET_MAX_HEALTH by a recovery ping
+ * that the monitor (monitor.c) sends while it is on ln_recoveryq[lh_kind].
+ */
+struct lnet_health {
+	u32 lh_value;				/* 0..LNET_MAX_HEALTH */
+	u32 lh_kind;				/* enum lnet_kind */
+	/* failed sends by enum lnet_msg_hstatus: what lowered lh_value */
+	u64 lh_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
+	u64 lh_next_ping_ns;			/* recovery ping, 0 = none due */
+	u32 lh_ping_count;			/* recovery pings since lowered */
+	bool lh_recovery_pending;		/* a recovery ping is in flight */
+	/* on ln_recoveryq[lh_kind] while lh_value is below LNET_MAX_HEALTH */
+	struct list_head lh_recovery_list;
+};
+
+/*
+ * The messages sent, received and dropped through a local NI or with a
+ * peer NI, by message type (counters.c); the totals are their sums.
+ */
+struct lnet_counters {
+	u64 lc_msgs[LNET_STATS_KINDS][LNET_MSG_HELLO + 1];
+};
+
+/* The messages of @kind (enum lnet_stats_kind) of every type in @c. */
+u64 lnet_counters_total(const struct lnet_counters *c, u32 kind);
+
 struct lnet_net {
 	struct list_head net_list;		/* on ln_nets, creation order */
 	u32 net_id;
@@ -52,24 +87,17 @@ struct lnet_ni {
 	char ni_ifname[LNET_IFNAME_LEN];
 	u32 ni_sel_priority;			/* UDSP: local NID priority */
 	u32 ni_status;				/* enum lnet_ni_status */
-	u32 ni_health;				/* 0..LNET_MAX_HEALTH */
 	struct lnet_ni_tunables ni_tun;		/* resolved: no -1 left */
 	s32 ni_tx_credits;
 	u32 ni_seq;
-	u64 ni_send_count, ni_recv_count, ni_drop_count;
 	/* Data path (lnet_msg.h) */
 	const struct lnet_lnd *ni_lnd;
 	void *ni_lnd_data;			/* the LND's per-NI state */
 	struct list_head ni_txq;		/* msgs waiting for a tx credit */
 	s32 ni_min_tx_credits;			/* low-water mark */
-	u64 ni_stats[3][LNET_MSG_HELLO + 1];	/* sent/received/dropped by type */
-	u64 ni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
-	u64 ni_next_ping_ns;			/* recovery ping, 0 = none due */
-	u32 ni_ping_count;
-	bool ni_recovery_pending;		/* a recovery ping is in flight */
 	bool ni_dying;				/* being deleted: not selected */
-	/* on ln_ni_recoveryq while its health is below LNET_MAX_HEALTH */
-	struct list_head ni_recovery_list;
+	struct lnet_health ni_health;		/* LNET_KIND_NI */
+	struct lnet_counters ni_counters;
 };
 
 struct lnet_peer {
@@ -96,22 +124,15 @@ struct lnet_peer_ni {
 	struct lnet_peer_net *lpni_peer_net;
 	struct lnet_nid lpni_nid;
 	u32 lpni_sel_priority;			/* UDSP: peer NID priority */
-	u32 lpni_health;
 	u32 lpni_state;				/* enum lnet_ni_status */
 	s32 lpni_tx_credits;
 	u32 lpni_max_tx_credits;
 	u32 lpni_seq;
-	u64 lpni_send_count, lpni_recv_count, lpni_drop_count;
 	/* Data path (lnet_msg.h) */
 	struct list_head lpni_txq;		/* msgs waiting for a tx credit */
 	s32 lpni_min_tx_credits;		/* low-water mark */
-	u64 lpni_stats[3][LNET_MSG_HELLO + 1];	/* sent/received/dropped by type */
-	u64 lpni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
-	u64 lpni_next_ping_ns;			/* recovery ping, 0 = none due */
-	u32 lpni_ping_count;
-	bool lpni_recovery_pending;
-	/* on ln_lpni_recoveryq while its health is below LNET_MAX_HEALTH */
-	struct list_head lpni_recovery_list;
+	struct lnet_health lpni_health;		/* LNET_KIND_PEER_NI */
+	struct lnet_counters lpni_counters;
 	u64 lpni_last_alive_ns;			/* last message from it */
 	/* UDSP: preferred local NIDs (pair rules), preferred gateways */
 	struct lnet_nid *lpni_pref_nids;
@@ -157,13 +178,12 @@ struct lnet {
 	u32 ln_globals[__LNET_GLOBAL_MAX];	/* enum lnet_global */
 	struct lnet_dp ln_dp;			/* the data path (lnet_msg.h) */
 	/*
-	 * The NIs / peer NIs whose health was lowered, in the order they
-	 * were: what the monitor looks at for recovery pings (health.c
-	 * adds, a recovery or the object's deletion removes). Set up on
-	 * first use (lnet_init() zeroes them).
+	 * Per kind (enum lnet_kind), the struct lnet_health of the NIs /
+	 * peer NIs whose health was lowered, in the order they were: what
+	 * the monitor looks at for recovery pings (health.c adds, a recovery
+	 * or the object's deletion removes). Set up by lnet_init().
 	 */
-	struct list_head ln_ni_recoveryq;
-	struct list_head ln_lpni_recoveryq;
+	struct list_head ln_recoveryq[LNET_NKINDS];
 };
 
 /* lnet_peer.lp_state (data path; shown as `peer state` bits like Lustre's). */
@@ -171,9 +191,6 @@ struct lnet {
 #define LNET_PEER_S_CONFIGURED	(1U << 3)	/* added by the admin */
 #define LNET_PEER_S_DISCOVERED	(1U << 4)
 #define LNET_PEER_S_NIDS_UPTODATE (1U << 8)
-
-/* Indices of ni_stats / lpni_stats. */
-enum { LNET_STATS_SENT, LNET_STATS_RECV, LNET_STATS_DROP };
 
 /* Instance lifetime. lnet_fini() unconfigures first. */
 void lnet_init(struct lnet *ln);

@@ -154,6 +154,14 @@ int lnet_get(struct lnet *ln, const struct lnet_nid *src, struct lnet_handle_md 
 /* ---- messages (core internal, seen by LNDs) -------------------------------- */
 
 /* Why a send failed, for health (set by the LND or the core before finalize). */
+/* What a counter counts: index of lnet_counters.lc_msgs, dp_count, dp_length. */
+enum lnet_stats_kind {
+	LNET_STATS_SENT,
+	LNET_STATS_RECV,
+	LNET_STATS_DROP,
+	LNET_STATS_KINDS,
+};
+
 enum lnet_msg_hstatus {
 	LNET_MSG_STATUS_OK = 0,
 	LNET_MSG_STATUS_LOCAL_INTERRUPT,
@@ -362,8 +370,9 @@ struct lnet_dp {
 	u64 dp_incarnation;			/* random per configure */
 	/* Counters for `stats show` (enum in lnet_ioctl.h order). */
 	u64 dp_msgs_alloc, dp_msgs_max, dp_errors;
-	u64 dp_send_count, dp_recv_count, dp_drop_count, dp_resend_count;
-	u64 dp_send_length, dp_recv_length, dp_drop_length;
+	/* messages and their payload bytes by enum lnet_stats_kind */
+	u64 dp_count[LNET_STATS_KINDS], dp_length[LNET_STATS_KINDS];
+	u64 dp_resend_count;
 	u64 dp_response_timeout_count, dp_failed_resends, dp_successful_resends;
 	u64 dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
 	void *dp_selftest;			/* selftest service (selftest.c) */

@@ -30,6 +30,13 @@ void lnet_routes_destroy(struct lnet *ln);
 /* Drop every route through @gw (its peer is being deleted). True if any. */
 bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
 
+/*
+ * health.c: a new NI's / peer NI's health (@kind enum lnet_kind): the
+ * max, no failure, no recovery; fini takes it off its recovery queue.
+ */
+void lnet_health_init(struct lnet_health *h, u32 kind);
+void lnet_health_fini(struct lnet_health *h);
+
 /* global.c: routing off, default buffers and settings (configure). */
 void lnet_settings_init(struct lnet *ln);
 
@@ -121,12 +128,30 @@ void lnet_txq_fail(struct lnet *ln, struct lnet_ni *ni,
 		   struct lnet_peer_ni *lpni, int status);
 /* The NI that sends to @nid when it is 0@lo or one of ours, else NULL. */
 struct lnet_ni *lnet_local_target_ni(struct lnet *ln, const struct lnet_nid *nid);
-/* Counters of a completed send / receive / drop. */
-void lnet_count_send(struct lnet *ln, struct lnet_msg *msg);
-void lnet_count_recv(struct lnet *ln, struct lnet_ni *ni,
-		     struct lnet_peer_ni *lpni, u32 type, u32 len);
-void lnet_count_drop(struct lnet *ln, struct lnet_ni *ni,
-		     struct lnet_peer_ni *lpni, u32 type, u32 len);
+
+/* counters.c */
+/*
+ * A message of @type and @len payload bytes was sent, received or dropped
+ * (@kind, enum lnet_stats_kind) through @ni and with @lpni (either NULL
+ * when there is none): count it there and in the data path's totals.
+ */
+void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
+		struct lnet_peer_ni *lpni, u32 type, u32 len);
+/*
+ * Call @fn on the counters of every local NI (@kind LNET_KIND_NI), then of
+ * every peer NI (LNET_KIND_PEER_NI).
+ */
+void lnet_counters_walk(struct lnet *ln,
+			void (*fn)(struct lnet_counters *c, u32 kind, void *arg),
+			void *arg);
+/* Totals by enum lnet_kind and enum lnet_stats_kind, and objects counted. */
+struct lnet_counters_sum {
+	u64 cs_msgs[LNET_NKINDS][LNET_STATS_KINDS];
+	u32 cs_objects[LNET_NKINDS];
+};
+void lnet_counters_sum(struct lnet *ln, struct lnet_counters_sum *sum);
+/* Zero the counters of every local NI and peer NI alike. */
+void lnet_counters_reset(struct lnet *ln);
 
 /* dp.c */
 struct lnet_ni *lnet_lo_ni(struct lnet *ln);

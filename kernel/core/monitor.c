@@ -54,8 +54,24 @@ static void lnet_monitor_expire(struct lnet *ln, u64 now)
 
 /* ---- recovery pings -------------------------------------------------------------- */
 
+/*
+ * What differs between recovering a local NI and a peer NI: how the
+ * object is found again by its NID (it may have gone while the lock was
+ * dropped or a ping was out), whether it may be pinged now, and the ping.
+ */
+struct lnet_recovery_kind {
+	struct lnet_health *(*find)(struct lnet *ln, const struct lnet_nid *nid);
+	const struct lnet_nid *(*nid)(struct lnet_health *h);
+	bool (*may_ping)(struct lnet_health *h);
+	/* 0: a ping is out; -errno: none is (the caller schedules again) */
+	int (*ping)(struct lnet *ln, struct lnet_health *h,
+		    const struct lnet_nid *nid);
+};
+
+static const struct lnet_recovery_kind lnet_recovery_kinds[LNET_NKINDS];
+
 struct lnet_recovery_op {
-	bool local;			/* a local NI, else a peer NI */
+	u32 kind;			/* enum lnet_kind of the object */
 	bool reported;			/* the outcome was applied */
 	struct lnet_nid nid;		/* of the NI / peer NI */
 	u8 buf[LNET_PING_INFO_MAX_LEN];
@@ -72,31 +88,18 @@ static bool lnet_recovery_reply_ok(const struct lnet_recovery_op *op,
 	return lnet_ping_info_decode(op->buf, ev->mlength, &pi, 0) >= 0;
 }
 
-/* Look the object up again: it may have gone while the ping was out. */
 static void lnet_recovery_result(struct lnet *ln,
 				 const struct lnet_recovery_op *op, bool ok)
 {
-	if (op->local) {
-		struct lnet_ni *ni = lnet_ni_find(ln, &op->nid);
+	struct lnet_health *h = lnet_recovery_kinds[op->kind].find(ln, &op->nid);
 
-		if (!ni)
-			return;
-		ni->ni_recovery_pending = false;
-		if (ok)
-			lnet_ni_recovered(ni);
-		else
-			lnet_ni_recovery_schedule(ln, ni);
-	} else {
-		struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, &op->nid);
-
-		if (!lpni)
-			return;
-		lpni->lpni_recovery_pending = false;
-		if (ok)
-			lnet_lpni_recovered(lpni);
-		else
-			lnet_lpni_recovery_schedule(ln, lpni);
-	}
+	if (!h)
+		return;
+	h->lh_recovery_pending = false;
+	if (ok)
+		lnet_health_recovered(h);
+	else
+		lnet_recovery_schedule(ln, h);
 }
 
 static void lnet_recovery_event(struct lnet *ln, struct lnet_event *ev)
@@ -123,8 +126,8 @@ bool lnet_msg_is_recovery(const struct lnet_msg *msg)
 	return msg->msg_md && msg->msg_md->md_handler == lnet_recovery_event;
 }
 
-/* GET @dst's ping info (from @src if given) for the object @op names. */
-static int lnet_recovery_send(struct lnet *ln, bool local,
+/* GET @dst's ping info (from @src if given) for the object @kind, @nid. */
+static int lnet_recovery_send(struct lnet *ln, u32 kind,
 			      const struct lnet_nid *nid,
 			      const struct lnet_nid *src,
 			      const struct lnet_nid *dst)
@@ -140,7 +143,7 @@ static int lnet_recovery_send(struct lnet *ln, bool local,
 
 	if (!op)
 		return -ENOMEM;
-	op->local = local;
+	op->kind = kind;
 	op->nid = *nid;
 	md.start = op->buf;
 	md.user_ptr = op;
@@ -158,6 +161,35 @@ static int lnet_recovery_send(struct lnet *ln, bool local,
 			lnet_obj_free(ln, op);
 	}
 	return rc;
+}
+
+/* ---- local NIs ---- */
+
+static struct lnet_ni *lnet_health_ni(struct lnet_health *h)
+{
+	return container_of(h, struct lnet_ni, ni_health);
+}
+
+static struct lnet_health *lnet_recovery_find_ni(struct lnet *ln,
+						 const struct lnet_nid *nid)
+{
+	struct lnet_ni *ni = lnet_ni_find(ln, nid);
+
+	return ni ? &ni->ni_health : NULL;
+}
+
+static const struct lnet_nid *lnet_recovery_nid_ni(struct lnet_health *h)
+{
+	return &lnet_health_ni(h)->ni_nid;
+}
+
+/* A ping through a down link only fails: wait for up. */
+static bool lnet_recovery_may_ping_ni(struct lnet_health *h)
+{
+	struct lnet_ni *ni = lnet_health_ni(h);
+
+	return !ni->ni_dying && !lnet_nid_is_lo(&ni->ni_nid) &&
+	       ni->ni_status == LNET_NI_STATUS_UP;
 }
 
 /*
@@ -178,10 +210,11 @@ static const struct lnet_peer_ni *lnet_recovery_peer_for(struct lnet *ln,
 			if (lpn->lpn_net_id != ni->ni_net->net_id)
 				continue;
 			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
-				if (best && lpni->lpni_health <= best->lpni_health)
+				if (best && lpni->lpni_health.lh_value <=
+					    best->lpni_health.lh_value)
 					continue;
 				best = lpni;
-				if (best->lpni_health >= LNET_MAX_HEALTH)
+				if (best->lpni_health.lh_value >= LNET_MAX_HEALTH)
 					return best;
 			}
 		}
@@ -193,30 +226,37 @@ static const struct lnet_peer_ni *lnet_recovery_peer_for(struct lnet *ln,
  * back through lolnd, which would prove nothing). With no peer on its net
  * yet there is nothing to test it with: try again later.
  */
-static void lnet_recover_ni(struct lnet *ln, const struct lnet_nid *nid)
+static int lnet_recovery_ping_ni(struct lnet *ln, struct lnet_health *h,
+				 const struct lnet_nid *nid)
 {
-	struct lnet_ni *ni = lnet_ni_find(ln, nid);
 	const struct lnet_peer_ni *peer;
 	struct lnet_nid dst;
 
-	if (!ni)
-		return;
-	ni->ni_next_ping_ns = 0;
-	ni->ni_ping_count++;
-	peer = lnet_recovery_peer_for(ln, ni);
-	if (!peer) {
-		lnet_ni_recovery_schedule(ln, ni);
-		return;
-	}
+	peer = lnet_recovery_peer_for(ln, lnet_health_ni(h));
+	if (!peer)
+		return -EHOSTUNREACH;
 	dst = peer->lpni_nid;
-	ni->ni_recovery_pending = true;
-	if (lnet_recovery_send(ln, true, nid, nid, &dst)) {
-		ni = lnet_ni_find(ln, nid);
-		if (ni) {
-			ni->ni_recovery_pending = false;
-			lnet_ni_recovery_schedule(ln, ni);
-		}
-	}
+	return lnet_recovery_send(ln, LNET_KIND_NI, nid, nid, &dst);
+}
+
+/* ---- peer NIs ---- */
+
+static struct lnet_health *lnet_recovery_find_lpni(struct lnet *ln,
+						   const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, nid);
+
+	return lpni ? &lpni->lpni_health : NULL;
+}
+
+static const struct lnet_nid *lnet_recovery_nid_lpni(struct lnet_health *h)
+{
+	return &container_of(h, struct lnet_peer_ni, lpni_health)->lpni_nid;
+}
+
+static bool lnet_recovery_may_ping_lpni(struct lnet_health *h)
+{
+	return true;
 }
 
 /*
@@ -226,89 +266,91 @@ static void lnet_recover_ni(struct lnet *ln, const struct lnet_nid *nid)
  * (LNET_MAX_HEALTH + 1, never seen outside) and then given back its health,
  * less what a failure during the call took (a success sets it to the max).
  */
-static void lnet_recover_lpni(struct lnet *ln, const struct lnet_nid *nid)
+static int lnet_recovery_ping_lpni(struct lnet *ln, struct lnet_health *h,
+				   const struct lnet_nid *nid)
 {
-	struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, nid);
-	u32 saved, lost;
+	u32 saved = h->lh_value, lost;
 	int rc;
 
-	if (!lpni)
-		return;
-	lpni->lpni_next_ping_ns = 0;
-	lpni->lpni_ping_count++;
-	lpni->lpni_recovery_pending = true;
-	saved = lpni->lpni_health;
-	lpni->lpni_health = LNET_MAX_HEALTH + 1;
-	rc = lnet_recovery_send(ln, false, nid, NULL, nid);
-	lpni = lnet_peer_ni_find(ln, nid);
-	if (!lpni)
-		return;
-	if (lpni->lpni_health > LNET_MAX_HEALTH) {
-		lpni->lpni_health = saved;
-	} else if (lpni->lpni_recovery_pending || lpni->lpni_ping_count) {
-		lost = LNET_MAX_HEALTH + 1 - lpni->lpni_health;
-		lpni->lpni_health = saved > lost ? saved - lost : 0;
+	h->lh_value = LNET_MAX_HEALTH + 1;
+	rc = lnet_recovery_send(ln, LNET_KIND_PEER_NI, nid, NULL, nid);
+	h = lnet_recovery_find_lpni(ln, nid);
+	if (!h)
+		return rc;
+	if (h->lh_value > LNET_MAX_HEALTH) {
+		h->lh_value = saved;
+	} else if (h->lh_recovery_pending || h->lh_ping_count) {
+		lost = LNET_MAX_HEALTH + 1 - h->lh_value;
+		h->lh_value = saved > lost ? saved - lost : 0;
 	}
-	if (rc) {
-		lpni->lpni_recovery_pending = false;
-		lnet_lpni_recovery_schedule(ln, lpni);
-	}
+	return rc;
 }
 
-static bool lnet_recovery_due(u32 health, bool pending, u64 *next, u64 now)
+static const struct lnet_recovery_kind lnet_recovery_kinds[LNET_NKINDS] = {
+	[LNET_KIND_NI] = {
+		.find = lnet_recovery_find_ni,
+		.nid = lnet_recovery_nid_ni,
+		.may_ping = lnet_recovery_may_ping_ni,
+		.ping = lnet_recovery_ping_ni,
+	},
+	[LNET_KIND_PEER_NI] = {
+		.find = lnet_recovery_find_lpni,
+		.nid = lnet_recovery_nid_lpni,
+		.may_ping = lnet_recovery_may_ping_lpni,
+		.ping = lnet_recovery_ping_lpni,
+	},
+};
+
+/* ---- both ---- */
+
+/* Send the recovery ping of the @kind object of @nid, if it is still there. */
+static void lnet_recover(struct lnet *ln, u32 kind, const struct lnet_nid *nid)
 {
-	if (health >= LNET_MAX_HEALTH || pending)
-		return false;
-	return *next && now >= *next;
+	const struct lnet_recovery_kind *k = &lnet_recovery_kinds[kind];
+	struct lnet_health *h = k->find(ln, nid);
+	int rc;
+
+	if (!h)
+		return;
+	h->lh_next_ping_ns = 0;
+	h->lh_ping_count++;
+	h->lh_recovery_pending = true;
+	rc = k->ping(ln, h, nid);
+	if (!rc)
+		return;
+	/* a failed send finalized messages: it may be gone */
+	h = k->find(ln, nid);
+	if (h) {
+		h->lh_recovery_pending = false;
+		lnet_recovery_schedule(ln, h);
+	}
 }
 
 /*
- * Only the queued NIs are looked at (health.c queues one when its health
- * is lowered, a recovery takes it off). One raised to the max by someone
- * else leaves the queue here.
+ * Only the queued objects are looked at (health.c queues one when its
+ * health is lowered, a recovery takes it off). One raised to the max by
+ * someone else leaves the queue here. Up to LNET_RECOVERY_BATCH NIDs of
+ * those due go to @out.
  */
-static u32 lnet_due_nis(struct lnet *ln, u64 now, struct lnet_nid *out)
+static u32 lnet_recovery_due(struct lnet *ln, u32 kind, u64 now,
+			     struct lnet_nid *out)
 {
-	struct list_head *q = &ln->ln_ni_recoveryq;
-	struct lnet_ni *ni, *tmp;
+	const struct lnet_recovery_kind *k = &lnet_recovery_kinds[kind];
+	struct lnet_health *h, *tmp;
 	u32 n = 0;
 
-	list_for_each_entry_safe(ni, tmp, q, ni_recovery_list) {
-		if (ni->ni_health >= LNET_MAX_HEALTH) {
-			list_del_init(&ni->ni_recovery_list);
+	list_for_each_entry_safe(h, tmp, &ln->ln_recoveryq[kind],
+				 lh_recovery_list) {
+		if (h->lh_value >= LNET_MAX_HEALTH) {
+			list_del_init(&h->lh_recovery_list);
 			continue;
 		}
-		if (ni->ni_dying || lnet_nid_is_lo(&ni->ni_nid))
-			continue;
 		/* its ping time lost (no peer to ping, a failed send) */
-		lnet_ni_recovery_schedule(ln, ni);
-		/* a ping through a down link only fails: wait for up */
-		if (n < LNET_RECOVERY_BATCH &&
-		    ni->ni_status == LNET_NI_STATUS_UP &&
-		    lnet_recovery_due(ni->ni_health, ni->ni_recovery_pending,
-				      &ni->ni_next_ping_ns, now))
-			out[n++] = ni->ni_nid;
-	}
-	return n;
-}
-
-static u32 lnet_due_lpnis(struct lnet *ln, u64 now, struct lnet_nid *out)
-{
-	struct list_head *q = &ln->ln_lpni_recoveryq;
-	struct lnet_peer_ni *lpni, *tmp;
-	u32 n = 0;
-
-	list_for_each_entry_safe(lpni, tmp, q, lpni_recovery_list) {
-		if (lpni->lpni_health >= LNET_MAX_HEALTH) {
-			list_del_init(&lpni->lpni_recovery_list);
-			continue;
-		}
-		lnet_lpni_recovery_schedule(ln, lpni);
-		if (n < LNET_RECOVERY_BATCH &&
-		    lnet_recovery_due(lpni->lpni_health,
-				      lpni->lpni_recovery_pending,
-				      &lpni->lpni_next_ping_ns, now))
-			out[n++] = lpni->lpni_nid;
+		lnet_recovery_schedule(ln, h);
+		if (n < LNET_RECOVERY_BATCH && !h->lh_recovery_pending &&
+		    h->lh_next_ping_ns && now >= h->lh_next_ping_ns &&
+		    k->may_ping(h))
+			out[n++] = *k->nid(h);
 	}
 	return n;
 }
@@ -317,14 +359,13 @@ static u32 lnet_due_lpnis(struct lnet *ln, u64 now, struct lnet_nid *out)
 static void lnet_monitor_recovery(struct lnet *ln, u64 now)
 {
 	struct lnet_nid due[LNET_RECOVERY_BATCH];
-	u32 i, n;
+	u32 kind, i, n;
 
-	n = lnet_due_nis(ln, now, due);
-	for (i = 0; i < n; i++)
-		lnet_recover_ni(ln, &due[i]);
-	n = lnet_due_lpnis(ln, now, due);
-	for (i = 0; i < n; i++)
-		lnet_recover_lpni(ln, &due[i]);
+	for (kind = 0; kind < LNET_NKINDS; kind++) {
+		n = lnet_recovery_due(ln, kind, now, due);
+		for (i = 0; i < n; i++)
+			lnet_recover(ln, kind, &due[i]);
+	}
 }
 
 /* ---- the thread ------------------------------------------------------------------ */

@@ -113,7 +113,8 @@ static void lnet_msg_tx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 		    lnet_health_handle_failure(ln, msg))
 			return;
 	} else {
-		lnet_count_send(ln, msg);
+		lnet_count(ln, LNET_STATS_SENT, msg->msg_txni, msg->msg_txpeer,
+			   msg->msg_type, msg->msg_hdr.payload_length);
 		if (msg->msg_retries)	/* a resend got it through */
 			ln->ln_dp.dp_successful_resends++;
 	}
@@ -172,11 +173,11 @@ static void lnet_msg_rx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 
 	msg->msg_receiving = false;
 	if (status)
-		lnet_count_drop(ln, msg->msg_rxni, msg->msg_rxpeer, msg->msg_type,
-				msg->msg_hdr.payload_length);
+		lnet_count(ln, LNET_STATS_DROP, msg->msg_rxni, msg->msg_rxpeer,
+			   msg->msg_type, msg->msg_hdr.payload_length);
 	else
-		lnet_count_recv(ln, msg->msg_rxni, msg->msg_rxpeer, msg->msg_type,
-				msg->msg_len);
+		lnet_count(ln, LNET_STATS_RECV, msg->msg_rxni, msg->msg_rxpeer,
+			   msg->msg_type, msg->msg_len);
 	if (orig) {			/* the ACK or REPLY of @orig */
 		if (msg->msg_type == LNET_MSG_REPLY) {
 			orig->msg_ev.rlength = msg->msg_rlength;

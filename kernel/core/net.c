@@ -102,9 +102,8 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet *ln)
 	if (!ni)
 		return NULL;
 	ni->ni_sel_priority = LNET_PRIORITY_UNSET;
-	ni->ni_health = LNET_MAX_HEALTH;
 	INIT_LIST_HEAD(&ni->ni_txq);
-	INIT_LIST_HEAD(&ni->ni_recovery_list);
+	lnet_health_init(&ni->ni_health, LNET_KIND_NI);
 	return ni;
 }
 
@@ -282,7 +281,7 @@ static void lnet_ni_destroy(struct lnet *ln, struct lnet_ni *ni)
 {
 	lnet_ni_shutdown(ln, ni);
 	/* failures finalized during the shutdown may have queued it again */
-	list_del_init(&ni->ni_recovery_list);
+	lnet_health_fini(&ni->ni_health);
 	lnet_obj_free(ln, ni);
 }
 

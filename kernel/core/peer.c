@@ -88,13 +88,12 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	lpni->lpni_peer_net = lpn;
 	lpni->lpni_nid = *nid;
 	lpni->lpni_sel_priority = LNET_PRIORITY_UNSET;
-	lpni->lpni_health = LNET_MAX_HEALTH;
 	lpni->lpni_state = LNET_NI_STATUS_UP;
 	lpni->lpni_max_tx_credits = lnet_peer_credits(ln, lpn->lpn_net_id);
 	lpni->lpni_tx_credits = lpni->lpni_max_tx_credits;
 	lpni->lpni_min_tx_credits = lpni->lpni_tx_credits;
 	INIT_LIST_HEAD(&lpni->lpni_txq);
-	INIT_LIST_HEAD(&lpni->lpni_recovery_list);
+	lnet_health_init(&lpni->lpni_health, LNET_KIND_PEER_NI);
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
 	lnet_lpni_hash_insert(ln, lpni);
 	lp->lp_nnis++;
@@ -117,7 +116,7 @@ static void lnet_peer_ni_free(struct lnet *ln, struct lnet_peer_ni *lpni)
 	lnet_txq_fail(ln, NULL, lpni, -EHOSTUNREACH);
 	lnet_msgs_forget_peer_ni(ln, lpni);
 	/* no recovery ping for it any more: the monitor must not see it */
-	list_del_init(&lpni->lpni_recovery_list);
+	lnet_health_fini(&lpni->lpni_health);
 	lnet_obj_free(ln, lpni->lpni_pref_nids);
 	lnet_obj_free(ln, lpni->lpni_rtr_nids);
 	lnet_obj_free(ln, lpni);

@@ -26,15 +26,17 @@
  */
 bool lnet_msg_is_recovery(const struct lnet_msg *msg);
 
-/* health.c: recovery of a lowered NI / peer NI by the monitor's pings. */
+/*
+ * health.c: recovery of a lowered NI / peer NI by the monitor's pings, the
+ * same for both kinds.
+ */
 u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count);
-void lnet_ni_recovery_schedule(struct lnet *ln, struct lnet_ni *ni);
-void lnet_lpni_recovery_schedule(struct lnet *ln, struct lnet_peer_ni *lpni);
+/* On its recovery queue, with a ping time unless one is set or in flight. */
+void lnet_recovery_schedule(struct lnet *ln, struct lnet_health *h);
 /* Its link came back: a lowered NI is pinged at the next tick. */
-void lnet_ni_recovery_now(struct lnet_ni *ni);
-/* A recovery ping answered: health back to LNET_MAX_HEALTH. */
-void lnet_ni_recovered(struct lnet_ni *ni);
-void lnet_lpni_recovered(struct lnet_peer_ni *lpni);
+void lnet_recovery_now(struct lnet_health *h);
+/* A recovery ping answered: health back to LNET_MAX_HEALTH, off the queue. */
+void lnet_health_recovered(struct lnet_health *h);
 /* A message timed out (monitor): count it, lower the peer NI it went to. */
 void lnet_health_timeout(struct lnet *ln, struct lnet_msg *msg);
 

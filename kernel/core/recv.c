@@ -72,7 +72,7 @@ static struct lnet_peer_ni *lnet_rx_peer(struct lnet *ln, const struct lnet_hdr 
 static void lnet_rx_drop(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
 			 const struct lnet_hdr *hdr, void *private)
 {
-	lnet_count_drop(ln, ni, lpni, hdr->type, hdr->payload_length);
+	lnet_count(ln, LNET_STATS_DROP, ni, lpni, hdr->type, hdr->payload_length);
 	if (ni->ni_lnd && ni->ni_lnd->lnd_recv)
 		ni->ni_lnd->lnd_recv(ni, private, NULL, NULL, 0, hdr->payload_length);
 }
@@ -198,7 +198,7 @@ static void lnet_parse_get(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer
 		return;
 	md = msg->msg_md;
 	ni->ni_lnd->lnd_recv(ni, private, NULL, NULL, 0, 0);
-	lnet_count_recv(ln, ni, lpni, LNET_MSG_GET, 0);
+	lnet_count(ln, LNET_STATS_RECV, ni, lpni, LNET_MSG_GET, 0);
 	msg->msg_receiving = false;
 	lnet_rx_event(msg, LNET_EVENT_GET, hdr->msg.get.ptl_index,
 		      hdr->msg.get.match_bits, hdr->msg.get.sink_length, mlen, off);

@@ -31,8 +31,8 @@ static u32 lnet_peer_net_health(const struct lnet_peer_net *lpn)
 	u32 best = 0;
 
 	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
-		if (lpni->lpni_health > best)
-			best = lpni->lpni_health;
+		if (lpni->lpni_health.lh_value > best)
+			best = lpni->lpni_health.lh_value;
 	return best;
 }
 
@@ -53,8 +53,8 @@ static u32 lnet_local_net_health(const struct lnet_net *net, bool *up, bool *liv
 		*live = true;
 		if (ni->ni_status == LNET_NI_STATUS_UP)
 			*up = true;
-		if (ni->ni_health > best)
-			best = ni->ni_health;
+		if (ni->ni_health.lh_value > best)
+			best = ni->ni_health.lh_value;
 	}
 	return best;
 }
@@ -124,7 +124,7 @@ static int lnet_ni_cmp(const struct lnet_ni *c, const struct lnet_ni *b)
 	r = lnet_cmp_high(c->ni_status == LNET_NI_STATUS_UP,
 			  b->ni_status == LNET_NI_STATUS_UP);
 	if (!r)
-		r = lnet_cmp_high(c->ni_health, b->ni_health);
+		r = lnet_cmp_high(c->ni_health.lh_value, b->ni_health.lh_value);
 	if (!r)
 		r = lnet_cmp_low(c->ni_sel_priority, b->ni_sel_priority);
 	if (!r)
@@ -191,7 +191,7 @@ static int lnet_lpni_cmp(struct lnet_lpni_cand *cc, struct lnet_lpni_cand *bc,
 	r = lnet_cmp_high(c->lpni_state != LNET_NI_STATUS_DOWN,
 			  b->lpni_state != LNET_NI_STATUS_DOWN);
 	if (!r)
-		r = lnet_cmp_high(c->lpni_health, b->lpni_health);
+		r = lnet_cmp_high(c->lpni_health.lh_value, b->lpni_health.lh_value);
 	if (!r)
 		r = lnet_cmp_low(c->lpni_sel_priority, b->lpni_sel_priority);
 	if (!r)

@@ -197,54 +197,6 @@ void lnet_txq_fail(struct lnet *ln, struct lnet_ni *ni,
 	}
 }
 
-void lnet_count_send(struct lnet *ln, struct lnet_msg *msg)
-{
-	u32 type = msg->msg_type;
-
-	if (msg->msg_txni) {
-		msg->msg_txni->ni_send_count++;
-		msg->msg_txni->ni_stats[LNET_STATS_SENT][type]++;
-	}
-	if (msg->msg_txpeer) {
-		msg->msg_txpeer->lpni_send_count++;
-		msg->msg_txpeer->lpni_stats[LNET_STATS_SENT][type]++;
-	}
-	ln->ln_dp.dp_send_count++;
-	ln->ln_dp.dp_send_length += msg->msg_hdr.payload_length;
-}
-
-void lnet_count_recv(struct lnet *ln, struct lnet_ni *ni,
-		     struct lnet_peer_ni *lpni, u32 type, u32 len)
-{
-	if (ni) {
-		ni->ni_recv_count++;
-		ni->ni_stats[LNET_STATS_RECV][type]++;
-	}
-	if (lpni) {
-		lpni->lpni_recv_count++;
-		lpni->lpni_stats[LNET_STATS_RECV][type]++;
-	}
-	ln->ln_dp.dp_recv_count++;
-	ln->ln_dp.dp_recv_length += len;
-}
-
-void lnet_count_drop(struct lnet *ln, struct lnet_ni *ni,
-		     struct lnet_peer_ni *lpni, u32 type, u32 len)
-{
-	if (type > LNET_MSG_HELLO)
-		type = LNET_MSG_HELLO;
-	if (ni) {
-		ni->ni_drop_count++;
-		ni->ni_stats[LNET_STATS_DROP][type]++;
-	}
-	if (lpni) {
-		lpni->lpni_drop_count++;
-		lpni->lpni_stats[LNET_STATS_DROP][type]++;
-	}
-	ln->ln_dp.dp_drop_count++;
-	ln->ln_dp.dp_drop_length += len;
-}
-
 /* What lnet_put() and lnet_get() were asked for, handed on as one. */
 struct lnet_op {
 	u32 type;

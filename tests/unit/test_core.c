@@ -105,7 +105,7 @@ static void test_configure_creates_lo(void **state)
 	assert_non_null(ni);
 	assert_ptr_equal(ni->ni_net, net);
 	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
-	assert_int_equal(ni->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(ni->ni_health.lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(net->net_sel_priority, LNET_PRIORITY_UNSET);
 	assert_true(ln->ln_nobjects > 0);
@@ -173,7 +173,7 @@ static void test_ni_add_defaults(void **state)
 	assert_int_equal(ni->ni_tun.credits, LNET_DEF_CREDITS);
 	assert_int_equal(ni->ni_tx_credits, LNET_DEF_CREDITS);
 	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
-	assert_int_equal(ni->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(ni->ni_health.lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(ni->ni_net->net_sel_priority, LNET_PRIORITY_UNSET);
 	/* the net after lo, in creation order */
@@ -333,7 +333,7 @@ static void test_peer_mr(void **state)
 	assert_non_null(lpni);
 	assert_int_equal(lpni->lpni_peer_net->lpn_net_id, TCP);
 	assert_int_equal(count_list(&lpni->lpni_peer_net->lpn_peer_nis), 2);
-	assert_int_equal(lpni->lpni_health, LNET_MAX_HEALTH);
+	assert_int_equal(lpni->lpni_health.lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(lpni->lpni_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(lpni->lpni_peer_net->lpn_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(lpni->lpni_npref, 0);

@@ -212,8 +212,8 @@ static u32 health_of(struct health_want *w)
 	u32 h;
 
 	os_mutex_lock(&w->n->ln.ln_api_mutex);
-	h = w->local ? ni_of(w->n, w->nid)->ni_health :
-		lpni_of(w->n, w->nid)->lpni_health;
+	h = w->local ? ni_of(w->n, w->nid)->ni_health.lh_value :
+		lpni_of(w->n, w->nid)->lpni_health.lh_value;
 	os_mutex_unlock(&w->n->ln.ln_api_mutex);
 	return h;
 }
@@ -233,7 +233,8 @@ static u64 ni_count(struct memlnd_node *n, const char *nid, bool recv)
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	ni = ni_of(n, nid);
-	v = recv ? ni->ni_recv_count : ni->ni_send_count;
+	v = lnet_counters_total(&ni->ni_counters,
+				recv ? LNET_STATS_RECV : LNET_STATS_SENT);
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 	return v;
 }
@@ -252,19 +253,23 @@ static u64 recvs(struct memlnd_node *n, const char *nid)
 static void recoveryq(struct memlnd_node *n, bool local, char *out, size_t len)
 {
 	struct lnet *ln = &n->ln;
-	struct list_head *q = local ? &ln->ln_ni_recoveryq : &ln->ln_lpni_recoveryq;
+	struct list_head *q = &ln->ln_recoveryq[local ? LNET_KIND_NI :
+						       LNET_KIND_PEER_NI];
 	const struct lnet_nid *nid;
+	struct lnet_health *h;
 	struct list_head *e;
 	size_t off = 0;
 
 	out[0] = '\0';
 	os_mutex_lock(&ln->ln_api_mutex);
 	for (e = q->next; e && e != q && off < len; e = e->next) {
+		h = list_entry(e, struct lnet_health, lh_recovery_list);
+		assert_int_equal(h->lh_kind, local ? LNET_KIND_NI : LNET_KIND_PEER_NI);
 		if (local)
-			nid = &list_entry(e, struct lnet_ni, ni_recovery_list)->ni_nid;
+			nid = &container_of(h, struct lnet_ni, ni_health)->ni_nid;
 		else
-			nid = &list_entry(e, struct lnet_peer_ni,
-					  lpni_recovery_list)->lpni_nid;
+			nid = &container_of(h, struct lnet_peer_ni,
+					    lpni_health)->lpni_nid;
 		off += snprintf(out + off, len - off, "%s", off ? " " : "");
 		off += lnet_nid_print(nid, out + off, len - off);
 	}
@@ -304,8 +309,8 @@ static void lpni_lower(struct memlnd_node *n, const char *nid, u32 health)
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	lpni = lpni_of(n, nid);
-	lpni->lpni_health = health;
-	lnet_lpni_recovery_schedule(&n->ln, lpni);
+	lpni->lpni_health.lh_value = health;
+	lnet_recovery_schedule(&n->ln, &lpni->lpni_health);
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 }
 
@@ -374,17 +379,17 @@ static void test_local_failure_resends(void **state)
 	fail_once(p, "10.21.0.1@tcp", true, LNET_MSG_STATUS_LOCAL_ERROR,
 		  "10.21.0.2@tcp");
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH - 150);
-	assert_int_equal(e1->ni_health, LNET_MAX_HEALTH);
-	assert_int_equal(e0->ni_health_fail[LNET_MSG_STATUS_LOCAL_ERROR], 1);
+	assert_int_equal(e0->ni_health.lh_value, LNET_MAX_HEALTH - 150);
+	assert_int_equal(e1->ni_health.lh_value, LNET_MAX_HEALTH);
+	assert_int_equal(e0->ni_health.lh_fail[LNET_MSG_STATUS_LOCAL_ERROR], 1);
 	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_LOCAL_ERROR], 1);
 	assert_int_equal(dp->dp_resend_count, 1);
 	assert_int_equal(dp->dp_failed_resends, 0);
 	assert_int_equal(dp->dp_successful_resends, 1);
-	assert_int_equal(e0->ni_send_count, 0);
-	assert_int_equal(e1->ni_send_count, 1);
+	assert_int_equal(lnet_counters_total(&e0->ni_counters, LNET_STATS_SENT), 0);
+	assert_int_equal(lnet_counters_total(&e1->ni_counters, LNET_STATS_SENT), 1);
 	/* a recovery ping is due about a recovery_interval from now */
-	assert_true(e0->ni_next_ping_ns > os_now_ns());
+	assert_true(e0->ni_health.lh_next_ping_ns > os_now_ns());
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(memlnd_rule_hits("10.21.0.1@tcp"), 1);
 }
@@ -402,10 +407,10 @@ static void test_remote_failure_resends(void **state)
 	fail_once(p, "10.21.0.2@tcp", false, LNET_MSG_STATUS_REMOTE_ERROR,
 		  "10.21.0.2@tcp");
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	assert_int_equal(a->lpni_health, LNET_MAX_HEALTH - 100);
-	assert_int_equal(b->lpni_health, LNET_MAX_HEALTH);
-	assert_int_equal(a->lpni_health_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
-	assert_int_equal(b->lpni_send_count, 1);
+	assert_int_equal(a->lpni_health.lh_value, LNET_MAX_HEALTH - 100);
+	assert_int_equal(b->lpni_health.lh_value, LNET_MAX_HEALTH);
+	assert_int_equal(a->lpni_health.lh_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
+	assert_int_equal(lnet_counters_total(&b->lpni_counters, LNET_STATS_SENT), 1);
 	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
 	assert_int_equal(p->n0->ln.ln_dp.dp_successful_resends, 1);
 	assert_int_equal(p->n0->ln.ln_dp.dp_failed_resends, 0);
@@ -430,12 +435,13 @@ static void test_resend_other_path(void **state)
 	assert_int_equal(memlnd_rule_hits("10.21.0.2@tcp"), 1);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
-	assert_int_equal(lpni_of(p->n0, "10.22.0.2@tcp")->lpni_send_count, 1);
+	assert_int_equal(lnet_counters_total(&lpni_of(p->n0, "10.22.0.2@tcp")->lpni_counters,
+					     LNET_STATS_SENT), 1);
 	/* the blame went where the status points: one NI, not the peer NI */
-	assert_int_equal(lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health,
+	assert_int_equal(lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health.lh_value,
 			 LNET_MAX_HEALTH);
-	assert_int_equal(ni_of(p->n0, "10.21.0.1@tcp")->ni_health +
-			 ni_of(p->n0, "10.22.0.1@tcp")->ni_health,
+	assert_int_equal(ni_of(p->n0, "10.21.0.1@tcp")->ni_health.lh_value +
+			 ni_of(p->n0, "10.22.0.1@tcp")->ni_health.lh_value,
 			 2 * LNET_MAX_HEALTH - 100);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
@@ -457,8 +463,8 @@ static void test_retries_bounded(void **state)
 	assert_int_equal(dp->dp_failed_resends, 1);
 	assert_int_equal(dp->dp_successful_resends, 0);
 	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_REMOTE_DROPPED], 3);
-	ha = lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health;
-	hb = lpni_of(p->n0, "10.22.0.2@tcp")->lpni_health;
+	ha = lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health.lh_value;
+	hb = lpni_of(p->n0, "10.22.0.2@tcp")->lpni_health.lh_value;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(ha + hb, 2 * LNET_MAX_HEALTH - 3 * 100);
 
@@ -519,10 +525,10 @@ static void test_transaction_timeout(void **state)
 	assert_int_equal(dp->dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT], 1);
 	a = lpni_of(p->n0, "10.21.0.2@tcp");
 	b = lpni_of(p->n0, "10.22.0.2@tcp");
-	assert_int_equal(a->lpni_health + b->lpni_health,
+	assert_int_equal(a->lpni_health.lh_value + b->lpni_health.lh_value,
 			 2 * LNET_MAX_HEALTH - 100);
-	assert_int_equal(a->lpni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT] +
-			 b->lpni_health_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT], 1);
+	assert_int_equal(a->lpni_health.lh_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT] +
+			 b->lpni_health.lh_fail[LNET_MSG_STATUS_NETWORK_TIMEOUT], 1);
 	assert_int_equal(dp->dp_resend_count, 0);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
@@ -547,9 +553,9 @@ static void test_recovery_local(void **state)
 	assert_true(memlnd_wait(both_idle, p, 1000));
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	e0 = ni_of(p->n0, "10.21.0.1@tcp");
-	assert_int_equal(e0->ni_ping_count, 0);
-	assert_int_equal(e0->ni_next_ping_ns, 0);
-	assert_false(e0->ni_recovery_pending);
+	assert_int_equal(e0->ni_health.lh_ping_count, 0);
+	assert_int_equal(e0->ni_health.lh_next_ping_ns, 0);
+	assert_false(e0->ni_health.lh_recovery_pending);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	/* node1 got the PUT and the recovery GET */
 	assert_int_equal(recvs(p->n1, "10.21.0.2@tcp") +
@@ -597,9 +603,9 @@ static void test_recovery_not_resent(void **state)
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	a = lpni_of(p->n0, "10.21.0.2@tcp");
 	assert_int_equal(p->n0->ln.ln_dp.dp_resend_count, 1);
-	assert_int_equal(a->lpni_ping_count, 1);
-	assert_int_equal(a->lpni_health, LNET_MAX_HEALTH - 200);
-	assert_false(a->lpni_recovery_pending);
+	assert_int_equal(a->lpni_health.lh_ping_count, 1);
+	assert_int_equal(a->lpni_health.lh_value, LNET_MAX_HEALTH - 200);
+	assert_false(a->lpni_health.lh_recovery_pending);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 
@@ -620,18 +626,18 @@ static void test_recovery_backoff(void **state)
 	memlnd_sleep_ms(1600);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	e0 = ni_of(p->n0, "10.21.0.1@tcp");
-	count = e0->ni_ping_count;
-	assert_true(e0->ni_health < LNET_MAX_HEALTH - 100);
+	count = e0->ni_health.lh_ping_count;
+	assert_true(e0->ni_health.lh_value < LNET_MAX_HEALTH - 100);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(count, 1);
 	memlnd_sleep_ms(1000);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	count = e0->ni_ping_count;
+	count = e0->ni_health.lh_ping_count;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(count, 1);
 	memlnd_sleep_ms(1000);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	count = e0->ni_ping_count;
+	count = e0->ni_health.lh_ping_count;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(count, 2);
 }
@@ -648,7 +654,7 @@ static void test_link_down_up(void **state)
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	e0 = ni_of(p->n0, "10.21.0.1@tcp");
 	assert_int_equal(e0->ni_status, LNET_NI_STATUS_DOWN);
-	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(e0->ni_health.lh_value, LNET_MAX_HEALTH);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(put(p->n0, "10.21.0.2@tcp"), 0);
@@ -656,13 +662,13 @@ static void test_link_down_up(void **state)
 	assert_int_equal(sends(p->n0, "10.22.0.1@tcp") - s1, 4);
 
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	e0->ni_health = 700;
+	e0->ni_health.lh_value = 700;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	memlnd_link_set(p->n0, 0, true);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(e0->ni_status, LNET_NI_STATUS_UP);
-	assert_int_equal(e0->ni_health, 700);
-	e0->ni_health = LNET_MAX_HEALTH;
+	assert_int_equal(e0->ni_health.lh_value, 700);
+	e0->ni_health.lh_value = LNET_MAX_HEALTH;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	s0 = sends(p->n0, "10.21.0.1@tcp");
 	s1 = sends(p->n0, "10.22.0.1@tcp");
@@ -697,8 +703,8 @@ static void test_link_up_recovers(void **state)
 	/* past the first recovery time: nothing was sent while down */
 	memlnd_sleep_ms(1500);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	assert_int_equal(e0->ni_ping_count, 0);
-	assert_int_equal(e0->ni_health, LNET_MAX_HEALTH - 100);
+	assert_int_equal(e0->ni_health.lh_ping_count, 0);
+	assert_int_equal(e0->ni_health.lh_value, LNET_MAX_HEALTH - 100);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	memlnd_link_set(p->n0, 0, true);
 	assert_int_equal(health_of(&w), LNET_MAX_HEALTH - 100);
@@ -780,7 +786,7 @@ static void test_recoveryq_ping_sent(void **state)
 	lpni_lower(p->n0, "10.22.0.2@tcp", 500);
 	assert_queues(p->n0, "", "10.21.0.2@tcp 10.22.0.2@tcp");
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health = LNET_MAX_HEALTH;
+	lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health.lh_value = LNET_MAX_HEALTH;
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	/* the first ping is due a recovery_interval (1 s) after the lowering */
 	assert_true(memlnd_wait(lpni_queue_is, &q, 500));
@@ -791,8 +797,8 @@ static void test_recoveryq_ping_sent(void **state)
 	assert_int_equal(recvs(p->n1, "10.22.0.2@tcp") - b0, 1);
 	assert_int_equal(recvs(p->n1, "10.21.0.2@tcp") - a0, 0);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	assert_int_equal(lpni_of(p->n0, "10.22.0.2@tcp")->lpni_ping_count, 0);
-	assert_int_equal(lpni_of(p->n0, "10.21.0.2@tcp")->lpni_ping_count, 0);
+	assert_int_equal(lpni_of(p->n0, "10.22.0.2@tcp")->lpni_health.lh_ping_count, 0);
+	assert_int_equal(lpni_of(p->n0, "10.21.0.2@tcp")->lpni_health.lh_ping_count, 0);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 

@@ -162,6 +162,17 @@ static struct lnet_nid nid4(u8 a, u8 b, u8 c, u8 d)
 	return n;
 }
 
+/* The messages of @kind (enum lnet_stats_kind) through @ni / with @lpni. */
+static u64 ni_total(const struct lnet_ni *ni, u32 kind)
+{
+	return lnet_counters_total(&ni->ni_counters, kind);
+}
+
+static u64 lpni_total(const struct lnet_peer_ni *lpni, u32 kind)
+{
+	return lnet_counters_total(&lpni->lpni_counters, kind);
+}
+
 static struct lnet_nid lo_nid(void)
 {
 	static const u8 zero[4];
@@ -292,8 +303,8 @@ static void put_lo(struct lnet *ln, u32 len)
 	fill(src, len, len);
 	lock(ln);
 	loni = lnet_lo_ni(ln);
-	sent0 = loni->ni_send_count;
-	recv0 = loni->ni_recv_count;
+	sent0 = ni_total(loni, LNET_STATS_SENT);
+	recv0 = ni_total(loni, LNET_STATS_RECV);
 	th = attach(ln, PORTAL, BITS, 0, NULL, LNET_PID_ANY, dst, len, 1, LNET_MD_OP_PUT);
 	ih = md_bind(ln, src, len, 2, 0);
 	assert_int_equal(lnet_put(ln, NULL, ih, true, &lo, LNET_PID_LUSTRE, PORTAL,
@@ -320,8 +331,8 @@ static void put_lo(struct lnet *ln, u32 len)
 	assert_true(events[2].unlinked);
 	check_bytes(dst, src, len);
 	/* PUT and ACK each sent and received once through 0@lo */
-	assert_int_equal(loni->ni_send_count - sent0, 2);
-	assert_int_equal(loni->ni_recv_count - recv0, 2);
+	assert_int_equal(ni_total(loni, LNET_STATS_SENT) - sent0, 2);
+	assert_int_equal(ni_total(loni, LNET_STATS_RECV) - recv0, 2);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	unlock(ln);
 	free(src);
@@ -401,25 +412,25 @@ static void test_stats_lo(void **state)
 
 	lock(ln);
 	loni = lnet_lo_ni(ln);
-	assert_int_equal(ln->ln_dp.dp_send_count, 0);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_SENT], 0);
 	unlock(ln);
 	put_lo(ln, 100);
 	get_lo(ln, 50);
 	lock(ln);
 	/* PUT 100 + ACK, GET + REPLY 50 */
-	assert_int_equal(ln->ln_dp.dp_send_count, 4);
-	assert_int_equal(ln->ln_dp.dp_recv_count, 4);
-	assert_int_equal(ln->ln_dp.dp_send_length, 150);
-	assert_int_equal(ln->ln_dp.dp_recv_length, 150);
-	assert_int_equal(ln->ln_dp.dp_drop_count, 0);
-	assert_int_equal(loni->ni_send_count, 4);
-	assert_int_equal(loni->ni_recv_count, 4);
-	assert_int_equal(loni->ni_stats[LNET_STATS_SENT][LNET_MSG_PUT], 1);
-	assert_int_equal(loni->ni_stats[LNET_STATS_SENT][LNET_MSG_ACK], 1);
-	assert_int_equal(loni->ni_stats[LNET_STATS_SENT][LNET_MSG_GET], 1);
-	assert_int_equal(loni->ni_stats[LNET_STATS_SENT][LNET_MSG_REPLY], 1);
-	assert_int_equal(loni->ni_stats[LNET_STATS_RECV][LNET_MSG_PUT], 1);
-	assert_int_equal(loni->ni_stats[LNET_STATS_RECV][LNET_MSG_REPLY], 1);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_SENT], 4);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_RECV], 4);
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_SENT], 150);
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_RECV], 150);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 0);
+	assert_int_equal(ni_total(loni, LNET_STATS_SENT), 4);
+	assert_int_equal(ni_total(loni, LNET_STATS_RECV), 4);
+	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_PUT], 1);
+	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_ACK], 1);
+	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_GET], 1);
+	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_REPLY], 1);
+	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_RECV][LNET_MSG_PUT], 1);
+	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_RECV][LNET_MSG_REPLY], 1);
 	/* a PUT, its receive and the ACK's receive at once */
 	assert_int_equal(ln->ln_dp.dp_msgs_max, 3);
 	unlock(ln);
@@ -465,17 +476,17 @@ static void test_match_bits(void **state)
 	assert_int_equal(count_events(hc, LNET_EVENT_PUT, 0), 0);
 	assert_int_equal(count_events(hd, LNET_EVENT_PUT, 0), 1);
 	assert_memory_equal(d, src, 8);
-	assert_int_equal(ln->ln_dp.dp_drop_count, 1);
-	assert_int_equal(ln->ln_dp.dp_drop_length, 8);
-	assert_int_equal(lnet_lo_ni(ln)->ni_drop_count, 1);
-	assert_int_equal(lnet_lo_ni(ln)->ni_stats[LNET_STATS_DROP][LNET_MSG_PUT], 1);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 1);
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_DROP], 8);
+	assert_int_equal(ni_total(lnet_lo_ni(ln), LNET_STATS_DROP), 1);
+	assert_int_equal(lnet_lo_ni(ln)->ni_counters.lc_msgs[LNET_STATS_DROP][LNET_MSG_PUT], 1);
 
 	/* unlinked MDs no longer match; an ME put at the head goes first */
 	assert_int_equal(lnet_md_unlink(ln, hd), 0);
 	assert_int_equal(count_events(hd, LNET_EVENT_UNLINK, 0), 1);
 	assert_int_equal(lnet_md_unlink(ln, hd), -ENOENT);
 	put_bits(ln, 0x77, src, 8);
-	assert_int_equal(ln->ln_dp.dp_drop_count, 2);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 2);
 	{
 		struct lnet_md md = { .start = b, .length = 8, .threshold = 1,
 				      .options = LNET_MD_OP_PUT, .handler = record };
@@ -497,7 +508,7 @@ static void test_match_bits(void **state)
 	hd = attach(ln, PORTAL, 0x55, 0, NULL, LNET_PID_ANY, d, 8, 1, LNET_MD_OP_GET);
 	put_bits(ln, 0x55, src, 8);
 	assert_int_equal(count_events(hd, LNET_EVENT_PUT, 0), 0);
-	assert_int_equal(ln->ln_dp.dp_drop_count, 3);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 3);
 	assert_int_equal(lnet_md_unlink(ln, hd), 0);
 	unlock(ln);
 }
@@ -532,7 +543,7 @@ static void test_threshold_unlink(void **state)
 		assert_int_equal(events[i].unlinked, seen == 1);
 		seen++;
 	}
-	assert_int_equal(ln->ln_dp.dp_drop_count, 1);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 1);
 	assert_int_equal(lnet_md_unlink(ln, th), -ENOENT);
 	assert_int_equal(ln->ln_nobjects, objs);
 
@@ -593,7 +604,7 @@ static void test_offsets(void **state)
 	check_bytes(local + 30, src, 30);
 	check_bytes(local + 60, src, 30);
 	assert_int_equal(local[90], 0);
-	assert_int_equal(ln->ln_dp.dp_drop_count, 1);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 1);
 
 	/* MANAGE_REMOTE: where the initiator says */
 	ih = md_bind(ln, src, 30, 1, 0);
@@ -629,7 +640,7 @@ static void test_truncate(void **state)
 	nevents = 0;
 	put_bits(ln, 1, src, 16);		/* too long: dropped */
 	assert_int_equal(count_events(hs, LNET_EVENT_PUT, 0), 0);
-	assert_int_equal(ln->ln_dp.dp_drop_count, 1);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_DROP], 1);
 	assert_int_equal(small[0], 0);
 	ih = md_bind(ln, src, 16, 2, 0);
 	assert_int_equal(lnet_put(ln, NULL, ih, true, &lo, LNET_PID_LUSTRE, PORTAL,
@@ -668,7 +679,7 @@ static void test_ack_disable(void **state)
 	assert_false(list_empty(&ln->ln_dp.dp_active));
 	assert_true(ln->ln_dp.dp_active.next->next == &ln->ln_dp.dp_active);
 	/* only one ACK/ACK_DISABLE send: PUT counted, no ACK */
-	assert_int_equal(lnet_lo_ni(ln)->ni_stats[LNET_STATS_SENT][LNET_MSG_ACK], 0);
+	assert_int_equal(lnet_lo_ni(ln)->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_ACK], 0);
 	/* going down fails it: one ACK event, -ESHUTDOWN, the MD unlinked */
 	assert_int_equal(lnet_unconfigure(ln), 0);
 	assert_int_equal(nevents, 3);
@@ -789,14 +800,14 @@ static void test_credits(void **state)
 	assert_int_equal(lpni_of(ln, 100)->lpni_tx_credits, 1);
 	assert_int_equal(lpni_of(ln, 101)->lpni_tx_credits, 1);
 	assert_int_equal(lpni_of(ln, 102)->lpni_tx_credits, 1);
-	assert_int_equal(ni->ni_send_count, 5);
-	assert_int_equal(ni->ni_stats[LNET_STATS_SENT][LNET_MSG_PUT], 5);
-	assert_int_equal(lpni_of(ln, 100)->lpni_send_count, 2);
-	assert_int_equal(lpni_of(ln, 101)->lpni_send_count, 2);
-	assert_int_equal(lpni_of(ln, 102)->lpni_send_count, 1);
-	assert_int_equal(lpni_of(ln, 102)->lpni_stats[LNET_STATS_SENT][LNET_MSG_PUT], 1);
-	assert_int_equal(ln->ln_dp.dp_send_count, 5);
-	assert_int_equal(ln->ln_dp.dp_send_length, 500);
+	assert_int_equal(ni_total(ni, LNET_STATS_SENT), 5);
+	assert_int_equal(ni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_PUT], 5);
+	assert_int_equal(lpni_total(lpni_of(ln, 100), LNET_STATS_SENT), 2);
+	assert_int_equal(lpni_total(lpni_of(ln, 101), LNET_STATS_SENT), 2);
+	assert_int_equal(lpni_total(lpni_of(ln, 102), LNET_STATS_SENT), 1);
+	assert_int_equal(lpni_of(ln, 102)->lpni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_PUT], 1);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_SENT], 5);
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_SENT], 500);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	unlock(ln);
 }
@@ -835,8 +846,8 @@ static void test_source_nid(void **state)
 	for (i = 0; i < 5; i++)
 		fake_complete(i, 0);
 	lock(ln);
-	assert_int_equal(eth1->ni_send_count, 3);
-	assert_int_equal(eth0->ni_send_count, 2);
+	assert_int_equal(ni_total(eth1, LNET_STATS_SENT), 3);
+	assert_int_equal(ni_total(eth0, LNET_STATS_SENT), 2);
 	unlock(ln);
 }
 
@@ -851,7 +862,7 @@ static void test_no_lnd(void **state)
 	assert_null(ni->ni_lnd);
 	put_fails_at_once(ln, 100, -ENETUNREACH);
 	assert_true(events[0].unlinked);
-	assert_int_equal(ni->ni_send_count, 0);
+	assert_int_equal(ni_total(ni, LNET_STATS_SENT), 0);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	assert_int_equal(ni->ni_tx_credits, 8);
 	unlock(ln);
@@ -878,7 +889,7 @@ static void test_send_error(void **state)
 	fake_complete(0, -ECONNRESET);
 	lock(ln);
 	assert_int_equal(count_events(h, LNET_EVENT_SEND, -ECONNRESET), 1);
-	assert_int_equal(ni->ni_send_count, 0);
+	assert_int_equal(ni_total(ni, LNET_STATS_SENT), 0);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	unlock(ln);
 }
@@ -928,7 +939,8 @@ static void test_parse_errors(void **state)
 	/* nothing reached the LND's receive, nothing was counted or created */
 	lock(ln);
 	assert_int_equal(fk.nrecv, 0);
-	assert_int_equal(ni->ni_recv_count + ni->ni_drop_count, 0);
+	assert_int_equal(ni_total(ni, LNET_STATS_RECV), 0);
+	assert_int_equal(ni_total(ni, LNET_STATS_DROP), 0);
 	assert_null(lnet_peer_ni_find(ln, &from));
 	unlock(ln);
 }
@@ -989,9 +1001,9 @@ static void test_parse_put_get(void **state)
 	assert_int_equal(out->msg_hdr.msg.ack.mlength, 16);
 	assert_int_equal(out->msg_hdr.msg.ack.match_bits, BITS);
 	assert_int_equal(out->msg_hdr.payload_length, 0);
-	assert_int_equal(lpni->lpni_recv_count, 1);
-	assert_int_equal(ni->ni_recv_count, 1);
-	assert_int_equal(ni->ni_stats[LNET_STATS_RECV][LNET_MSG_PUT], 1);
+	assert_int_equal(lpni_total(lpni, LNET_STATS_RECV), 1);
+	assert_int_equal(ni_total(ni, LNET_STATS_RECV), 1);
+	assert_int_equal(ni->ni_counters.lc_msgs[LNET_STATS_RECV][LNET_MSG_PUT], 1);
 	unlock(ln);
 	fake_complete(0, 0);
 
@@ -1020,11 +1032,11 @@ static void test_parse_put_get(void **state)
 	lock(ln);
 	assert_int_equal(count_events(gh, LNET_EVENT_GET, 0), 1);
 	assert_true(event_of(gh, LNET_EVENT_GET)->unlinked);
-	assert_int_equal(lpni->lpni_send_count, 2);
-	assert_int_equal(lpni->lpni_recv_count, 2);
-	assert_int_equal(ni->ni_stats[LNET_STATS_SENT][LNET_MSG_REPLY], 1);
-	assert_int_equal(ln->ln_dp.dp_send_length, 10);
-	assert_int_equal(ln->ln_dp.dp_recv_length, 16);
+	assert_int_equal(lpni_total(lpni, LNET_STATS_SENT), 2);
+	assert_int_equal(lpni_total(lpni, LNET_STATS_RECV), 2);
+	assert_int_equal(ni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_REPLY], 1);
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_SENT], 10);
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_RECV], 16);
 
 	/* no match: dropped, the LND told to discard the payload */
 	h = hdr_to(ni, &from, LNET_MSG_PUT);
@@ -1036,8 +1048,8 @@ static void test_parse_put_get(void **state)
 	lock(ln);
 	assert_null(fk.rx_msg);
 	assert_int_equal(fk.rx_rlen, 5);
-	assert_int_equal(lpni->lpni_drop_count, 1);
-	assert_int_equal(ni->ni_drop_count, 1);
+	assert_int_equal(lpni_total(lpni, LNET_STATS_DROP), 1);
+	assert_int_equal(ni_total(ni, LNET_STATS_DROP), 1);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	unlock(ln);
 }
@@ -1083,7 +1095,7 @@ static void test_parse_ack_reply(void **state)
 	assert_int_equal(events[1].type, LNET_EVENT_ACK);
 	assert_int_equal(events[1].mlength, 20);
 	assert_true(events[1].unlinked);
-	assert_int_equal(lpni_of(ln, 100)->lpni_drop_count, 1);
+	assert_int_equal(lpni_total(lpni_of(ln, 100), LNET_STATS_DROP), 1);
 
 	/* GET: a REPLY longer than asked is dropped, the right one lands */
 	gh = md_bind(ln, sink, 8, 2, 0);
@@ -1114,7 +1126,7 @@ static void test_parse_ack_reply(void **state)
 	assert_int_equal(lnet_parse(ln, ni, &h, &peer, (void *)1), 0);
 	assert_null(fk.rx_msg);
 	lock(ln);
-	assert_int_equal(lpni_of(ln, 100)->lpni_drop_count, 3);
+	assert_int_equal(lpni_total(lpni_of(ln, 100), LNET_STATS_DROP), 3);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	unlock(ln);
 }
@@ -1202,13 +1214,13 @@ static void test_peer_del_in_flight(void **state)
 	assert_int_equal(count_events(h[1], LNET_EVENT_SEND, -EHOSTUNREACH), 1);
 	assert_null(fk.held[0]->msg_txpeer);
 	/* the peer went away: our NI is not to blame */
-	assert_int_equal(ni->ni_health, LNET_MAX_HEALTH);
+	assert_int_equal(ni->ni_health.lh_value, LNET_MAX_HEALTH);
 	unlock(ln);
 	fake_complete(0, 0);			/* the LND still had it */
 	lock(ln);
 	assert_int_equal(count_events(h[0], LNET_EVENT_SEND, 0), 1);
 	assert_int_equal(ni->ni_tx_credits, 8);
-	assert_int_equal(ni->ni_send_count, 1);
+	assert_int_equal(ni_total(ni, LNET_STATS_SENT), 1);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
 	unlock(ln);
 }

@@ -163,7 +163,7 @@ static u64 ni_sends(struct memlnd_node *n, const char *nid)
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	ni = lnet_ni_find(&n->ln, &id);
-	v = ni ? ni->ni_send_count : ~0ULL;
+	v = ni ? lnet_counters_total(&ni->ni_counters, LNET_STATS_SENT) : ~0ULL;
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 	return v;
 }
@@ -234,7 +234,7 @@ static u32 lpni_state(struct memlnd_node *n, const char *nid)
 
 static u32 lpni_health(struct memlnd_node *n, const char *nid)
 {
-	return lpni_u32(n, nid, offsetof(struct lnet_peer_ni, lpni_health));
+	return lpni_u32(n, nid, offsetof(struct lnet_peer_ni, lpni_health.lh_value));
 }
 
 static void udsp_dst_priority(struct memlnd_node *n, const char *dst, u32 prio)
@@ -373,15 +373,15 @@ static void lpni_lower(struct memlnd_node *n, const char *nid, u32 health)
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	lpni = lnet_peer_ni_find(&n->ln, &id);
 	assert_non_null(lpni);
-	lpni->lpni_health = health;
-	lnet_lpni_recovery_schedule(&n->ln, lpni);
-	assert_false(list_empty(&lpni->lpni_recovery_list));
+	lpni->lpni_health.lh_value = health;
+	lnet_recovery_schedule(&n->ln, &lpni->lpni_health);
+	assert_false(list_empty(&lpni->lpni_health.lh_recovery_list));
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 }
 
 static bool lpni_recoveryq_empty(struct memlnd_node *n)
 {
-	const struct list_head *q = &n->ln.ln_lpni_recoveryq;
+	const struct list_head *q = &n->ln.ln_recoveryq[LNET_KIND_PEER_NI];
 	bool empty;
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
@@ -594,7 +594,7 @@ static void test_ping_unreachable(void **state)
 	u64 sent;
 
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	sent = dp->dp_send_count;
+	sent = dp->dp_count[LNET_STATS_SENT];
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(ping(p->n0, "10.21.0.2@tcp9", NULL, 1000, p->res),
 			 -EHOSTUNREACH);
@@ -603,7 +603,7 @@ static void test_ping_unreachable(void **state)
 	assert_int_equal(ping(p->n0, "10.21.0.2@tcp", "10.21.0.7@tcp", 1000,
 			      p->res), -EINVAL);
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
-	assert_int_equal(dp->dp_send_count, sent);
+	assert_int_equal(dp->dp_count[LNET_STATS_SENT], sent);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	/* no peer is made for a NID no net of ours reaches */
 	assert_int_equal(peer_state(p->n0, "10.21.0.2@tcp9"), 0xffffffffU);

@@ -409,6 +409,13 @@ static void test_global_read_only_caller(void **state)
 
 /* --- statistics ------------------------------------------------------------------------- */
 
+static bool counters_zero(const struct lnet_counters *c)
+{
+	static const struct lnet_counters zero;
+
+	return !memcmp(c, &zero, sizeof(zero));
+}
+
 static void test_stats(void **state)
 {
 	struct lnet *ln = *state;
@@ -421,13 +428,15 @@ static void test_stats(void **state)
 	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
 	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw, -1, 0), 0);
 	ni = list_first_entry(&lnet_net_find(ln, TCP)->net_nis, struct lnet_ni, ni_list);
-	ni->ni_send_count = 5;
-	ni->ni_recv_count = 6;
-	ni->ni_drop_count = 7;
+	/* the totals are sums over the message types */
+	ni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_PUT] = 3;
+	ni->ni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_GET] = 2;
+	ni->ni_counters.lc_msgs[LNET_STATS_RECV][LNET_MSG_ACK] = 6;
+	ni->ni_counters.lc_msgs[LNET_STATS_DROP][LNET_MSG_HELLO] = 7;
 	lpni = lnet_peer_ni_find(ln, &p);
-	lpni->lpni_send_count = 1;
-	lpni->lpni_recv_count = 2;
-	lpni->lpni_drop_count = 3;
+	lpni->lpni_counters.lc_msgs[LNET_STATS_SENT][LNET_MSG_REPLY] = 1;
+	lpni->lpni_counters.lc_msgs[LNET_STATS_RECV][LNET_MSG_PUT] = 2;
+	lpni->lpni_counters.lc_msgs[LNET_STATS_DROP][LNET_MSG_GET] = 3;
 	assert_int_equal(stats_cmd(ln, IOC_LIBCFS_GET_LNET_STATS, &st), 0);
 	assert_int_equal(st.st_send_count, 5);
 	assert_int_equal(st.st_recv_count, 6);
@@ -439,8 +448,9 @@ static void test_stats(void **state)
 	assert_int_equal(st.st_peer_nis, 2);	/* the peer and the gateway */
 	assert_int_equal(st.st_routes, 1);
 	assert_int_equal(stats_cmd(ln, IOC_LIBCFS_RESET_LNET_STATS, &st), 0);
-	assert_int_equal(ni->ni_send_count + ni->ni_recv_count + ni->ni_drop_count, 0);
-	assert_int_equal(lpni->lpni_send_count + lpni->lpni_drop_count, 0);
+	/* every counter of both kinds, by type too */
+	assert_true(counters_zero(&ni->ni_counters));
+	assert_true(counters_zero(&lpni->lpni_counters));
 	assert_int_equal(stats_cmd(ln, IOC_LIBCFS_GET_LNET_STATS, &st), 0);
 	assert_int_equal(st.st_send_count + st.st_peer_recv_count, 0);
 	assert_int_equal(st.st_nis, 2);

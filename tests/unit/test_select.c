@@ -235,23 +235,23 @@ static void test_select_health_beats_priority(void **state)
 
 	/* peer net: tcp has the better priority but sicker peer NIs */
 	s->p100->lpni_peer_net->lpn_sel_priority = 0;
-	s->p100->lpni_health = 500;
-	s->p101->lpni_health = 400;
+	s->p100->lpni_health.lh_value = 500;
+	s->p101->lpni_health.lh_value = 400;
 	pick_net_always(s, 3, TCP1);
 	/* local net health: tcp1's NIs are sick, its priority does not help */
-	s->p100->lpni_health = LNET_MAX_HEALTH;
-	s->p101->lpni_health = LNET_MAX_HEALTH;
+	s->p100->lpni_health.lh_value = LNET_MAX_HEALTH;
+	s->p101->lpni_health.lh_value = LNET_MAX_HEALTH;
 	s->p100->lpni_peer_net->lpn_sel_priority = LNET_PRIORITY_UNSET;
-	s->eth3->ni_health = 100;
-	s->eth4->ni_health = 100;
+	s->eth3->ni_health.lh_value = 100;
+	s->eth4->ni_health.lh_value = 100;
 	s->eth3->ni_net->net_sel_priority = 0;
 	pick_net_always(s, 3, TCP);
 	/* local NI: eth0 has the priority, eth1 the health */
-	s->eth0->ni_health = 900;
+	s->eth0->ni_health.lh_value = 900;
 	s->eth0->ni_sel_priority = 0;
 	pick_always(s, 3, s->eth1, NULL);
 	/* peer NI: 100 has the priority, 101 the health */
-	s->p100->lpni_health = 999;
+	s->p100->lpni_health.lh_value = 999;
 	s->p100->lpni_sel_priority = 0;
 	pick_always(s, 3, s->eth1, s->p101);
 }
@@ -366,7 +366,7 @@ static void test_select_status_down(void **state)
 	s->eth0->ni_net->net_sel_priority = 0;		/* stay on tcp */
 	s->eth0->ni_status = LNET_NI_STATUS_DOWN;
 	s->eth0->ni_sel_priority = 0;
-	s->eth1->ni_health = 10;
+	s->eth1->ni_health.lh_value = 10;
 	pick_always(s, 4, s->eth1, NULL);
 	/* every NI of tcp down: tcp1 wins despite tcp's priorities */
 	s->eth1->ni_status = LNET_NI_STATUS_DOWN;
@@ -381,11 +381,11 @@ static void test_select_peer_ni_down(void **state)
 	/* a down peer NI loses to an up one whatever its health and priority */
 	s->p100->lpni_state = LNET_NI_STATUS_DOWN;
 	s->p100->lpni_sel_priority = 0;
-	s->p101->lpni_health = 10;
+	s->p101->lpni_health.lh_value = 10;
 	pick_always(s, 4, NULL, s->p101);
 	/* up again: the UDSP priority decides once more (health equal) */
 	s->p100->lpni_state = LNET_NI_STATUS_UP;
-	s->p101->lpni_health = LNET_MAX_HEALTH;
+	s->p101->lpni_health.lh_value = LNET_MAX_HEALTH;
 	pick_always(s, 4, NULL, s->p100);
 }
 

@@ -164,8 +164,9 @@ static void test_runs_lo(void **state)
 	assert_int_equal(r.sft_ok, 1);
 	assert_int_equal(target_corrupt(ln), 0);
 	/* each PUT and ACK, GET and REPLY was sent once */
-	assert_int_equal(ln->ln_dp.dp_send_count, 2 * (20 + 50 + 1));
-	assert_int_equal(ln->ln_dp.dp_send_length, 20ULL * LNET_SELFTEST_MAX_SIZE + 50 * 12345);
+	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_SENT], 2 * (20 + 50 + 1));
+	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_SENT],
+			 20ULL * LNET_SELFTEST_MAX_SIZE + 50 * 12345);
 }
 
 /* ---- the target's check of a PUT ---------------------------------------------------- */

@@ -1076,7 +1076,7 @@ static u64 recv_count(struct node *n, const struct lnet_nid *nid)
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	ni = lnet_ni_find(&n->ln, nid);
 	assert_non_null(ni);
-	v = ni->ni_recv_count;
+	v = lnet_counters_total(&ni->ni_counters, LNET_STATS_RECV);
 	os_mutex_unlock(&n->ln.ln_api_mutex);
 	return v;
 }
@@ -1175,7 +1175,7 @@ static void test_connect_refused(void **state)
 	/* the peer's side failed: REMOTE_ERROR, on its peer NI */
 	lpni = lnet_peer_ni_find(&A.ln, &nobody);
 	assert_non_null(lpni);
-	assert_int_equal(lpni->lpni_health_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
+	assert_int_equal(lpni->lpni_health.lh_fail[LNET_MSG_STATUS_REMOTE_ERROR], 1);
 	assert_int_equal(A.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_REMOTE_ERROR],
 			 remote + 1);
 	lnet_md_unlink(&A.ln, h);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Message counters: a message sent, received or dropped counts once in
+ * the data path's totals and once in the struct lnet_counters of the local
+ * NI and of the peer NI it went through (lnet_count). GET_NET and GET_PEER
+ * report one NI's, GET_LNET_STATS the sums over every NI and peer NI,
+ * RESET_LNET_STATS zeroes them all.
+ */
+#include "lnet_priv.h"
+
+void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
+		struct lnet_peer_ni *lpni, u32 type, u32 len)
+{
+	/* a dropped message's type comes off the wire: it may be anything */
+	if (type > LNET_MSG_HELLO)
+		type = LNET_MSG_HELLO;
+	if (ni)
+		ni->ni_counters.lc_msgs[kind][type]++;
+	if (lpni)
+		lpni->lpni_counters.lc_msgs[kind][type]++;
+	ln->ln_dp.dp_count[kind]++;
+	ln->ln_dp.dp_length[kind] += len;
+}
+
+u64 lnet_counters_total(const struct lnet_counters *c, u32 kind)
+{
+	u64 n = 0;
+	u32 type;
+
+	for (type = 0; type <= LNET_MSG_HELLO; type++)
+		n += c->lc_msgs[kind][type];
+	return n;
+}
+
+void lnet_counters_walk(struct lnet *ln,
+			void (*fn)(struct lnet_counters *c, u32 kind, void *arg),
+			void *arg)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			fn(&ni->ni_counters, LNET_KIND_NI, arg);
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+				fn(&lpni->lpni_counters, LNET_KIND_PEER_NI, arg);
+}
+
+static void lnet_counters_add(struct lnet_counters *c, u32 kind, void *arg)
+{
+	struct lnet_counters_sum *sum = arg;
+	u32 k;
+
+	for (k = 0; k < LNET_STATS_KINDS; k++)
+		sum->cs_msgs[kind][k] += lnet_counters_total(c, k);
+	sum->cs_objects[kind]++;
+}
+
+void lnet_counters_sum(struct lnet *ln, struct lnet_counters_sum *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	lnet_counters_walk(ln, lnet_counters_add, sum);
+}
+
+static void lnet_counters_clear(struct lnet_counters *c, u32 kind, void *arg)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void lnet_counters_reset(struct lnet *ln)
+{
+	lnet_counters_walk(ln, lnet_counters_clear, NULL);
+}
