@@ -6,6 +6,9 @@
  * reply raises it back to LNET_MAX_HEALTH, a failure doubles the wait
  * before the next ping), and keeps our ping target up to date. It also
  * merges the pushes that peers sent us, as soon as they arrive.
+ *
+ * Recovery is written once for both kinds of object (struct lnet_health):
+ * lnet_recovery_kinds holds what differs between a local NI and a peer NI.
  */
 #include "ping_priv.h"
 
