@@ -170,12 +170,24 @@ static void ioc_hdr_init(struct lnet_ioc_hdr *h, u32 len)
 	h->ioc_version = LNET_IOC_VERSION;
 }
 
+/* What GET_NET and GET_PEER_NI both report after shared_fill_both(). */
+static void assert_shared(u32 health, u32 ping_count, u32 next_ping_s,
+			  const u64 count[LNET_STATS_KINDS])
+{
+	/* the totals are the sums of 10 * kind + type + 1 over the types */
+	static const u64 want[LNET_STATS_KINDS] = { 15, 65, 115 };
+
+	assert_int_equal(health, 700);
+	assert_int_equal(ping_count, 3);
+	assert_int_equal(next_ping_s, 6);	/* 5.5 s, rounded up */
+	assert_memory_equal(count, want, sizeof(want));
+}
+
 static void test_fill_same_for_both(void **state)
 {
 	struct shared *s = *state;
 	struct lnet_ioc_peer pr;
 	struct lnet_ioc_ni n;
-	u64 want[LNET_STATS_KINDS] = { 15, 65, 115 };	/* sums of 10k+t+1 */
 
 	/* 5.5 s ahead: reported as 6 s (rounded up) */
 	shared_fill_both(s, os_now_ns() + 5500000000ULL);
@@ -188,18 +200,10 @@ static void test_fill_same_for_both(void **state)
 	pr.pr_prim_nid = s->peer;
 	assert_int_equal(lnet_ioctl(&s->ln, IOC_LIBCFS_GET_PEER_NI, &pr, sizeof(pr), false), 0);
 
-	assert_int_equal(n.ni_health, 700);
-	assert_int_equal(pr.pr_health, 700);
-	assert_int_equal(n.ni_ping_count, 3);
-	assert_int_equal(pr.pr_ping_count, 3);
-	assert_int_equal(n.ni_next_ping_s, 6);
-	assert_int_equal(pr.pr_next_ping_s, 6);
-	assert_int_equal(n.ni_send_count, want[LNET_STATS_SENT]);
-	assert_int_equal(pr.pr_send_count, want[LNET_STATS_SENT]);
-	assert_int_equal(n.ni_recv_count, want[LNET_STATS_RECV]);
-	assert_int_equal(pr.pr_recv_count, want[LNET_STATS_RECV]);
-	assert_int_equal(n.ni_drop_count, want[LNET_STATS_DROP]);
-	assert_int_equal(pr.pr_drop_count, want[LNET_STATS_DROP]);
+	assert_shared(n.ni_health, n.ni_ping_count, n.ni_next_ping_s,
+		      (u64 []){ n.ni_send_count, n.ni_recv_count, n.ni_drop_count });
+	assert_shared(pr.pr_health, pr.pr_ping_count, pr.pr_next_ping_s,
+		      (u64 []){ pr.pr_send_count, pr.pr_recv_count, pr.pr_drop_count });
 	assert_int_equal(n.ni_stats[LNET_IOC_STATS_DROP][LNET_IOC_MSG_HELLO], 25);
 	assert_memory_equal(n.ni_stats, s->ni->ni_counters.lc_msgs, sizeof(n.ni_stats));
 	assert_memory_equal(pr.pr_stats, n.ni_stats, sizeof(pr.pr_stats));
@@ -249,14 +253,10 @@ static void test_reset_clears_both_kinds(void **state)
 
 /* ---- recovery scheduling ------------------------------------------------------------- */
 
-static u32 queue_len(const struct list_head *q)
+/* @h is the one entry of the recovery queue @q. */
+static bool queued_alone(const struct list_head *q, const struct lnet_health *h)
 {
-	const struct list_head *e;
-	u32 n = 0;
-
-	for (e = q->next; e != q; e = e->next)
-		n++;
-	return n;
+	return q->next == &h->lh_recovery_list && q->prev == &h->lh_recovery_list;
 }
 
 static void test_schedule_own_queue_once(void **state)
@@ -273,28 +273,26 @@ static void test_schedule_own_queue_once(void **state)
 	lnet_recovery_schedule(&s->ln, nh);
 	lnet_recovery_schedule(&s->ln, ph);
 	after = os_now_ns();
-	assert_int_equal(queue_len(&s->ln.ln_recoveryq[LNET_KIND_NI]), 1);
-	assert_int_equal(queue_len(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI]), 1);
-	assert_ptr_equal(s->ln.ln_recoveryq[LNET_KIND_NI].next, &nh->lh_recovery_list);
-	assert_ptr_equal(s->ln.ln_recoveryq[LNET_KIND_PEER_NI].next, &ph->lh_recovery_list);
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_NI], nh));
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI], ph));
 	assert_true(nh->lh_next_ping_ns >= before + interval);
 	assert_true(ph->lh_next_ping_ns <= after + interval);
 
 	/* again: still once on the queue, the ping time kept */
 	first = ph->lh_next_ping_ns;
 	lnet_recovery_schedule(&s->ln, ph);
-	assert_int_equal(queue_len(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI]), 1);
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI], ph));
 	assert_int_equal(ph->lh_next_ping_ns, first);
 
 	/* a ping in flight: no ping time until it is answered */
 	lnet_health_recovered(nh);
-	assert_int_equal(queue_len(&s->ln.ln_recoveryq[LNET_KIND_NI]), 0);
+	assert_true(list_empty(&s->ln.ln_recoveryq[LNET_KIND_NI]));
 	assert_int_equal(nh->lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(nh->lh_next_ping_ns, 0);
 	nh->lh_value = 10;
 	nh->lh_recovery_pending = true;
 	lnet_recovery_schedule(&s->ln, nh);
-	assert_int_equal(queue_len(&s->ln.ln_recoveryq[LNET_KIND_NI]), 1);
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_NI], nh));
 	assert_int_equal(nh->lh_next_ping_ns, 0);
 }
 
@@ -332,7 +330,8 @@ static void test_deleted_leaves_queue(void **state)
 
 	s->lpni->lpni_health.lh_value = 1;
 	lnet_recovery_schedule(&s->ln, &s->lpni->lpni_health);
-	assert_int_equal(queue_len(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI]), 1);
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI],
+				 &s->lpni->lpni_health));
 	assert_int_equal(lnet_peer_ni_del(&s->ln, &s->peer, NULL, 0), 0);
 	s->lpni = NULL;
 	assert_true(list_empty(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI]));
