@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * lnetctl: command tables, the option parser and the helpers every command
- * file shares. Each object (lnet, net, peer, policy, debug, import/export)
- * lives in its own file and exports its command table (ping, discover and
- * selftest, which send traffic, live in dp.c); main.c links them
- * into the tree that argv, the shell and `help` all walk.
+ * lnetctl: command tables, the two matchers, the option parser and the
+ * helpers every command file shares. Each object (lnet, net, peer, policy,
+ * debug, import/export) lives in its own file and exports its command table
+ * (ping, discover and selftest, which send traffic, live in dp.c); main.c
+ * links them into the tree that argv, the shell, `help`, `--help` and
+ * completion all walk, through one command matcher (lnetctl_cmd_match) and
+ * one option matcher and parser (lnetctl_opt_match, lnetctl_scan).
  */
 #ifndef LNETCTL_H
 #define LNETCTL_H
