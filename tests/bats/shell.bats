@@ -271,15 +271,11 @@ tab_list() {
 	wait_screen "lnetctl> pol show --X"
 	cmd "pol show"
 	[[ "$out" == "lnetctl: unknown command 'pol': expected one of lnet, net, peer, policy, udsp, "* ]]
-	cmd "udsp add --src tcp --prio 3"
+	cmd "udsp add --dst tcp --prio 3"
 	[ "$out" = "" ]
 	cmd "udsp show"
 	output=$out
-	yaml_is "udsp:
-- idx: 0
-  src: tcp
-  action:
-    priority: 3"
+	[ "$(yaml_get "[(r['dst'], r['action']['priority']) for r in d['udsp']]")" = "[('tcp', 3)]" ]
 	cmd "net add --net tcp1 --if veth1 --peer 8"
 	[ "$out" = "lnetctl net add: ambiguous option '--peer': could be --peer-timeout, --peer-credits, --peer-buffer-credits" ]
 }
