@@ -23,6 +23,7 @@
 
 #include "lnetd.h"
 #include "../kernel/core/lnet.h"
+#include "../kernel/udsp/udsp.h"
 #include "../kernel/lnd/socklnd/socklnd.h"
 #include "../libcfg/cfg.h"
 
@@ -346,7 +347,13 @@ int main(int argc, char **argv)
 		unlink(o.socket);
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
+	/* The instance as the lnet module builds it: policy engine, then LNDs. */
 	lnet_init(&the_lnet);
+	rc = lnet_udsp_register(&the_lnet);
+	if (rc) {
+		unlink(o.socket);
+		die("cannot start the UDSP engine: %s", strerror(-rc));
+	}
 	rc = register_lnds(&the_lnet);
 	if (rc) {
 		unlink(o.socket);

@@ -21,7 +21,7 @@
 #define LNET_DEF_PEER_BUF_CREDITS 0
 #define LNET_DEF_CREDITS	256
 
-struct lnet_udsp_index;
+struct lnet_hooks;
 
 enum lnet_buf_kind {
 	LNET_BUF_TINY,
@@ -135,9 +135,9 @@ struct lnet {
 	struct list_head ln_nets;		/* 0@lo's net first */
 	struct list_head ln_peers;
 	struct list_head ln_routes;
-	struct list_head ln_udsp_list;		/* struct lnet_udsp, idx order */
-	u32 ln_udsp_count;
-	struct lnet_udsp_index *ln_udsp_index;	/* owned by kernel/udsp */
+	/* The policy engine on this instance (hooks.h), or NULL. */
+	const struct lnet_hooks *ln_hooks;
+	void *ln_hooks_priv;			/* its state: the core never reads it */
 	struct lnet_peer_ni **ln_lpni_hash;	/* NID -> peer NI */
 	u32 ln_lpni_hash_size;			/* power of two */
 	u32 ln_npeer_nis;

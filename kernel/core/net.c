@@ -5,7 +5,6 @@
  * is configured and cannot be added or deleted by users.
  */
 #include "lnet_priv.h"
-#include "../udsp/udsp.h"
 
 struct lnet_tun_range {
 	s32 min, max, def;
@@ -167,8 +166,8 @@ int lnet_lo_net_create(struct lnet *ln)
 	}
 	list_add(&net->net_list, &ln->ln_nets);
 	lnet_ni_attach(net, ni);
-	lnet_udsp_apply_net(ln, net);
-	lnet_udsp_apply_ni(ln, ni);
+	lnet_hook(ln, net_added, net);
+	lnet_hook(ln, ni_added, ni);
 	return 0;
 }
 
@@ -243,11 +242,11 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 
 	if (new_net) {
 		list_add_tail(&new_net->net_list, &ln->ln_nets);
-		lnet_udsp_apply_net(ln, new_net);
+		lnet_hook(ln, net_added, new_net);
 	}
 	lnet_ni_attach(net, ni);
-	lnet_udsp_apply_ni(ln, ni);
-	lnet_udsp_local_changed(ln);
+	lnet_hook(ln, ni_added, ni);
+	lnet_hook(ln, local_changed);
 	lnet_ping_target_update(ln);
 	if (ni->ni_lnd)
 		lnet_dp_monitor_ensure(ln);
@@ -325,7 +324,7 @@ int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname)
 		lnet_ni_destroy(ln, ni);
 	if (net)
 		lnet_net_destroy(ln, net);
-	lnet_udsp_local_changed(ln);
+	lnet_hook(ln, local_changed);
 	lnet_ping_target_update(ln);
 	return 0;
 }

@@ -89,7 +89,7 @@ static int udsp_pass_init(struct lnet *ln, struct udsp_pass *p, bool memo)
 	u8 *m;
 
 	memset(p, 0, sizeof(*p));
-	ix = ln->ln_udsp_index;
+	ix = lnet_udsp_of(ln)->us_index;
 	if (!ix || !(ix->ui_class_n[UC_PAIR] + ix->ui_class_n[UC_ROUTER]))
 		return 0;	/* no list can be set: nothing to pick from */
 	udsp_pass_count(ln, &nnis, &nroutes);
@@ -269,7 +269,7 @@ static u32 udsp_cands_next(const struct udsp_entry *ents, struct udsp_cands *a,
 static const struct lnet_udsp *udsp_first(struct lnet *ln, struct udsp_match *m,
 					  u32 *pos_out)
 {
-	struct lnet_udsp_index *ix = ln->ln_udsp_index;
+	struct lnet_udsp_index *ix = lnet_udsp_of(ln)->us_index;
 	u32 cls = m->um_class << UDSP_KEY_CLASS, pos;
 	const struct udsp_entry *e;
 	struct udsp_cands a, b;
@@ -474,7 +474,7 @@ static void udsp_recompute(struct lnet *ln, struct udsp_pass *p,
 static void udsp_recompute_matching(struct lnet *ln, struct udsp_pass *p,
 				    const struct lnet_nidexpr *e, u32 cls)
 {
-	struct udsp_objs *o = ln->ln_udsp_index->ui_objs;
+	struct udsp_objs *o = lnet_udsp_of(ln)->us_index->ui_objs;
 	const struct udsp_group *g;
 	u32 lo, hi, i, k;
 
@@ -499,6 +499,7 @@ static void udsp_recompute_matching(struct lnet *ln, struct udsp_pass *p,
  */
 void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r)
 {
+	const struct lnet_udsp_index *ix;
 	u32 cls = lnet_udsp_class(&r->udsp_desc);
 	struct udsp_pass p;
 	bool lists = cls == UC_PAIR || cls == UC_ROUTER;
@@ -508,7 +509,8 @@ void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r)
 		return;
 	}
 	lnet_udsp_objs_build(ln);
-	if (!ln->ln_udsp_index || !ln->ln_udsp_index->ui_objs) {
+	ix = lnet_udsp_of(ln)->us_index;
+	if (!ix || !ix->ui_objs) {
 		lnet_udsp_apply_all(ln);
 		return;
 	}
