@@ -28,6 +28,8 @@ struct lnet_peer_ni *lnet_lpni_hash_find(struct lnet *ln,
 
 /* net.c */
 int lnet_lo_net_create(struct lnet *ln);
+/* "NI <nid> (<ifname>) <what>" into the log, at info: an NI's lifecycle. */
+void lnet_ni_log(const struct lnet_ni *ni, const char *what);
 void lnet_nets_destroy(struct lnet *ln);
 
 /* peer.c */

@@ -361,7 +361,7 @@ static void udsp_apply_list(struct lnet *ln, struct udsp_pass *p,
 		rc = lnet_peer_ni_set_rtr(ln, lpni, p->up_out, n);
 	}
 	if (rc)
-		os_log("udsp: cannot set the %s list of a peer NI: %d\n",
+		os_err("udsp: cannot set the %s list of a peer NI: %d\n",
 		       cls == UC_PAIR ? "preferred NID" : "preferred router", rc);
 }
 
@@ -386,7 +386,7 @@ void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
 	lnet_udsp_objs_drop(ln);	/* it does not know this NID */
 	udsp_apply_peer_ni_prio(ln, lpni);
 	if (udsp_pass_init(ln, &p, false)) {
-		os_log("udsp: out of memory: preferred lists of a new peer NI not set\n");
+		os_err("udsp: out of memory: preferred lists of a new peer NI not set\n");
 		return;
 	}
 	udsp_apply_lists(ln, &p, lpni);
@@ -412,7 +412,7 @@ static int udsp_pass_init_best(struct lnet *ln, struct udsp_pass *p)
 {
 	if (!udsp_pass_init(ln, p, true) || !udsp_pass_init(ln, p, false))
 		return 0;
-	os_log("udsp: out of memory: preferred lists of peer NIs not updated\n");
+	os_err("udsp: out of memory: preferred lists of peer NIs not updated\n");
 	return -ENOMEM;
 }
 
