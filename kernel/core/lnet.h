@@ -7,6 +7,23 @@
  * Locking: ln_api_mutex guards everything, configuration and data path
  * (see lnet_msg.h for the rules the data path and the LNDs follow).
  * lnet_ioctl() takes it; the functions below expect it held.
+ *
+ * Contexts: every entry point runs in process context and may sleep; none
+ * runs in interrupt, softirq or atomic context.
+ *  - lnet_init(), lnet_udsp_register(), lnet_fini(): the module's init and
+ *    exit (insmod, rmmod); lnetd's main thread. Nothing else runs then.
+ *  - lnet_ioctl(): the caller's ioctl system call (module), one of lnetd's
+ *    worker threads (one request each); it may wait for the network.
+ *  - lnet_link_event(): the module's work item (a kworker), queued by the
+ *    netdevice notifier, which only records the change under rtnl_lock;
+ *    lnetd's link monitor thread.
+ *  - the monitor (monitor.c): its own thread (kthread, pthread).
+ *  - the UNLOCKED entry points of lnet_msg.h: the LNDs' own threads
+ *    (lolnd calls the _locked ones from the sender, the mutex held).
+ *  - the hooks (hooks.h) and event handlers: with the mutex held, from
+ *    whichever of these changed the objects or completed the message.
+ * The only atomic sections are the kernel os_if_lookup()'s (RCU read lock,
+ * the device's address lock): a copy, nothing that sleeps.
  */
 #ifndef LNET_CORE_H
 #define LNET_CORE_H
