@@ -87,6 +87,9 @@ static void setup_local(struct lnet *ln)
 	char ifname[16];
 	int k, rc;
 
+	/* the NIs' lifecycle lines: not what is measured */
+	if (!os_log_file)
+		os_log_file = fopen("/dev/null", "w");
 	lnet_init(ln);
 	rc = lnet_udsp_register(ln);
 	if (rc)
