@@ -2,7 +2,8 @@
 /*
  * The ioctl entry point: framing and common checks (lnet_ioctl.h), then
  * one small handler per command. Handlers validate their whole input
- * before they change anything.
+ * before they change anything. The policy engine's commands (the UDSP
+ * ones) come in its hooks (hooks.h) and go through the same checks.
  */
 #include "lnet_priv.h"
 #include "selftest.h"
