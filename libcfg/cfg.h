@@ -248,7 +248,7 @@ int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cf
 int cfg_stats_get(struct cfg_handle *h, struct lnet_ioc_stats *st, struct cfg_err *err);
 int cfg_stats_reset(struct cfg_handle *h, struct cfg_err *err);
 
-/* Show output as YAML on @out (show_route.c). */
+/* Show output as YAML on @out (sec_*.c, show.c). */
 int cfg_show_routes(struct cfg_handle *h, u32 net_id, const struct lnet_nid *gw,
 		    bool verbose, FILE *out, struct cfg_err *err);
 int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err);
