@@ -19,6 +19,7 @@
  * Also the parsing, applying and printing helpers the sections share.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "section.h"
@@ -65,13 +66,55 @@ static const struct cfg_section *section_of(const char *key)
 	return NULL;
 }
 
+static struct cfg_doc *doc_new(struct cfg_err *err)
+{
+	struct doc *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		cfg_fail(err, -ENOMEM, NULL, "out of memory reading the configuration");
+		return NULL;
+	}
+	return &d->pub;
+}
+
 void cfg_doc_free(struct cfg_doc *doc)
 {
+	size_t i;
+
+	if (!doc)
+		return;
+	for (i = 0; i < doc->nnets; i++) {
+		cfg_net_fini(doc->nets[i]);
+		free(doc->nets[i]);
+	}
+	for (i = 0; i < doc->npeers; i++) {
+		cfg_peer_fini(doc->peers[i]);
+		free(doc->peers[i]);
+	}
+	for (i = 0; i < doc->nroutes; i++) {
+		cfg_route_fini(doc->routes[i]);
+		free(doc->routes[i]);
+	}
+	for (i = 0; i < doc->npolicies; i++)
+		free(doc->policies[i]);
 	free(doc->nets);
 	free(doc->peers);
 	free(doc->policies);
 	free(doc->routes);
-	memset(doc, 0, sizeof(*doc));
+	free(doc_priv(doc));
+}
+
+int doc_append(void *arr, size_t *n, const void *item, size_t size, struct cfg_err *err)
+{
+	void *copy = malloc(size);
+
+	if (!copy || cfg_list_append(arr, *n, SIZE_MAX, &copy, sizeof(copy))) {
+		free(copy);
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the configuration");
+	}
+	memcpy(copy, item, size);
+	(*n)++;
+	return 0;
 }
 
 /* --- parsing helpers -------------------------------------------------------------- */
@@ -155,21 +198,6 @@ bool is_empty(const struct ynode *n)
 	return !n || ytree_is_null(n);
 }
 
-int grow(void **arr, size_t *cap, size_t n, size_t size, struct cfg_err *err)
-{
-	size_t ncap = *cap ? *cap * 2 : 8;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*arr, ncap * size);
-	if (!p)
-		return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the configuration");
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 int parse_items(struct dparse *p, const struct ynode *key,
 		int (*item)(struct dparse *p, const struct ynode *item))
 {
@@ -223,22 +251,25 @@ static int parse_root(struct dparse *p, const struct ynode *root)
 	return rc;
 }
 
-int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
+int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err)
 {
-	struct dparse p = { .doc = doc, .err = err };
+	struct dparse p = { .err = err };
 	struct ynode *root;
 	int rc;
 
-	memset(doc, 0, sizeof(*doc));
+	*doc = NULL;
 	memset(err, 0, sizeof(*err));
 	rc = ytree_load(text, len, &root, err);
 	if (rc)
 		return rc;
-	rc = parse_root(&p, root);
+	p.doc = doc_new(err);
+	rc = p.doc ? parse_root(&p, root) : -ENOMEM;
 	ytree_free(root);
 	if (rc)
-		cfg_doc_free(doc);
+		cfg_doc_free(p.doc);
+	else
+		*doc = p.doc;
 	return rc;
 }
 
@@ -318,24 +349,27 @@ int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 /* --- cfg_doc_read, cfg_doc_write, cfg_export ------------------------------------------- */
 
 /* Every section but those that stream export --backup when @streamed is false. */
-static int read_sections(struct cfg_handle *h, struct cfg_doc *doc, bool streamed,
+static int read_sections(struct cfg_handle *h, struct cfg_doc **doc, bool streamed,
 			 struct cfg_err *err)
 {
 	const struct cfg_section *order[NSECTIONS];
+	struct cfg_doc *d = doc_new(err);
 	size_t i;
-	int rc = 0;
+	int rc = d ? 0 : -ENOMEM;
 
-	memset(doc, 0, sizeof(*doc));
 	sections_in_order(order);
 	for (i = 0; i < NSECTIONS && !rc; i++)
 		if (streamed || !order[i]->backup)
-			rc = order[i]->read(h, doc, err);
-	if (rc)
-		cfg_doc_free(doc);
+			rc = order[i]->read(h, d, err);
+	if (rc) {
+		cfg_doc_free(d);
+		d = NULL;
+	}
+	*doc = d;
 	return rc;
 }
 
-int cfg_doc_read(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
+int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err)
 {
 	return read_sections(h, doc, true, err);
 }
@@ -364,7 +398,7 @@ static int export_backup(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 {
 	struct printer p = { .out = out, .err = err };
 	const struct cfg_section *order[NSECTIONS];
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 	size_t i;
 	int rc;
 
@@ -375,12 +409,12 @@ static int export_backup(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 	for (i = 0; i < NSECTIONS && !rc; i++) {
 		if (order[i]->backup) {
 			rc = order[i]->backup(&p, h);
-		} else if (order[i]->has(&doc)) {
+		} else if (order[i]->has(doc)) {
 			pr_start(&p);
-			order[i]->write(&p.w, &doc);
+			order[i]->write(&p.w, doc);
 		}
 	}
-	cfg_doc_free(&doc);
+	cfg_doc_free(doc);
 	return pr_finish(&p, rc);
 }
 

@@ -23,7 +23,7 @@ static const char *const global_top[] = { "global", NULL };
 static int global_key(struct dparse *p, const struct ynode *k)
 {
 	const struct cfg_global_spec *s = cfg_global_find(k->str);
-	struct cfg_global *g = &p->doc->global;
+	struct cfg_global *g = &doc_priv(p->doc)->global;
 	int rc;
 
 	if (!s && !strcmp(k->str, "lnd_timeout"))
@@ -66,7 +66,7 @@ static int parse_global(struct dparse *p, const struct ynode *key)
 
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next)
 		rc = global_key(p, k);
-	return rc ? rc : global_check(&p->doc->global, p->err);
+	return rc ? rc : global_check(&doc_priv(p->doc)->global, p->err);
 }
 
 /* --- apply ------------------------------------------------------------------------- */
@@ -103,7 +103,7 @@ static int save_global(struct applier *a)
 /* The document's values, or with a->del the defaults of the keys it lists. */
 static int apply_global(struct applier *a)
 {
-	const struct cfg_global *g = &a->doc->global;
+	const struct cfg_global *g = &doc_priv(a->doc)->global;
 	const struct cfg_global_spec *s;
 	struct cfg_global def;
 	int rc;
@@ -126,7 +126,7 @@ static int apply_global(struct applier *a)
 /* Keep only what differs from the defaults: a fresh node needs no more. */
 static int read_global(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
 {
-	struct cfg_global *g = &doc->global;
+	struct cfg_global *g = &doc_priv(doc)->global;
 	const struct cfg_global_spec *s;
 	int rc = cfg_global_read(h, g, err);
 
@@ -161,7 +161,7 @@ static void write_global_values(struct yemit *w, const struct cfg_global *g)
 
 static void write_global(struct yemit *w, const struct cfg_doc *doc)
 {
-	write_global_values(w, &doc->global);
+	write_global_values(w, &doc_priv(doc)->global);
 }
 
 /* The running values, every one (show and the full export). */
@@ -186,7 +186,7 @@ int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 
 static bool has_global(const struct cfg_doc *doc)
 {
-	return doc->global.set;
+	return doc_priv(doc)->global.set;
 }
 
 const struct cfg_section cfg_sec_global = {

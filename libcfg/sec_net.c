@@ -110,14 +110,12 @@ static int parse_interfaces(struct dparse *p, const struct ynode *ifs, struct cf
 	return rc;
 }
 
+/* @n (and its interfaces) into the document. */
 static int add_net(struct dparse *p, const struct cfg_net *n)
 {
 	struct cfg_doc *d = p->doc;
-	int rc = grow((void **)&d->nets, &p->cap_nets, d->nnets, sizeof(*n), p->err);
 
-	if (!rc)
-		d->nets[d->nnets++] = *n;
-	return rc;
+	return doc_append(&d->nets, &d->nnets, n, sizeof(*n), p->err);
 }
 
 static int parse_local_ni(struct dparse *p, const struct ynode *item,
@@ -146,6 +144,8 @@ static int parse_local_ni(struct dparse *p, const struct ynode *item,
 		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
 	if (!rc)
 		rc = add_net(p, &n);
+	if (rc)
+		cfg_net_fini(&n);
 	return rc;
 }
 
@@ -193,7 +193,7 @@ static int parse_nets(struct dparse *p, const struct ynode *key)
 
 static int undo_net_add(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
-	return cfg_net_del(a->h, &a->doc->nets[u->item], e);
+	return cfg_net_del(a->h, a->doc->nets[u->item], e);
 }
 
 /* A deleted net: add its NIs (one cfg_net each) again. */
@@ -210,7 +210,12 @@ static int undo_net_del(struct applier *a, const struct undo *u, struct cfg_err 
 
 static void release_nets(struct undo *u)
 {
-	free(u->data);
+	struct cfg_net *nets = u->data;
+	size_t i;
+
+	for (i = 0; i < u->ndata; i++)
+		cfg_net_fini(&nets[i]);
+	free(nets);
 }
 
 static int add_nets(struct applier *a)
@@ -220,7 +225,7 @@ static int add_nets(struct applier *a)
 	int rc;
 
 	for (i = 0; i < d->nnets; i++) {
-		const struct cfg_net *n = &d->nets[i];
+		const struct cfg_net *n = d->nets[i];
 		struct undo u = { .undo = undo_net_add, .item = i };
 
 		if (!n->nifs)
@@ -237,29 +242,17 @@ static int add_nets(struct applier *a)
 }
 
 /* The model of one running NI: its interface and tunables, in net @net_id. */
-static void net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni)
+static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni,
+		     struct cfg_err *err)
 {
 	cfg_net_init(s);
 	s->net_id = net_id;
-	s->nifs = 1;
-	memcpy(s->ifnames[0], ni->ni_ifname, sizeof(s->ifnames[0]));
-	s->ifnames[0][LNET_IFNAME_LEN - 1] = '\0';
 	s->tun.peer_timeout = ni->ni_peer_timeout;
 	s->tun.peer_credits = ni->ni_peer_credits;
 	s->tun.peer_buffer_credits = ni->ni_peer_buffer_credits;
 	s->tun.credits = ni->ni_credits;
-}
-
-/* Append a cfg_net for @ni to *@nets; -ENOMEM in @err. */
-static int append_ni(struct cfg_net **nets, size_t *n, u32 net_id,
-		     const struct lnet_ioc_ni *ni, struct cfg_err *err)
-{
-	struct cfg_net *p = realloc(*nets, (*n + 1) * sizeof(*p));
-
-	if (!p)
+	if (cfg_net_append(s, ni->ni_ifname))
 		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
-	*nets = p;
-	net_of_ni(&p[(*n)++], net_id, ni);
 	return 0;
 }
 
@@ -276,7 +269,7 @@ static bool lists_ifname(const struct cfg_net *n, const char *ifname)
 /* The NIs of @n as they are now (one cfg_net per NI), to add them back. */
 static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 {
-	struct cfg_net *nets = NULL;
+	struct cfg_net *nets;
 	struct lnet_ioc_ni ni;
 	u32 i;
 	int rc;
@@ -291,9 +284,12 @@ static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 					cfg_target(a->h), strerror(-rc));
 		if (n->nifs && !lists_ifname(n, ni.ni_ifname))
 			continue;
-		nets = u->data;
-		rc = append_ni(&nets, &u->ndata, n->net_id, &ni, a->err);
+		nets = realloc(u->data, (u->ndata + 1) * sizeof(*nets));
+		if (!nets)
+			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
 		u->data = nets;
+		rc = net_of_ni(&nets[u->ndata], n->net_id, &ni, a->err);
+		u->ndata++;
 		if (rc)
 			return rc;
 	}
@@ -306,7 +302,7 @@ static int del_nets(struct applier *a)
 	int rc;
 
 	for (i = d->nnets; i-- > 0;) {
-		const struct cfg_net *n = &d->nets[i];
+		const struct cfg_net *n = d->nets[i];
 		struct undo u = { .undo = undo_net_del, .release = release_nets, .item = i };
 
 		rc = save_nis(a, n, &u);
@@ -333,6 +329,7 @@ static int apply_nets(struct applier *a)
 static int read_nets(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
 {
 	struct lnet_ioc_ni ni;
+	struct cfg_net n;
 	u32 i;
 	int rc;
 
@@ -347,9 +344,13 @@ static int read_nets(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *
 		/* The net is that of the NID: the one thing every NI has. */
 		if (LNET_NET_LND(lnet_nid_net(&ni.ni_nid)) == LNET_LND_LO)
 			continue;
-		rc = append_ni(&doc->nets, &doc->nnets, lnet_nid_net(&ni.ni_nid), &ni, err);
-		if (rc)
+		rc = net_of_ni(&n, lnet_nid_net(&ni.ni_nid), &ni, err);
+		if (!rc)
+			rc = doc_append(&doc->nets, &doc->nnets, &n, sizeof(n), err);
+		if (rc) {
+			cfg_net_fini(&n);
 			return rc;
+		}
 	}
 }
 
@@ -500,32 +501,32 @@ static int export_nets(struct printer *p, struct cfg_handle *h)
  * of its own, and NIs are grouped only while consecutive, so that reading
  * the output back gives the same entries in the same order.
  */
-static size_t write_net_block(struct yemit *w, const struct cfg_net *nets, size_t n)
+static size_t write_net_block(struct yemit *w, struct cfg_net *const *nets, size_t n)
 {
 	size_t k = 1, i;
 	char key[12];
 	u32 j;
 
 	yemit_map_start(w);
-	emit_net(w, "net type", nets[0].net_id);
-	if (!nets[0].nifs) {
-		emit_tunables(w, &nets[0].tun);
+	emit_net(w, "net type", nets[0]->net_id);
+	if (!nets[0]->nifs) {
+		emit_tunables(w, &nets[0]->tun);
 		yemit_map_end(w);
 		return 1;
 	}
-	while (k < n && nets[k].net_id == nets[0].net_id && nets[k].nifs)
+	while (k < n && nets[k]->net_id == nets[0]->net_id && nets[k]->nifs)
 		k++;
 	yemit_key_seq(w, "local NI(s)");
 	for (i = 0; i < k; i++) {
 		yemit_map_start(w);
 		yemit_key_map(w, "interfaces");
-		for (j = 0; j < nets[i].nifs; j++) {
+		for (j = 0; j < nets[i]->nifs; j++) {
 			snprintf(key, sizeof(key), "%u", j);
 			yemit_plain(w, key);
-			yemit_str(w, nets[i].ifnames[j]);
+			yemit_str(w, nets[i]->ifnames[j]);
 		}
 		yemit_map_end(w);
-		emit_tunables(w, &nets[i].tun);
+		emit_tunables(w, &nets[i]->tun);
 		yemit_map_end(w);
 	}
 	yemit_seq_end(w);

@@ -74,7 +74,8 @@ static int parse_peer_ni(struct dparse *p, const struct ynode *item,
 				"too many peer NIs: at most %d per peer",
 				LNET_PEER_MAX_NIS);
 	locs[peer->nnids] = v->loc;
-	peer->nids[peer->nnids++] = nid;
+	if (cfg_peer_append(peer, &nid))
+		return cfg_fail(p->err, -ENOMEM, NULL, "out of memory reading the configuration");
 	return 0;
 }
 
@@ -155,23 +156,21 @@ static int parse_peer_fields(struct dparse *p, const struct ynode *item,
 static int parse_peer_item(struct dparse *p, const struct ynode *item)
 {
 	struct cfg_doc *d = p->doc;
-	struct cfg_peer *peer;
+	struct cfg_peer peer;
 	int rc;
 
 	rc = need_type(p, item, YNODE_MAP, "peer");
 	if (!rc)
 		rc = check_keys(p, item, "a peer", peer_keys, peer_ignored);
-	if (!rc)
-		rc = grow((void **)&d->peers, &p->cap_peers, d->npeers,
-			  sizeof(*peer), p->err);
 	if (rc)
 		return rc;
-	peer = &d->peers[d->npeers];
-	cfg_peer_init(peer);
-	peer->loc = item->loc;
-	rc = parse_peer_fields(p, item, peer);
+	cfg_peer_init(&peer);
+	peer.loc = item->loc;
+	rc = parse_peer_fields(p, item, &peer);
 	if (!rc)
-		d->npeers++;
+		rc = doc_append(&d->peers, &d->npeers, &peer, sizeof(peer), p->err);
+	if (rc)
+		cfg_peer_fini(&peer);
 	return rc;
 }
 
@@ -182,8 +181,11 @@ static int parse_peers(struct dparse *p, const struct ynode *key)
 
 /* --- apply ------------------------------------------------------------------------- */
 
-/* @p without its primary NID in the list of NIDs to add/remove, into @s. */
-static const struct cfg_peer *peer_nids_only(struct cfg_peer *s, const struct cfg_peer *p)
+/*
+ * @p without its primary NID in the list of NIDs to add/remove, into @s
+ * (initialized; its list is reused). 0 or -ENOMEM in @err.
+ */
+static int peer_nids_only(struct cfg_peer *s, const struct cfg_peer *p, struct cfg_err *err)
 {
 	u32 i;
 
@@ -192,9 +194,21 @@ static const struct cfg_peer *peer_nids_only(struct cfg_peer *s, const struct cf
 	s->loc = p->loc;
 	s->nnids = 0;
 	for (i = 0; i < p->nnids; i++)
-		if (!lnet_nid_equal(&p->nids[i], &p->prim))
-			s->nids[s->nnids++] = p->nids[i];
-	return s;
+		if (!lnet_nid_equal(&p->nids[i], &p->prim) && cfg_peer_append(s, &p->nids[i]))
+			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
+/* @to's NIDs become those of @from. */
+static int copy_nids(struct cfg_peer *to, const struct cfg_peer *from, struct cfg_err *err)
+{
+	u32 i;
+
+	to->nnids = 0;
+	for (i = 0; i < from->nnids; i++)
+		if (cfg_peer_append(to, &from->nids[i]))
+			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return 0;
 }
 
 static bool peer_lists_primary(const struct cfg_peer *p)
@@ -211,18 +225,20 @@ static bool peer_lists_primary(const struct cfg_peer *p)
 static int undo_peer_add(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
 	struct cfg_peer s;
+	int rc;
 
 	cfg_peer_init(&s);
-	peer_nids_only(&s, &a->doc->peers[u->item]);
+	rc = peer_nids_only(&s, a->doc->peers[u->item], e);
 	if (u->whole) {
 		s.nnids = 0;
 		s.flags = LNET_PEER_F_FORCE;
-	} else if (!s.nnids) {
-		return 0;
 	} else {
 		s.flags = 0;
 	}
-	return cfg_peer_del(a->h, &s, e);
+	if (!rc && (u->whole || s.nnids))
+		rc = cfg_peer_del(a->h, &s, e);
+	cfg_peer_fini(&s);
+	return rc;
 }
 
 /* A deleted peer, or some of its NIDs: add them again. */
@@ -233,6 +249,8 @@ static int undo_peer_del(struct applier *a, const struct undo *u, struct cfg_err
 
 static void release_peer(struct undo *u)
 {
+	if (u->data)
+		cfg_peer_fini(u->data);
 	free(u->data);
 }
 
@@ -251,22 +269,24 @@ static int add_peers(struct applier *a)
 	const struct cfg_doc *d = a->doc;
 	struct cfg_peer s;
 	size_t i;
-	int rc;
+	int rc = 0;
 
 	cfg_peer_init(&s);
-	for (i = 0; i < d->npeers; i++) {
-		const struct cfg_peer *p = &d->peers[i];
+	for (i = 0; i < d->npeers && !rc; i++) {
+		const struct cfg_peer *p = d->peers[i];
 		struct undo u = { .undo = undo_peer_add, .item = i };
 
 		u.whole = !peer_exists(a->h, &p->prim);
-		rc = cfg_peer_add(a->h, peer_nids_only(&s, p), a->err);
+		rc = peer_nids_only(&s, p, a->err);
+		if (!rc)
+			rc = cfg_peer_add(a->h, &s, a->err);
 		if (rc)
-			return item_failed(a, &p->loc, rc);
-		rc = push_undo(a, &u);
-		if (rc)
-			return rc;
+			rc = item_failed(a, &p->loc, rc);
+		else
+			rc = push_undo(a, &u);
 	}
-	return 0;
+	cfg_peer_fini(&s);
+	return rc;
 }
 
 /* The whole peer owning @prim as it is now, to add it back. */
@@ -294,14 +314,14 @@ static int save_peer(struct applier *a, const struct cfg_peer *p, struct cfg_pee
 		s->prim = pr.pr_prim_nid;
 		s->flags = pr.pr_flags & (LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM);
 		if (!lnet_nid_equal(&pr.pr_nid, &pr.pr_prim_nid) &&
-		    s->nnids < LNET_PEER_MAX_NIS)
-			s->nids[s->nnids++] = pr.pr_nid;
+		    cfg_peer_append(s, &pr.pr_nid) == -ENOMEM)
+			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
 	}
 }
 
 static int del_peer(struct applier *a, size_t i, struct cfg_peer *del)
 {
-	const struct cfg_peer *p = &a->doc->peers[i];
+	const struct cfg_peer *p = a->doc->peers[i];
 	struct undo u = { .undo = undo_peer_del, .release = release_peer, .item = i };
 	struct cfg_peer *saved;
 	int rc;
@@ -311,14 +331,14 @@ static int del_peer(struct applier *a, size_t i, struct cfg_peer *del)
 	if (!saved)
 		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
 	rc = save_peer(a, p, saved);
-	peer_nids_only(del, p);
-	if (u.whole) {
+	if (!rc)
+		rc = peer_nids_only(del, p, a->err);
+	if (!rc && u.whole) {
 		del->nnids = 0;
 		del->flags = p->flags & LNET_PEER_F_LOCK_PRIM ? LNET_PEER_F_FORCE : 0;
-	} else {
+	} else if (!rc) {
 		/* Only those NIDs come back on undo. */
-		memcpy(saved->nids, del->nids, del->nnids * sizeof(del->nids[0]));
-		saved->nnids = del->nnids;
+		rc = copy_nids(saved, del, a->err);
 		del->flags = 0;
 	}
 	if (!rc)
@@ -335,15 +355,13 @@ static int del_peers(struct applier *a)
 {
 	struct cfg_peer del;
 	size_t i;
-	int rc;
+	int rc = 0;
 
 	cfg_peer_init(&del);
-	for (i = a->doc->npeers; i-- > 0;) {
+	for (i = a->doc->npeers; i-- > 0 && !rc;)
 		rc = del_peer(a, i, &del);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	cfg_peer_fini(&del);
+	return rc;
 }
 
 static int apply_peers(struct applier *a)
@@ -356,9 +374,8 @@ static int apply_peers(struct applier *a)
 /* Peers as the import reads them: every NI listed, the primary first. */
 static int read_peers(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
 {
-	struct cfg_peer *p = NULL;
+	struct cfg_peer *p = NULL, fresh;
 	struct lnet_ioc_peer pr;
-	size_t cap = 0;
 	u32 i;
 	int rc;
 
@@ -371,16 +388,16 @@ static int read_peers(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err 
 			return cfg_fail(err, rc, NULL, "cannot read the peers from %s: %s",
 					cfg_target(h), strerror(-rc));
 		if (!p || !lnet_nid_equal(&p->prim, &pr.pr_prim_nid)) {
-			rc = grow((void **)&doc->peers, &cap, doc->npeers, sizeof(*p), err);
+			cfg_peer_init(&fresh);
+			fresh.prim = pr.pr_prim_nid;
+			fresh.flags = pr.pr_flags & (LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM);
+			rc = doc_append(&doc->peers, &doc->npeers, &fresh, sizeof(fresh), err);
 			if (rc)
 				return rc;
-			p = &doc->peers[doc->npeers++];
-			cfg_peer_init(p);
-			p->prim = pr.pr_prim_nid;
-			p->flags = pr.pr_flags & (LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM);
+			p = doc->peers[doc->npeers - 1];
 		}
-		if (p->nnids < LNET_PEER_MAX_NIS)
-			p->nids[p->nnids++] = pr.pr_nid;
+		if (cfg_peer_append(p, &pr.pr_nid) == -ENOMEM)
+			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 	}
 }
 
@@ -598,7 +615,7 @@ static void write_peers(struct yemit *w, const struct cfg_doc *doc)
 
 	yemit_key_seq(w, "peer");
 	for (i = 0; i < doc->npeers; i++)
-		write_peer(w, &doc->peers[i]);
+		write_peer(w, doc->peers[i]);
 	yemit_seq_end(w);
 }
 

@@ -17,6 +17,7 @@
  * adds a deleted route back with its hop and priority.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "section.h"
@@ -67,7 +68,7 @@ static int route_repeated(const struct cfg_doc *doc, const struct cfg_route *r,
 	u32 a, b;
 
 	for (i = 0; i < doc->nroutes; i++) {
-		const struct cfg_route *o = &doc->routes[i];
+		const struct cfg_route *o = doc->routes[i];
 
 		if (o->net_id != r->net_id)
 			continue;
@@ -86,26 +87,22 @@ static int route_repeated(const struct cfg_doc *doc, const struct cfg_route *r,
 static int route_item(struct dparse *p, const struct ynode *item)
 {
 	struct cfg_doc *doc = p->doc;
-	struct cfg_route *r = malloc(sizeof(*r));
+	struct cfg_route r;
 	int rc;
 
-	if (!r)
-		return cfg_fail(p->err, -ENOMEM, NULL, "out of memory reading the configuration");
-	cfg_route_init(r);
-	r->loc = item->loc;
+	cfg_route_init(&r);
+	r.loc = item->loc;
 	rc = need_type(p, item, YNODE_MAP, "route");
 	if (!rc)
 		rc = check_keys(p, item, "a route", route_keys, route_ignored);
 	if (!rc)
-		rc = route_fields(p, item, r);
+		rc = route_fields(p, item, &r);
 	if (!rc)
-		rc = route_repeated(doc, r, p->err);
+		rc = route_repeated(doc, &r, p->err);
 	if (!rc)
-		rc = grow((void **)&doc->routes, &p->cap_routes, doc->nroutes, sizeof(*r),
-			  p->err);
-	if (!rc)
-		doc->routes[doc->nroutes++] = *r;
-	free(r);
+		rc = doc_append(&doc->routes, &doc->nroutes, &r, sizeof(r), p->err);
+	if (rc)
+		cfg_route_fini(&r);
 	return rc;
 }
 
@@ -124,14 +121,17 @@ struct route_step {
 
 static void release_step(struct undo *u)
 {
-	free(u->data);
+	struct route_step *s = u->data;
+
+	cfg_route_fini(&s->r);
+	free(s);
 }
 
 /* An added route: delete it, and the gateway peer it created. */
 static int undo_route_add(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
 	const struct route_step *s = u->data;
-	struct cfg_peer *p;
+	struct cfg_peer p;
 	int rc;
 
 	rc = cfg_route_del(a->h, &s->r, e);
@@ -139,14 +139,10 @@ static int undo_route_add(struct applier *a, const struct undo *u, struct cfg_er
 		rc = 0;		/* its gateway peer was undone already */
 	if (rc || !s->peer_new)
 		return rc;
-	p = malloc(sizeof(*p));
-	if (!p)
-		return cfg_fail(e, -ENOMEM, NULL, "out of memory");
-	cfg_peer_init(p);
-	p->prim = s->r.gws[0];
-	p->flags = LNET_PEER_F_FORCE;
-	rc = cfg_peer_del(a->h, p, e);
-	free(p);
+	cfg_peer_init(&p);
+	p.prim = s->r.gws[0];
+	p.flags = LNET_PEER_F_FORCE;
+	rc = cfg_peer_del(a->h, &p, e);
 	return rc == -ENOENT ? 0 : rc;
 }
 
@@ -163,15 +159,17 @@ static struct route_step *one_gateway(const struct cfg_route *r, u32 j, struct c
 {
 	struct route_step *s = malloc(sizeof(*s));
 
-	if (!s) {
-		cfg_fail(err, -ENOMEM, NULL, "out of memory");
-		return NULL;
+	if (s) {
+		s->r = *r;
+		s->r.ngws = 0;
+		s->r.gws = NULL;
+		s->peer_new = false;
 	}
-	s->r = *r;
-	s->r.ngws = 1;
-	s->r.gws[0] = r->gws[j];
-	s->peer_new = false;
-	return s;
+	if (s && !cfg_route_append(&s->r, &r->gws[j]))
+		return s;
+	free(s);
+	cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return NULL;
 }
 
 static int add_route(struct applier *a, const struct cfg_route *r, u32 j)
@@ -234,7 +232,7 @@ static int apply_routes(struct applier *a)
 	int rc = 0;
 
 	for (i = 0; i < n && !rc; i++) {
-		const struct cfg_route *r = &doc->routes[a->del ? n - 1 - i : i];
+		const struct cfg_route *r = doc->routes[a->del ? n - 1 - i : i];
 
 		for (j = 0; j < r->ngws && !rc; j++)
 			rc = a->del ? del_route(a, r, j) : add_route(a, r, j);
@@ -249,7 +247,6 @@ static int read_route_list(struct cfg_handle *h, u32 net_id, const struct lnet_n
 			   struct lnet_ioc_route **out, size_t *n, struct cfg_err *err)
 {
 	struct lnet_ioc_route rt;
-	size_t cap = 0;
 	u32 i;
 	int rc;
 
@@ -258,11 +255,11 @@ static int read_route_list(struct cfg_handle *h, u32 net_id, const struct lnet_n
 	for (i = 0; !(rc = cfg_route_get(h, i, net_id, &rt)); i++) {
 		if (gw && !lnet_nid_equal(gw, &rt.rt_gateway))
 			continue;
-		if (grow((void **)out, &cap, *n, sizeof(rt), err)) {
+		if (cfg_list_append(out, *n, SIZE_MAX, &rt, sizeof(rt))) {
 			free(*out);
 			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 		}
-		(*out)[(*n)++] = rt;
+		(*n)++;
 	}
 	if (rc == -ENOENT && !cfg_unreachable(h))
 		return 0;
@@ -270,32 +267,33 @@ static int read_route_list(struct cfg_handle *h, u32 net_id, const struct lnet_n
 	return cfg_ioc_fail(h, rc, err, NULL, "cannot read the routes");
 }
 
-static int doc_add_route(struct cfg_doc *doc, size_t *cap, const struct lnet_ioc_route *rt,
+static int doc_add_route(struct cfg_doc *doc, const struct lnet_ioc_route *rt,
 			 struct cfg_err *err)
 {
-	struct cfg_route *p;
+	struct cfg_route r;
+	int rc;
 
-	if (grow((void **)&doc->routes, cap, doc->nroutes, sizeof(*p), err))
-		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
-	p = &doc->routes[doc->nroutes++];
-	cfg_route_init(p);
-	p->net_id = rt->rt_net;
-	p->ngws = 1;
-	p->gws[0] = rt->rt_gateway;
-	p->hops = rt->rt_hops;
-	p->priority = rt->rt_priority;
-	return 0;
+	cfg_route_init(&r);
+	r.net_id = rt->rt_net;
+	r.hops = rt->rt_hops;
+	r.priority = rt->rt_priority;
+	rc = cfg_route_append(&r, &rt->rt_gateway) ?
+	     cfg_fail(err, -ENOMEM, NULL, "out of memory") :
+	     doc_append(&doc->routes, &doc->nroutes, &r, sizeof(r), err);
+	if (rc)
+		cfg_route_fini(&r);
+	return rc;
 }
 
 static int read_routes(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
 {
 	struct lnet_ioc_route *rts;
-	size_t n, i, cap = 0;
+	size_t n, i;
 	int rc;
 
 	rc = read_route_list(h, 0, NULL, &rts, &n, err);
 	for (i = 0; !rc && i < n; i++)
-		rc = doc_add_route(doc, &cap, &rts[i], err);
+		rc = doc_add_route(doc, &rts[i], err);
 	free(rts);
 	return rc;
 }
@@ -376,7 +374,7 @@ static void write_routes(struct yemit *w, const struct cfg_doc *doc)
 
 	yemit_key_seq(w, "route");
 	for (i = 0; i < doc->nroutes; i++) {
-		const struct cfg_route *r = &doc->routes[i];
+		const struct cfg_route *r = doc->routes[i];
 
 		memset(&rt, 0, sizeof(rt));
 		rt.rt_net = r->net_id;

@@ -22,7 +22,7 @@ static const char *const routing_keys[] = { "enable", NULL };
 
 static int routing_section(struct dparse *p, const struct ynode *map)
 {
-	struct cfg_doc *doc = p->doc;
+	struct cfg_routing *r = &doc_priv(p->doc)->routing;
 	const struct ynode *v;
 	int rc = need_type(p, map, YNODE_MAP, "routing");
 
@@ -34,10 +34,10 @@ static int routing_section(struct dparse *p, const struct ynode *map)
 	rc = need_number(p, v, "enable");
 	if (!rc)
 		rc = at_node(p->err, v, cfg_parse_u32("enable", v->str, 0, 1,
-						      &doc->routing.enable, p->err));
+						      &r->enable, p->err));
 	if (!rc) {
-		doc->routing.set |= CFG_RTR_ENABLE;
-		doc->routing.loc = map->loc;
+		r->set |= CFG_RTR_ENABLE;
+		r->loc = map->loc;
 	}
 	return rc;
 }
@@ -45,7 +45,7 @@ static int routing_section(struct dparse *p, const struct ynode *map)
 static int buffers_section(struct dparse *p, const struct ynode *map)
 {
 	static const char *const keys[] = { "tiny", "small", "large", NULL };
-	struct cfg_routing *r = &p->doc->routing;
+	struct cfg_routing *r = &doc_priv(p->doc)->routing;
 	const struct ynode *k;
 	unsigned int kind;
 	int rc = need_type(p, map, YNODE_MAP, "buffers");
@@ -109,7 +109,7 @@ static int save_routing(struct applier *a)
 /* The document's values, or with a->del the defaults. */
 static int apply_routing(struct applier *a)
 {
-	const struct cfg_routing *r = &a->doc->routing;
+	const struct cfg_routing *r = &doc_priv(a->doc)->routing;
 	s32 counts[CFG_NBUF];
 	unsigned int k;
 	int rc;
@@ -140,7 +140,7 @@ static int read_routing(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_er
 	static const s32 buf_def[CFG_NBUF] = {
 		LNET_TINY_BUF_DEF, LNET_SMALL_BUF_DEF, LNET_LARGE_BUF_DEF
 	};
-	struct cfg_routing *r = &doc->routing;
+	struct cfg_routing *r = &doc_priv(doc)->routing;
 	unsigned int k;
 	int rc = cfg_routing_get(h, r, err);
 
@@ -176,7 +176,7 @@ static void write_routing_values(struct yemit *w, const struct cfg_routing *r)
 
 static void write_routing(struct yemit *w, const struct cfg_doc *doc)
 {
-	write_routing_values(w, &doc->routing);
+	write_routing_values(w, &doc_priv(doc)->routing);
 }
 
 /* The running values, every one (show and the full export). */
@@ -201,7 +201,7 @@ int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err)
 
 static bool has_routing(const struct cfg_doc *doc)
 {
-	return doc->routing.set;
+	return doc_priv(doc)->routing.set;
 }
 
 const struct cfg_section cfg_sec_routing = {

@@ -14,6 +14,7 @@
  * matches, and an undo puts a rule back at the idx it had.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "section.h"
@@ -105,23 +106,19 @@ static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
 static int parse_udsp_item(struct dparse *p, const struct ynode *item)
 {
 	struct cfg_doc *d = p->doc;
-	struct cfg_policy *pol;
+	struct cfg_policy pol;
 	int rc;
 
 	rc = need_type(p, item, YNODE_MAP, "udsp");
 	if (!rc)
 		rc = check_keys(p, item, "a udsp rule", udsp_keys, NULL);
-	if (!rc)
-		rc = grow((void **)&d->policies, &p->cap_policies, d->npolicies,
-			  sizeof(*pol), p->err);
 	if (rc)
 		return rc;
-	pol = &d->policies[d->npolicies];
-	cfg_policy_init(pol);
-	pol->loc = item->loc;
-	rc = parse_udsp_fields(p, item, pol);
+	cfg_policy_init(&pol);
+	pol.loc = item->loc;
+	rc = parse_udsp_fields(p, item, &pol);
 	if (!rc)
-		d->npolicies++;
+		rc = doc_append(&d->policies, &d->npolicies, &pol, sizeof(pol), p->err);
 	return rc;
 }
 
@@ -180,10 +177,10 @@ static int check_repeated_rules(struct dparse *p)
 	if (!slots)
 		return cfg_fail(p->err, -ENOMEM, NULL, "out of memory checking the rules");
 	for (i = 0; i < d->npolicies && !rc; i++) {
-		const struct cfg_policy *a = &d->policies[i];
+		const struct cfg_policy *a = d->policies[i];
 
 		for (j = hash_rule(&a->d) & (size - 1); slots[j]; j = (j + 1) & (size - 1)) {
-			const struct cfg_policy *b = &d->policies[slots[j] - 1];
+			const struct cfg_policy *b = d->policies[slots[j] - 1];
 
 			if (!lnet_udsp_desc_same_match(&a->d, &b->d))
 				continue;
@@ -203,17 +200,13 @@ static int check_repeated_rules(struct dparse *p)
 static int read_rule_list(struct cfg_handle *h, struct cfg_policy **out, size_t *n,
 			  struct cfg_err *err)
 {
-	struct cfg_policy *rules = NULL;
-	size_t cap = 0, i;
+	struct cfg_policy *rules = NULL, pol;
+	size_t i;
 	int rc;
 
+	cfg_policy_init(&pol);
 	for (i = 0;; i++) {
-		rc = grow((void **)&rules, &cap, i, sizeof(*rules), err);
-		if (rc) {
-			free(rules);
-			return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the rules");
-		}
-		rc = cfg_policy_get(h, (u32)i, &rules[i]);
+		rc = cfg_policy_get(h, (u32)i, &pol);
 		if (rc == -ENOENT)
 			break;
 		if (rc) {
@@ -221,7 +214,11 @@ static int read_rule_list(struct cfg_handle *h, struct cfg_policy **out, size_t 
 			return cfg_fail(err, rc, NULL, "cannot read rule %zu from %s: %s",
 					i, cfg_target(h), strerror(-rc));
 		}
-		rules[i].d.idx = (s32)i;
+		pol.d.idx = (s32)i;
+		if (cfg_list_append(&rules, i, SIZE_MAX, &pol, sizeof(pol))) {
+			free(rules);
+			return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the rules");
+		}
 	}
 	*out = rules;
 	*n = i;
@@ -230,7 +227,17 @@ static int read_rule_list(struct cfg_handle *h, struct cfg_policy **out, size_t 
 
 static int read_rules(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
 {
-	return read_rule_list(h, &doc->policies, &doc->npolicies, err);
+	struct cfg_policy *rules;
+	size_t i, n;
+	int rc = read_rule_list(h, &rules, &n, err);
+
+	if (rc)
+		return rc;
+	for (i = 0; !rc && i < n; i++)
+		rc = doc_append(&doc->policies, &doc->npolicies, &rules[i], sizeof(rules[i]),
+				err);
+	free(rules);
+	return rc;
 }
 
 /* --- apply ------------------------------------------------------------------------- */
@@ -267,7 +274,7 @@ static int undo_rule_restore(struct applier *a, const struct undo *u, struct cfg
 
 static int add_rule(struct applier *a, const struct running *r, size_t i)
 {
-	struct cfg_policy rule = a->doc->policies[i];
+	struct cfg_policy rule = *a->doc->policies[i];
 	struct undo u = { .item = i };
 	int old = find_rule(r, &rule.d);
 	int rc;
@@ -294,7 +301,7 @@ static int add_rule(struct applier *a, const struct running *r, size_t i)
  */
 static int del_rule(struct applier *a, struct running *r, size_t i)
 {
-	const struct cfg_policy *p = &a->doc->policies[i];
+	const struct cfg_policy *p = a->doc->policies[i];
 	struct undo u = { .undo = undo_rule_restore, .item = i };
 	int k = find_rule(r, &p->d);
 	int rc;
@@ -365,6 +372,7 @@ static int emit_rules(struct printer *p, struct cfg_handle *h, s32 idx)
 	u32 n = 0;
 	int rc;
 
+	cfg_policy_init(&pol);
 	for (;; i++) {
 		rc = cfg_policy_get(h, i, &pol);
 		if (rc)
@@ -406,7 +414,7 @@ static void write_rules(struct yemit *w, const struct cfg_doc *doc)
 
 	yemit_key_seq(w, "udsp");
 	for (i = 0; i < doc->npolicies; i++)
-		emit_rule(w, &doc->policies[i].d);
+		emit_rule(w, &doc->policies[i]->d);
 	yemit_seq_end(w);
 }
 

@@ -14,15 +14,33 @@
 #ifndef LNET_CFG_SECTION_H
 #define LNET_CFG_SECTION_H
 
+#include "ops_priv.h"
 #include "yemit.h"
 #include "ytree.h"
+
+/* A document as the library allocates it: the public part, then its own. */
+struct doc {
+	struct cfg_doc pub;
+	struct cfg_routing routing;
+	struct cfg_global global;
+};
+
+static inline struct doc *doc_priv(const struct cfg_doc *d)
+{
+	return (struct doc *)((char *)d - offsetof(struct doc, pub));
+}
+
+/*
+ * Append a copy of model @item (@size bytes; its lists now belong to the
+ * copy) to the document's array *@arr of *@n pointers; -ENOMEM in @err.
+ */
+int doc_append(void *arr, size_t *n, const void *item, size_t size, struct cfg_err *err);
 
 /* --- parsing -------------------------------------------------------------------- */
 
 struct dparse {
 	struct cfg_doc *doc;
 	struct cfg_err *err;
-	size_t cap_nets, cap_peers, cap_policies, cap_routes;	/* room in doc's arrays */
 };
 
 /* Tie the error a shared parser just reported to node @n; returns @rc. */
@@ -43,8 +61,6 @@ int cfg_doc_plain_number(const struct ynode *n, const char *what, struct cfg_err
 int need_number(struct dparse *p, const struct ynode *n, const char *what);
 /* A section or list that may be written empty ("peer ni:"). */
 bool is_empty(const struct ynode *n);
-/* Make room for item @n of *@arr (grown by doubling); -ENOMEM in @err. */
-int grow(void **arr, size_t *cap, size_t n, size_t size, struct cfg_err *err);
 /* Each item of the sequence that is @key's value, through @item. */
 int parse_items(struct dparse *p, const struct ynode *key,
 		int (*item)(struct dparse *p, const struct ynode *item));
