@@ -42,11 +42,34 @@ int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* --- the model --------------------------------------------------------------- */
+/*
+ * How the model grows without a new soname:
+ *
+ *  - Every model struct a program allocates (cfg_net, cfg_peer, cfg_route,
+ *    cfg_policy) starts with @size, which its cfg_*_init() macro sets to
+ *    sizeof the struct as the program was built; use the macro before
+ *    anything else, also for a struct a function fills in. A later release
+ *    only appends fields, and takes a field that lies past an older
+ *    program's @size as its default. Every entry point refuses (-EINVAL)
+ *    a @size smaller than the first release's (never set up), and (-E2BIG)
+ *    a larger one whose bytes past what the library knows are not zero (a
+ *    newer program using newer fields); the library writes only @size bytes.
+ *  - Lists (interfaces, peer NIDs, gateways) are arrays the library owns:
+ *    read them as arrays (n->ifnames[i], p->nids[i], r->gws[i]), add with
+ *    the parsers or cfg_*_append(), release with cfg_*_fini(); never assign
+ *    the pointer or copy a struct that owns one. The limits below are
+ *    checks, so a later release can raise them.
+ *  - A struct cfg_doc is allocated by the library (cfg_doc_parse(),
+ *    cfg_doc_read()) and released by cfg_doc_free(): read its fields, never
+ *    allocate one. Its items are pointers, so they grow as above.
+ *  - struct cfg_err and struct cfg_loc never change.
+ */
 
 struct cfg_net {
+	u32 size;				/* set by cfg_net_init() */
 	u32 net_id;
 	u32 nifs;
-	char ifnames[CFG_MAX_IFS][LNET_IFNAME_LEN];
+	char (*ifnames)[LNET_IFNAME_LEN];	/* nifs names, at most CFG_MAX_IFS */
 	struct lnet_ni_tunables_cfg {
 		s32 peer_timeout, peer_credits, peer_buffer_credits, credits;
 	} tun;				/* -1 = default */
@@ -54,21 +77,39 @@ struct cfg_net {
 };
 
 struct cfg_peer {
+	u32 size;			/* set by cfg_peer_init() */
 	struct lnet_nid prim;
 	u32 flags;			/* LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM | _FORCE */
 	u32 nnids;
-	struct lnet_nid nids[LNET_PEER_MAX_NIS];
+	struct lnet_nid *nids;		/* nnids, at most LNET_PEER_MAX_NIS */
 	struct cfg_loc loc;
 };
 
 struct cfg_policy {
+	u32 size;			/* set by cfg_policy_init() */
 	struct lnet_udsp_desc d;
 	struct cfg_loc loc;
 };
 
-void cfg_net_init(struct cfg_net *n);		/* tunables -1, no interfaces */
-void cfg_peer_init(struct cfg_peer *p);
-void cfg_policy_init(struct cfg_policy *p);	/* idx -1, no action yet */
+/* The functions behind the init macros: @size is sizeof the caller's struct. */
+void cfg_net_init_size(struct cfg_net *n, size_t size);
+void cfg_peer_init_size(struct cfg_peer *p, size_t size);
+void cfg_policy_init_size(struct cfg_policy *p, size_t size);
+
+#define cfg_net_init(n)		cfg_net_init_size((n), sizeof(*(n)))	/* tunables -1 */
+#define cfg_peer_init(p)	cfg_peer_init_size((p), sizeof(*(p)))
+#define cfg_policy_init(p)	cfg_policy_init_size((p), sizeof(*(p)))	/* idx -1, no action */
+
+/* Release the lists (the struct stays initialized, with empty lists). */
+void cfg_net_fini(struct cfg_net *n);
+void cfg_peer_fini(struct cfg_peer *p);
+
+/*
+ * Append to a list: 0, -EINVAL (not initialized), -E2BIG (at the limit)
+ * or -ENOMEM. The values are taken as they are: the parsers check them.
+ */
+int cfg_net_append(struct cfg_net *n, const char *ifname);
+int cfg_peer_append(struct cfg_peer *p, const struct lnet_nid *nid);
 
 /* --- value parsers (argv and YAML) ---------------------------------------- */
 /*
@@ -159,15 +200,19 @@ int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out);
 /* (ops_route.c, ops_global.c) */
 
 struct cfg_route {
+	u32 size;			/* set by cfg_route_init() */
 	u32 net_id;			/* the remote net */
 	u32 ngws;			/* one route per gateway NID */
-	struct lnet_nid gws[LNET_PEER_MAX_NIS];
+	struct lnet_nid *gws;		/* ngws, at most LNET_PEER_MAX_NIS */
 	s32 hops;			/* LNET_ROUTE_HOPS_UNSET (-1) or 1-255 */
 	u32 priority;			/* 0-LNET_ROUTE_PRIORITY_MAX, 0 highest */
 	struct cfg_loc loc;
 };
 
-void cfg_route_init(struct cfg_route *r);	/* hops unset, priority 0 */
+void cfg_route_init_size(struct cfg_route *r, size_t size);
+#define cfg_route_init(r)	cfg_route_init_size((r), sizeof(*(r)))	/* hops unset */
+void cfg_route_fini(struct cfg_route *r);
+int cfg_route_append(struct cfg_route *r, const struct lnet_nid *gw);
 /* "10.0.0.[1-3]@tcp,10.0.1.1@tcp" appended to r->gws (ranges expanded). */
 int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
 		       struct cfg_err *err);
@@ -185,20 +230,9 @@ extern const char *const cfg_buf_names[CFG_NBUF];	/* "tiny", "small", "large" */
 int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
 		      struct cfg_err *err);
 
-/* The routing and buffers sections; @set says which fields were given. */
-#define CFG_RTR_ENABLE		(1U << 0)
-#define CFG_RTR_BUF(kind)	(2U << (kind))
-struct cfg_routing {
-	u32 set;
-	u32 enable;			/* 0 or 1 */
-	s32 buffers[CFG_NBUF];		/* 0 = default */
-	struct cfg_loc loc, buffers_loc;
-};
-
 int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err);
 /* counts[i] -1 = leave it as it is. */
 int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg_err *err);
-int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err);
 
 /*
  * The global settings: one row each, X(name, id, min, max, default), in
@@ -228,27 +262,14 @@ struct cfg_global_spec {
 extern const struct cfg_global_spec cfg_global_specs[];
 const struct cfg_global_spec *cfg_global_find(const char *name);
 
-struct cfg_global {
-	u32 set;				/* bit (1 << id): value[id] given */
-	u32 value[__LNET_GLOBAL_MAX];
-	struct cfg_loc loc[__LNET_GLOBAL_MAX];
-};
-
 /* One setting (range and cross-checks explained in the message). */
 int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
 		   struct cfg_err *err);
-/* Every setting, lnd_timeout included. */
-int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *err);
-/*
- * The settings of @g that are set, in an order the cross-checks accept
- * whatever the running values are; a failure restores what this call set.
- */
-int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cfg_err *err);
 
 int cfg_stats_get(struct cfg_handle *h, struct lnet_ioc_stats *st, struct cfg_err *err);
 int cfg_stats_reset(struct cfg_handle *h, struct cfg_err *err);
 
-/* Show output as YAML on @out (show_route.c). */
+/* Show output as YAML on @out (sec_*.c, show.c). */
 int cfg_show_routes(struct cfg_handle *h, u32 net_id, const struct lnet_nid *gw,
 		    bool verbose, FILE *out, struct cfg_err *err);
 int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err);
@@ -290,26 +311,30 @@ int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg
 
 /* --- YAML documents (import / export / show) ------------------------------- */
 
-/* A whole configuration: what an import file holds, what export writes. */
+/*
+ * A whole configuration: what an import file holds, what export writes.
+ * The library allocates it (the routing, buffers and global sections are
+ * kept inside, out of sight); fields are only ever appended.
+ */
 struct cfg_doc {
-	struct cfg_net *nets;
+	struct cfg_net **nets;		/* one per local NI, or a whole net */
 	size_t nnets;
-	struct cfg_peer *peers;
+	struct cfg_peer **peers;
 	size_t npeers;
-	struct cfg_policy *policies;
+	struct cfg_policy **policies;
 	size_t npolicies;
-	struct cfg_route *routes;	/* route, routing, buffers, global */
+	struct cfg_route **routes;
 	size_t nroutes;
-	struct cfg_routing routing;
-	struct cfg_global global;
 };
 
+/* Free @doc and everything it holds; NULL does nothing. */
 void cfg_doc_free(struct cfg_doc *doc);
 /*
  * Parse and validate a whole YAML document (Lustre's layout: net, peer,
- * udsp sections) before anything is applied. Errors carry err->loc.
+ * udsp, route, routing, buffers, global) before anything is applied; on
+ * success *@doc is the new document. Errors carry err->loc.
  */
-int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
+int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err);
 /*
  * Apply @doc (add, or delete with @del). On failure everything this call
@@ -317,8 +342,8 @@ int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
  */
 int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		  struct cfg_err *err);
-/* Read the running configuration into @doc (what export --backup writes). */
-int cfg_doc_read(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err);
+/* The running configuration as a new *@doc (what export --backup writes). */
+int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err);
 
 /* Show output as YAML on @out. */
 int cfg_show_nets(struct cfg_handle *h, u32 net_id, int verbose, FILE *out,

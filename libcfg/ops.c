@@ -206,7 +206,9 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 	u32 i;
 
 	cfg_net_str(n->net_id, net, sizeof(net));
-	rc = net_add_check(n, net, err);
+	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	if (!rc)
+		rc = net_add_check(n, net, err);
 	for (i = 0; !rc && i < n->nifs; i++) {
 		rc = ni_add(h, n, i);
 		if (rc) {
@@ -246,6 +248,9 @@ int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 	u32 i;
 
 	cfg_net_str(n->net_id, net, sizeof(net));
+	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	if (rc)
+		return rc;
 	if (!n->nifs) {
 		rc = ni_del(h, n->net_id, NULL);
 		return rc ? net_del_fail(h, n, NULL, net, rc, err) : 0;

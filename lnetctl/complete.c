@@ -94,6 +94,7 @@ static int values_idx(struct cfg_handle *h,
 	char buf[16];
 	int rc;
 
+	cfg_policy_init(&p);
 	for (u32 i = 0; !(rc = cfg_policy_get(h, i, &p)); i++) {
 		snprintf(buf, sizeof(buf), "%u", i);
 		fn(buf, arg);
