@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <strings.h>
 
-#include "cfg.h"
+#include "cfg_priv.h"
 
 int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 	     const char *fmt, ...)
