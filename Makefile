@@ -22,6 +22,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SYSCONFDIR ?= /etc
 
 CC ?= cc
+OBJCOPY ?= objcopy
 CFLAGS ?= -O2 -g
 WFLAGS := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 	  -Wno-unused-parameter -Wno-missing-field-initializers
@@ -189,7 +190,14 @@ LIBCFG_MAP := libcfg/liblnetcfg.map
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC-PIC,$<)$(CC) $(CFLAGS) -fPIC $(BASE_CFLAGS) -c -o $@ $<
-$(B)/liblnetcfg.a: $(LIBCFG_OBJS)
+# The static library is one object in which the same API is all that stays
+# global (its symbol list read from the version script), so a program
+# linking it statically does not meet the internal names either.
+$(B)/liblnetcfg.o: $(LIBCFG_OBJS) $(LIBCFG_MAP)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -r -nostdlib -o $@ $(LIBCFG_OBJS) && \
+		sed -n 's/^\t\(cfg_[a-z0-9_]*\);$$/\1/p' $(LIBCFG_MAP) >$@.syms && \
+		$(OBJCOPY) --keep-global-symbols=$@.syms $@ && rm -f $@.syms
+$(B)/liblnetcfg.a: $(B)/liblnetcfg.o
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
 $(B)/liblnetcfg.so.$(VERSION): $(LIBCFG_PIC_OBJS) $(LIBCFG_MAP)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \

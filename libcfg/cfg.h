@@ -12,6 +12,11 @@
  * Nothing here prints or exits: functions return 0 or -errno and, where a
  * user could have caused the failure, fill a struct cfg_err with a message
  * that names the bad value and the allowed form.
+ *
+ * This is liblnetcfg's public header, installed as <lnet/cfg.h>: it uses
+ * <stdint.h> types and includes only libc headers and the uapi headers
+ * (installed beside it), never one of kernel/. Whatever it declares is
+ * exported (liblnetcfg.map lists the same names); nothing else is.
  */
 #ifndef LNET_CFG_H
 #define LNET_CFG_H

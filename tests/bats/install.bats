@@ -5,7 +5,7 @@
 # (self-contained, only system and uapi headers, no name outside the
 # library's prefixes), a C program with its own u8 and list_head built
 # against them and the library through pkg-config (shared and static), the
-# library's exports (exactly <lnet/cfg.h>) and licences (LGPL-2.1-or-later
+# library's exports (exactly <lnet/cfg.h>, shared and static) and licences (LGPL-2.1-or-later
 # all through), the completion, the schemas and the systemd units; the
 # directory variables move each part.
 
@@ -148,7 +148,7 @@ Cflags: -I\${includedir}" ]
     status: up'
 }
 
-@test "a C program with its own u8, u32, struct list_head and list_add builds against the installed headers and library (pkg-config)" {
+@test "a C program with its own u8, u32, struct list_head, list_add and lnet_nid_print builds against the installed headers and library (pkg-config)" {
 	install_to PREFIX=/usr
 	cat >"$D/prog.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0-only
@@ -165,6 +165,16 @@ static int list_add(struct list_head *l, int n)
 	return l->count += n;
 }
 
+/*
+ * A global name that the library uses inside (its NID printer): it must
+ * neither clash with the library's (static link) nor replace it (shared).
+ */
+u32 lnet_nid_print(void);
+u32 lnet_nid_print(void)
+{
+	return "done";
+}
+
 int main(void)
 {
 	char nid_s[LNET_NID_STR_MAX], net_s[LNET_NET_STR_MAX], expr_s[LNET_EXPR_STR_MAX];
@@ -173,7 +183,6 @@ int main(void)
 	struct cfg_err err;
 	struct lnet_nid nid;
 	uint32_t net;
-	u32 done = "done";
 	u8 one = { 1 };
 
 	if (cfg_parse_nid("nid", "10.0.0.1@tcp0", &nid, &err) ||
@@ -199,7 +208,7 @@ int main(void)
 	    !cfg_policy_finish(&p, false, 0, &err))
 		return 1;
 	puts(err.msg);
-	puts(list_add(&l, one.c) == 1 ? done : "list_add?");
+	puts(list_add(&l, one.c) == 1 ? lnet_nid_print() : "list_add?");
 	return 0;
 }
 EOF
@@ -228,7 +237,7 @@ done"
 	[[ "$output" == *"Shared library: [libyaml-0.so.2]"* ]]
 }
 
-@test "liblnetcfg.so exports exactly the functions and data <lnet/cfg.h> declares, all in node LNETCFG_0.1" {
+@test "liblnetcfg exports exactly the functions and data <lnet/cfg.h> declares: .so in node LNETCFG_0.1, .a too" {
 	install_to PREFIX=/usr
 	# what the header declares: cfg_NAME( or cfg_NAME[, comments gone
 	echo '#include <lnet/cfg.h>' | cc -std=c99 -I"$D/usr/include" -E -P -x c - |
@@ -241,6 +250,11 @@ done"
 	run grep -v '@@LNETCFG_0\.1$' < <(grep @ "$D/nm")
 	[ "$status" -eq 1 ]
 	grep @ "$D/nm" | sed 's/@@.*//' | LC_ALL=C sort >"$D/exported"
+	diff -u "$D/declared" "$D/exported"
+	# the static library: one object, the same names global
+	[ "$(ar t "$D/usr/lib/liblnetcfg.a")" = liblnetcfg.o ]
+	nm --defined-only --extern-only "$D/usr/lib/liblnetcfg.a" |
+		awk 'NF == 3 { print $3 }' | LC_ALL=C sort >"$D/exported"
 	diff -u "$D/declared" "$D/exported"
 }
 
