@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 
 #include "../libcfg/cfg.h"
+#include "../kernel/nid/nid.h"
 
 #define NPEERS		25000
 #define NIDS_PER_PEER	4

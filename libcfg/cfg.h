@@ -12,15 +12,24 @@
  * Nothing here prints or exits: functions return 0 or -errno and, where a
  * user could have caused the failure, fill a struct cfg_err with a message
  * that names the bad value and the allowed form.
+ *
+ * This is liblnetcfg's public header, installed as <lnet/cfg.h>: it uses
+ * <stdint.h> types and includes only libc headers and the uapi headers
+ * (installed beside it), never one of kernel/. Whatever it declares is
+ * exported (liblnetcfg.map lists the same names); nothing else is.
  */
 #ifndef LNET_CFG_H
 #define LNET_CFG_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include "../kernel/nid/nid.h"
-#include "../kernel/udsp/udsp_wire.h"
+#include "lnet/lnet_nidexpr.h"	/* and so lnet_ioctl.h, lnet_udsp.h */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CFG_DEFAULT_SOCKET	"/run/lnet/lnetd.sock"
 #define CFG_DEV_PATH		"/dev/lnet"
@@ -66,27 +75,27 @@ int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
  */
 
 struct cfg_net {
-	u32 size;				/* set by cfg_net_init() */
-	u32 net_id;
-	u32 nifs;
+	uint32_t size;				/* set by cfg_net_init() */
+	uint32_t net_id;
+	uint32_t nifs;
 	char (*ifnames)[LNET_IFNAME_LEN];	/* nifs names, at most CFG_MAX_IFS */
 	struct lnet_ni_tunables_cfg {
-		s32 peer_timeout, peer_credits, peer_buffer_credits, credits;
+		int32_t peer_timeout, peer_credits, peer_buffer_credits, credits;
 	} tun;				/* -1 = default */
 	struct cfg_loc loc;
 };
 
 struct cfg_peer {
-	u32 size;			/* set by cfg_peer_init() */
+	uint32_t size;			/* set by cfg_peer_init() */
 	struct lnet_nid prim;
-	u32 flags;			/* LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM | _FORCE */
-	u32 nnids;
+	uint32_t flags;			/* LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM | _FORCE */
+	uint32_t nnids;
 	struct lnet_nid *nids;		/* nnids, at most LNET_PEER_MAX_NIS */
 	struct cfg_loc loc;
 };
 
 struct cfg_policy {
-	u32 size;			/* set by cfg_policy_init() */
+	uint32_t size;			/* set by cfg_policy_init() */
 	struct lnet_udsp_desc d;
 	struct cfg_loc loc;
 };
@@ -117,12 +126,12 @@ int cfg_peer_append(struct cfg_peer *p, const struct lnet_nid *nid);
  * form: invalid <what> '<value>': <allowed form>. @what names the option or
  * key ("--priority", "priority").
  */
-int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		  struct cfg_err *err);
-int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
-		  struct cfg_err *err);
+int cfg_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		  uint32_t *out, struct cfg_err *err);
+int cfg_parse_s32(const char *what, const char *s, int32_t min, int32_t max,
+		  int32_t *out, struct cfg_err *err);
 int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err);
-int cfg_parse_net(const char *what, const char *s, u32 *net_id, struct cfg_err *err);
+int cfg_parse_net(const char *what, const char *s, uint32_t *net_id, struct cfg_err *err);
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
 		  struct cfg_err *err);
 int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
@@ -134,12 +143,26 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
 		      struct cfg_err *err);
 /*
+ * The canonical text of a NID ("10.0.0.1@tcp"), a net ("tcp1") or an
+ * expression ("10.0.[0-3].*@o2ib1") in @buf (LNET_NID_STR_MAX,
+ * LNET_NET_STR_MAX, LNET_EXPR_STR_MAX bytes are enough); "?" when @len is
+ * too small or the value is not valid. Returns @buf.
+ */
+const char *cfg_nid_str(const struct lnet_nid *nid, char *buf, size_t len);
+const char *cfg_net_str(uint32_t net_id, char *buf, size_t len);
+const char *cfg_nidexpr_str(const struct lnet_nidexpr *e, char *buf, size_t len);
+/*
+ * Does @nid match @e? Its net must be one of @e's nets and, unless @e is a
+ * net expression, its address must be held by @e's address lists.
+ */
+bool cfg_nidexpr_match_nid(const struct lnet_nidexpr *e, const struct lnet_nid *nid);
+/*
  * The action of a policy whose descriptors are set, as lnetctl and the
  * importer derive it: an explicit priority makes a PRIORITY rule; without
  * one, a src+dst or dst+rte rule is a PREFERRED_LIST rule and a
  * single-descriptor rule gets PRIORITY 0. Then the shape is checked.
  */
-int cfg_policy_finish(struct cfg_policy *p, bool has_priority, u32 priority,
+int cfg_policy_finish(struct cfg_policy *p, bool has_priority, uint32_t priority,
 		      struct cfg_err *err);
 
 /* --- transport ------------------------------------------------------------ */
@@ -179,33 +202,34 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 /* n->nifs == 0: the whole net; else those NIs. */
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
 /* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
-int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out);
+int cfg_ni_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
+	       struct lnet_ioc_ni *out);
 
 /* Creates the peer (if needed) and adds p->nids; a failure undoes this call. */
 int cfg_peer_add(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err);
 /* p->nnids == 0: the whole peer; else those NIs. */
 int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err);
 /* The index-th peer NI (of the peer owning @nid, NULL = all): 0 or -ENOENT. */
-int cfg_peer_ni_get(struct cfg_handle *h, u32 index, const struct lnet_nid *nid,
+int cfg_peer_ni_get(struct cfg_handle *h, uint32_t index, const struct lnet_nid *nid,
 		    struct lnet_ioc_peer *out);
 
 /* On success p->d.idx holds where the rule landed. */
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);
 /* idx -1 = all. */
-int cfg_policy_del(struct cfg_handle *h, s32 idx, struct cfg_err *err);
+int cfg_policy_del(struct cfg_handle *h, int32_t idx, struct cfg_err *err);
 /* 0, or -ENOENT when there is no rule @idx. */
-int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out);
+int cfg_policy_get(struct cfg_handle *h, uint32_t idx, struct cfg_policy *out);
 
 /* --- routes, routing, router buffers, global settings, statistics ----------- */
 /* (ops_route.c, ops_global.c) */
 
 struct cfg_route {
-	u32 size;			/* set by cfg_route_init() */
-	u32 net_id;			/* the remote net */
-	u32 ngws;			/* one route per gateway NID */
+	uint32_t size;			/* set by cfg_route_init() */
+	uint32_t net_id;			/* the remote net */
+	uint32_t ngws;			/* one route per gateway NID */
 	struct lnet_nid *gws;		/* ngws, at most LNET_PEER_MAX_NIS */
-	s32 hops;			/* LNET_ROUTE_HOPS_UNSET (-1) or 1-255 */
-	u32 priority;			/* 0-LNET_ROUTE_PRIORITY_MAX, 0 highest */
+	int32_t hops;			/* LNET_ROUTE_HOPS_UNSET (-1) or 1-255 */
+	uint32_t priority;			/* 0-LNET_ROUTE_PRIORITY_MAX, 0 highest */
 	struct cfg_loc loc;
 };
 
@@ -221,18 +245,19 @@ int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_er
 /* The route to r->net_id through each of r->gws. */
 int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err);
 /* The index-th route (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
-int cfg_route_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_route *out);
+int cfg_route_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
+		  struct lnet_ioc_route *out);
 
 /* Router buffer kinds, in the order of enum lnet_buf_kind. */
 #define CFG_NBUF	3
 extern const char *const cfg_buf_names[CFG_NBUF];	/* "tiny", "small", "large" */
 /* A buffer count: 0 (the default) or its range; message names @what. */
-int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
+int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
 		      struct cfg_err *err);
 
-int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err);
+int cfg_routing_set(struct cfg_handle *h, uint32_t enable, struct cfg_err *err);
 /* counts[i] -1 = leave it as it is. */
-int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg_err *err);
+int cfg_buffers_set(struct cfg_handle *h, const int32_t counts[CFG_NBUF], struct cfg_err *err);
 
 /*
  * The global settings: one row each, X(name, id, min, max, default), in
@@ -254,8 +279,8 @@ int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg
 
 struct cfg_global_spec {
 	const char *name;
-	u32 id;				/* enum lnet_global */
-	u32 min, max, def;
+	uint32_t id;			/* enum lnet_global */
+	uint32_t min, max, def;
 };
 
 /* The rows of CFG_GLOBALS, then a NULL name. */
@@ -263,14 +288,14 @@ extern const struct cfg_global_spec cfg_global_specs[];
 const struct cfg_global_spec *cfg_global_find(const char *name);
 
 /* One setting (range and cross-checks explained in the message). */
-int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
+int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, uint32_t value,
 		   struct cfg_err *err);
 
 int cfg_stats_get(struct cfg_handle *h, struct lnet_ioc_stats *st, struct cfg_err *err);
 int cfg_stats_reset(struct cfg_handle *h, struct cfg_err *err);
 
 /* Show output as YAML on @out (sec_*.c, show.c). */
-int cfg_show_routes(struct cfg_handle *h, u32 net_id, const struct lnet_nid *gw,
+int cfg_show_routes(struct cfg_handle *h, uint32_t net_id, const struct lnet_nid *gw,
 		    bool verbose, FILE *out, struct cfg_err *err);
 int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err);
@@ -287,8 +312,8 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
  * A byte count: decimal digits, optionally followed by K (x 1024) or M
  * (x 1048576), either case ("65536", "64K", "1M"); @min..@max bytes.
  */
-int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		   struct cfg_err *err);
+int cfg_parse_size(const char *what, const char *s, uint32_t min, uint32_t max,
+		   uint32_t *out, struct cfg_err *err);
 
 /*
  * Ping @nid (IOC_LIBCFS_PING_PEER; @src NULL = any local NID) or, with
@@ -297,9 +322,9 @@ int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
  * reason" in @err.
  */
 int cfg_ping(struct cfg_handle *h, const struct lnet_nid *nid, const struct lnet_nid *src,
-	     u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
+	     uint32_t timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
 int cfg_discover(struct cfg_handle *h, const struct lnet_nid *nid, bool force,
-		 u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
+		 uint32_t timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
 /* The `ping:` or `discover:` (@key) document of the @n answers; nothing when n == 0. */
 int cfg_show_ping(const char *key, const struct lnet_ioc_ping *res, size_t n, FILE *out,
 		  struct cfg_err *err);
@@ -346,14 +371,18 @@ int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err);
 
 /* Show output as YAML on @out. */
-int cfg_show_nets(struct cfg_handle *h, u32 net_id, int verbose, FILE *out,
+int cfg_show_nets(struct cfg_handle *h, uint32_t net_id, int verbose, FILE *out,
 		  struct cfg_err *err);
 int cfg_show_peers(struct cfg_handle *h, const struct lnet_nid *nid, int verbose,
 		   FILE *out, struct cfg_err *err);
 int cfg_show_peer_list(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 /* idx -1 = every rule; no rules prints nothing. */
-int cfg_show_policies(struct cfg_handle *h, s32 idx, FILE *out, struct cfg_err *err);
+int cfg_show_policies(struct cfg_handle *h, int32_t idx, FILE *out, struct cfg_err *err);
 /* export: nets, peers, udsp; @backup = the re-importable form. */
 int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LNET_CFG_H */

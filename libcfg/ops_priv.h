@@ -8,7 +8,7 @@
 #ifndef LNET_CFG_OPS_PRIV_H
 #define LNET_CFG_OPS_PRIV_H
 
-#include "cfg.h"
+#include "cfg_priv.h"
 
 /*
  * The message for an error every command can return (lnetd unreachable,
@@ -17,10 +17,6 @@
  */
 int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
 		 const struct cfg_loc *loc, const char *doing);
-
-/* Canonical text of a NID / net, for messages. */
-const char *cfg_nid_str(const struct lnet_nid *nid, char *buf, size_t len);
-const char *cfg_net_str(u32 net_id, char *buf, size_t len);
 
 /*
  * Check @size, the first field of a model struct of @known bytes in this

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <yaml.h>
-#include "cfg.h"
+#include "cfg_priv.h"
 
 struct yemit {
 	yaml_emitter_t emitter;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "../libcfg/cfg.h"
+#include "../kernel/nid/nid.h"	/* lnetctl links the NID library too (libnid.a) */
 
 /* Exit statuses, documented in `lnetctl --help`. */
 #define LNETCTL_OK	0

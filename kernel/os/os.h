@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
  * The OS layer: the only header of kernel/ that names the host. Code in
  * kernel/ includes this and nothing of libc or of the Linux kernel

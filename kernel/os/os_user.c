@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * The libc OS layer: logging and time. The interface lookup lives in
  * os_user_if.c so that programs not needing libnl do not pull it in.

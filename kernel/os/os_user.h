@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /* The OS layer on libc: used by lnetd, libcfg, the unit tests and bench. */
 #ifndef LNET_OS_USER_H
 #define LNET_OS_USER_H

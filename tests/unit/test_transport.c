@@ -21,7 +21,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-#include "../../libcfg/cfg.h"
+#include "../../libcfg/cfg_priv.h"
 
 static char dir[64];
 static char sock[100];
