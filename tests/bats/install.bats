@@ -94,7 +94,7 @@ listed() {
 	done
 }
 
-@test "<lnet/cfg.h> defines no macro outside LNET_, CFG_, IOC_LIBCFS_, IOC_LNET_" {
+@test "<lnet/cfg.h> defines no macro outside LNET_, CFG_, cfg_, IOC_LIBCFS_, IOC_LNET_" {
 	install_to PREFIX=/usr
 	macros() {	# the macros a file including headers $@ sees
 		printf '#include <%s>\n' "$@" | cc -std=c99 -I"$D/usr/include" -E -dM -x c - |
@@ -104,7 +104,7 @@ listed() {
 	macros lnet/cfg.h | LC_ALL=C comm -13 "$D/sys" - >"$D/ours"
 	grep -qx LNET_NID_STR_MAX "$D/ours"
 	grep -qx CFG_DEFAULT_SOCKET "$D/ours"
-	run grep -vE '^(LNET_|CFG_|IOC_LIBCFS_|IOC_LNET_|_UAPI_LNET_)' "$D/ours"
+	run grep -vE '^(LNET_|CFG_|cfg_[a-z_]+_init$|IOC_LIBCFS_|IOC_LNET_|_UAPI_LNET_)' "$D/ours"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
 }
