@@ -22,6 +22,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SYSCONFDIR ?= /etc
 
 CC ?= cc
+OBJCOPY ?= objcopy
 CFLAGS ?= -O2 -g
 WFLAGS := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 	  -Wno-unused-parameter -Wno-missing-field-initializers
@@ -179,24 +180,43 @@ clean:
 # shared (its objects built again with -fPIC, under build/pic/).
 VERSION := $(shell sed -n 's/^\#define LNETCTL_VERSION[^"]*"\(.*\)"/\1/p' lnetctl/main.c)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
-LIBCFG_OBJS := $(call objs,$(B),$(CFG_SRCS) $(NIDLIB_SRCS))
-LIBCFG_PIC_OBJS := $(call objs,$(B)/pic,$(CFG_SRCS) $(NIDLIB_SRCS))
+LIBCFG_SRCS := $(CFG_SRCS) $(NIDLIB_SRCS)
+LIBCFG_OBJS := $(call objs,$(B),$(LIBCFG_SRCS))
+LIBCFG_PIC_OBJS := $(call objs,$(B)/pic,$(LIBCFG_SRCS))
 SONAME := liblnetcfg.so.$(SOMAJOR)
+# What the shared library exports: the API of <lnet/cfg.h>, nothing else.
+LIBCFG_MAP := libcfg/liblnetcfg.map
 
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC-PIC,$<)$(CC) $(CFLAGS) -fPIC $(BASE_CFLAGS) -c -o $@ $<
-$(B)/liblnetcfg.a: $(LIBCFG_OBJS)
+# The static library is one object in which the same API is all that stays
+# global (its symbol list read from the version script), so a program
+# linking it statically does not meet the internal names either.
+$(B)/liblnetcfg.o: $(LIBCFG_OBJS) $(LIBCFG_MAP)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) -r -nostdlib -o $@ $(LIBCFG_OBJS) && \
+		sed -n 's/^\t\(cfg_[a-z0-9_]*\);$$/\1/p' $(LIBCFG_MAP) >$@.syms && \
+		$(OBJCOPY) --keep-global-symbols=$@.syms $@ && rm -f $@.syms
+$(B)/liblnetcfg.a: $(B)/liblnetcfg.o
 	$(call quiet,AR,$@)rm -f $@ && ar rcs $@ $^
-$(B)/liblnetcfg.so.$(VERSION): $(LIBCFG_PIC_OBJS)
+$(B)/liblnetcfg.so.$(VERSION): $(LIBCFG_PIC_OBJS) $(LIBCFG_MAP)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
-		-o $@ $^ -lyaml
+		-Wl,--version-script=$(LIBCFG_MAP) -o $@ $(LIBCFG_PIC_OBJS) -lyaml
 
-# Headers: the uapi ones and libcfg/cfg.h with every header it includes,
-# all in $(INCLUDEDIR)/lnet/ (#include <lnet/cfg.h>); their quoted
-# includes are rewritten to the file name alone, as they sit side by side.
-INSTALL_HDRS := $(wildcard include/uapi/lnet/*.h) libcfg/cfg.h kernel/nid/nid.h \
-	kernel/udsp/udsp_wire.h kernel/os/os.h kernel/os/os_user.h kernel/os/list.h
+# Every file of the tree that goes into liblnetcfg: its sources, the
+# headers they include and the version script (tests/bats/install.bats
+# checks their licences).
+.PHONY: print-liblnetcfg-files
+print-liblnetcfg-files:
+	@{ $(CC) $(filter-out -MMD -MP,$(BASE_CFLAGS)) -MM $(LIBCFG_SRCS); echo $(LIBCFG_MAP); } | \
+		tr ' \\' '\n\n' | grep -v -e '^$$' -e ':$$' | xargs realpath --relative-to=. | \
+		LC_ALL=C sort -u
+
+# Headers: libcfg/cfg.h and the uapi ones, the only ones it includes (it
+# names no header of kernel/), all in $(INCLUDEDIR)/lnet/ (#include
+# <lnet/cfg.h>); their quoted includes are rewritten to the file name
+# alone, as they sit side by side.
+INSTALL_HDRS := $(wildcard include/uapi/lnet/*.h) libcfg/cfg.h
 
 # Files made from dist/*.in with the install paths.
 DIST_GEN := $(B)/dist/lnetcfg.pc $(B)/dist/lnetd.service $(B)/dist/lnet.service

@@ -12,15 +12,24 @@
  * Nothing here prints or exits: functions return 0 or -errno and, where a
  * user could have caused the failure, fill a struct cfg_err with a message
  * that names the bad value and the allowed form.
+ *
+ * This is liblnetcfg's public header, installed as <lnet/cfg.h>: it uses
+ * <stdint.h> types and includes only libc headers and the uapi headers
+ * (installed beside it), never one of kernel/. Whatever it declares is
+ * exported (liblnetcfg.map lists the same names); nothing else is.
  */
 #ifndef LNET_CFG_H
 #define LNET_CFG_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
-#include "../kernel/nid/nid.h"
-#include "../kernel/udsp/udsp_wire.h"
+#include "lnet/lnet_nidexpr.h"	/* and so lnet_ioctl.h, lnet_udsp.h */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CFG_DEFAULT_SOCKET	"/run/lnet/lnetd.sock"
 #define CFG_DEV_PATH		"/dev/lnet"
@@ -42,33 +51,74 @@ int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* --- the model --------------------------------------------------------------- */
+/*
+ * How the model grows without a new soname:
+ *
+ *  - Every model struct a program allocates (cfg_net, cfg_peer, cfg_route,
+ *    cfg_policy) starts with @size, which its cfg_*_init() macro sets to
+ *    sizeof the struct as the program was built; use the macro before
+ *    anything else, also for a struct a function fills in. A later release
+ *    only appends fields, and takes a field that lies past an older
+ *    program's @size as its default. Every entry point refuses (-EINVAL)
+ *    a @size smaller than the first release's (never set up), and (-E2BIG)
+ *    a larger one whose bytes past what the library knows are not zero (a
+ *    newer program using newer fields); the library writes only @size bytes.
+ *  - Lists (interfaces, peer NIDs, gateways) are arrays the library owns:
+ *    read them as arrays (n->ifnames[i], p->nids[i], r->gws[i]), add with
+ *    the parsers or cfg_*_append(), release with cfg_*_fini(); never assign
+ *    the pointer or copy a struct that owns one. The limits below are
+ *    checks, so a later release can raise them.
+ *  - A struct cfg_doc is allocated by the library (cfg_doc_parse(),
+ *    cfg_doc_read()) and released by cfg_doc_free(): read its fields, never
+ *    allocate one. Its items are pointers, so they grow as above.
+ *  - struct cfg_err and struct cfg_loc never change.
+ */
 
 struct cfg_net {
-	u32 net_id;
-	u32 nifs;
-	char ifnames[CFG_MAX_IFS][LNET_IFNAME_LEN];
+	uint32_t size;				/* set by cfg_net_init() */
+	uint32_t net_id;
+	uint32_t nifs;
+	char (*ifnames)[LNET_IFNAME_LEN];	/* nifs names, at most CFG_MAX_IFS */
 	struct lnet_ni_tunables_cfg {
-		s32 peer_timeout, peer_credits, peer_buffer_credits, credits;
+		int32_t peer_timeout, peer_credits, peer_buffer_credits, credits;
 	} tun;				/* -1 = default */
 	struct cfg_loc loc;
 };
 
 struct cfg_peer {
+	uint32_t size;			/* set by cfg_peer_init() */
 	struct lnet_nid prim;
-	u32 flags;			/* LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM | _FORCE */
-	u32 nnids;
-	struct lnet_nid nids[LNET_PEER_MAX_NIS];
+	uint32_t flags;			/* LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM | _FORCE */
+	uint32_t nnids;
+	struct lnet_nid *nids;		/* nnids, at most LNET_PEER_MAX_NIS */
 	struct cfg_loc loc;
 };
 
 struct cfg_policy {
+	uint32_t size;			/* set by cfg_policy_init() */
 	struct lnet_udsp_desc d;
 	struct cfg_loc loc;
 };
 
-void cfg_net_init(struct cfg_net *n);		/* tunables -1, no interfaces */
-void cfg_peer_init(struct cfg_peer *p);
-void cfg_policy_init(struct cfg_policy *p);	/* idx -1, no action yet */
+/* The functions behind the init macros: @size is sizeof the caller's struct. */
+void cfg_net_init_size(struct cfg_net *n, size_t size);
+void cfg_peer_init_size(struct cfg_peer *p, size_t size);
+void cfg_policy_init_size(struct cfg_policy *p, size_t size);
+
+#define cfg_net_init(n)		cfg_net_init_size((n), sizeof(*(n)))	/* tunables -1 */
+#define cfg_peer_init(p)	cfg_peer_init_size((p), sizeof(*(p)))
+#define cfg_policy_init(p)	cfg_policy_init_size((p), sizeof(*(p)))	/* idx -1, no action */
+
+/* Release the lists (the struct stays initialized, with empty lists). */
+void cfg_net_fini(struct cfg_net *n);
+void cfg_peer_fini(struct cfg_peer *p);
+
+/*
+ * Append to a list: 0, -EINVAL (not initialized), -E2BIG (at the limit)
+ * or -ENOMEM. The values are taken as they are: the parsers check them.
+ */
+int cfg_net_append(struct cfg_net *n, const char *ifname);
+int cfg_peer_append(struct cfg_peer *p, const struct lnet_nid *nid);
 
 /* --- value parsers (argv and YAML) ---------------------------------------- */
 /*
@@ -76,12 +126,12 @@ void cfg_policy_init(struct cfg_policy *p);	/* idx -1, no action yet */
  * form: invalid <what> '<value>': <allowed form>. @what names the option or
  * key ("--priority", "priority").
  */
-int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		  struct cfg_err *err);
-int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
-		  struct cfg_err *err);
+int cfg_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		  uint32_t *out, struct cfg_err *err);
+int cfg_parse_s32(const char *what, const char *s, int32_t min, int32_t max,
+		  int32_t *out, struct cfg_err *err);
 int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err);
-int cfg_parse_net(const char *what, const char *s, u32 *net_id, struct cfg_err *err);
+int cfg_parse_net(const char *what, const char *s, uint32_t *net_id, struct cfg_err *err);
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
 		  struct cfg_err *err);
 int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
@@ -93,12 +143,26 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
 		      struct cfg_err *err);
 /*
+ * The canonical text of a NID ("10.0.0.1@tcp"), a net ("tcp1") or an
+ * expression ("10.0.[0-3].*@o2ib1") in @buf (LNET_NID_STR_MAX,
+ * LNET_NET_STR_MAX, LNET_EXPR_STR_MAX bytes are enough); "?" when @len is
+ * too small or the value is not valid. Returns @buf.
+ */
+const char *cfg_nid_str(const struct lnet_nid *nid, char *buf, size_t len);
+const char *cfg_net_str(uint32_t net_id, char *buf, size_t len);
+const char *cfg_nidexpr_str(const struct lnet_nidexpr *e, char *buf, size_t len);
+/*
+ * Does @nid match @e? Its net must be one of @e's nets and, unless @e is a
+ * net expression, its address must be held by @e's address lists.
+ */
+bool cfg_nidexpr_match_nid(const struct lnet_nidexpr *e, const struct lnet_nid *nid);
+/*
  * The action of a policy whose descriptors are set, as lnetctl and the
  * importer derive it: an explicit priority makes a PRIORITY rule; without
  * one, a src+dst or dst+rte rule is a PREFERRED_LIST rule and a
  * single-descriptor rule gets PRIORITY 0. Then the shape is checked.
  */
-int cfg_policy_finish(struct cfg_policy *p, bool has_priority, u32 priority,
+int cfg_policy_finish(struct cfg_policy *p, bool has_priority, uint32_t priority,
 		      struct cfg_err *err);
 
 /* --- transport ------------------------------------------------------------ */
@@ -138,36 +202,41 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 /* n->nifs == 0: the whole net; else those NIs. */
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
 /* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
-int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out);
+int cfg_ni_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
+	       struct lnet_ioc_ni *out);
 
 /* Creates the peer (if needed) and adds p->nids; a failure undoes this call. */
 int cfg_peer_add(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err);
 /* p->nnids == 0: the whole peer; else those NIs. */
 int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err);
 /* The index-th peer NI (of the peer owning @nid, NULL = all): 0 or -ENOENT. */
-int cfg_peer_ni_get(struct cfg_handle *h, u32 index, const struct lnet_nid *nid,
+int cfg_peer_ni_get(struct cfg_handle *h, uint32_t index, const struct lnet_nid *nid,
 		    struct lnet_ioc_peer *out);
 
 /* On success p->d.idx holds where the rule landed. */
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);
 /* idx -1 = all. */
-int cfg_policy_del(struct cfg_handle *h, s32 idx, struct cfg_err *err);
+int cfg_policy_del(struct cfg_handle *h, int32_t idx, struct cfg_err *err);
 /* 0, or -ENOENT when there is no rule @idx. */
-int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out);
+int cfg_policy_get(struct cfg_handle *h, uint32_t idx, struct cfg_policy *out);
 
 /* --- routes, routing, router buffers, global settings, statistics ----------- */
 /* (ops_route.c, ops_global.c) */
 
 struct cfg_route {
-	u32 net_id;			/* the remote net */
-	u32 ngws;			/* one route per gateway NID */
-	struct lnet_nid gws[LNET_PEER_MAX_NIS];
-	s32 hops;			/* LNET_ROUTE_HOPS_UNSET (-1) or 1-255 */
-	u32 priority;			/* 0-LNET_ROUTE_PRIORITY_MAX, 0 highest */
+	uint32_t size;			/* set by cfg_route_init() */
+	uint32_t net_id;			/* the remote net */
+	uint32_t ngws;			/* one route per gateway NID */
+	struct lnet_nid *gws;		/* ngws, at most LNET_PEER_MAX_NIS */
+	int32_t hops;			/* LNET_ROUTE_HOPS_UNSET (-1) or 1-255 */
+	uint32_t priority;			/* 0-LNET_ROUTE_PRIORITY_MAX, 0 highest */
 	struct cfg_loc loc;
 };
 
-void cfg_route_init(struct cfg_route *r);	/* hops unset, priority 0 */
+void cfg_route_init_size(struct cfg_route *r, size_t size);
+#define cfg_route_init(r)	cfg_route_init_size((r), sizeof(*(r)))	/* hops unset */
+void cfg_route_fini(struct cfg_route *r);
+int cfg_route_append(struct cfg_route *r, const struct lnet_nid *gw);
 /* "10.0.0.[1-3]@tcp,10.0.1.1@tcp" appended to r->gws (ranges expanded). */
 int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
 		       struct cfg_err *err);
@@ -176,29 +245,19 @@ int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_er
 /* The route to r->net_id through each of r->gws. */
 int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err);
 /* The index-th route (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
-int cfg_route_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_route *out);
+int cfg_route_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
+		  struct lnet_ioc_route *out);
 
 /* Router buffer kinds, in the order of enum lnet_buf_kind. */
 #define CFG_NBUF	3
 extern const char *const cfg_buf_names[CFG_NBUF];	/* "tiny", "small", "large" */
 /* A buffer count: 0 (the default) or its range; message names @what. */
-int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
+int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
 		      struct cfg_err *err);
 
-/* The routing and buffers sections; @set says which fields were given. */
-#define CFG_RTR_ENABLE		(1U << 0)
-#define CFG_RTR_BUF(kind)	(2U << (kind))
-struct cfg_routing {
-	u32 set;
-	u32 enable;			/* 0 or 1 */
-	s32 buffers[CFG_NBUF];		/* 0 = default */
-	struct cfg_loc loc, buffers_loc;
-};
-
-int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err);
+int cfg_routing_set(struct cfg_handle *h, uint32_t enable, struct cfg_err *err);
 /* counts[i] -1 = leave it as it is. */
-int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg_err *err);
-int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err);
+int cfg_buffers_set(struct cfg_handle *h, const int32_t counts[CFG_NBUF], struct cfg_err *err);
 
 /*
  * The global settings: one row each, X(name, id, min, max, default), in
@@ -220,36 +279,23 @@ int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_er
 
 struct cfg_global_spec {
 	const char *name;
-	u32 id;				/* enum lnet_global */
-	u32 min, max, def;
+	uint32_t id;			/* enum lnet_global */
+	uint32_t min, max, def;
 };
 
 /* The rows of CFG_GLOBALS, then a NULL name. */
 extern const struct cfg_global_spec cfg_global_specs[];
 const struct cfg_global_spec *cfg_global_find(const char *name);
 
-struct cfg_global {
-	u32 set;				/* bit (1 << id): value[id] given */
-	u32 value[__LNET_GLOBAL_MAX];
-	struct cfg_loc loc[__LNET_GLOBAL_MAX];
-};
-
 /* One setting (range and cross-checks explained in the message). */
-int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
+int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, uint32_t value,
 		   struct cfg_err *err);
-/* Every setting, lnd_timeout included. */
-int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *err);
-/*
- * The settings of @g that are set, in an order the cross-checks accept
- * whatever the running values are; a failure restores what this call set.
- */
-int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cfg_err *err);
 
 int cfg_stats_get(struct cfg_handle *h, struct lnet_ioc_stats *st, struct cfg_err *err);
 int cfg_stats_reset(struct cfg_handle *h, struct cfg_err *err);
 
-/* Show output as YAML on @out (show_route.c). */
-int cfg_show_routes(struct cfg_handle *h, u32 net_id, const struct lnet_nid *gw,
+/* Show output as YAML on @out (sec_*.c, show.c). */
+int cfg_show_routes(struct cfg_handle *h, uint32_t net_id, const struct lnet_nid *gw,
 		    bool verbose, FILE *out, struct cfg_err *err);
 int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err);
@@ -266,8 +312,8 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
  * A byte count: decimal digits, optionally followed by K (x 1024) or M
  * (x 1048576), either case ("65536", "64K", "1M"); @min..@max bytes.
  */
-int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		   struct cfg_err *err);
+int cfg_parse_size(const char *what, const char *s, uint32_t min, uint32_t max,
+		   uint32_t *out, struct cfg_err *err);
 
 /*
  * Ping @nid (IOC_LIBCFS_PING_PEER; @src NULL = any local NID) or, with
@@ -276,9 +322,9 @@ int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
  * reason" in @err.
  */
 int cfg_ping(struct cfg_handle *h, const struct lnet_nid *nid, const struct lnet_nid *src,
-	     u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
+	     uint32_t timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
 int cfg_discover(struct cfg_handle *h, const struct lnet_nid *nid, bool force,
-		 u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
+		 uint32_t timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err);
 /* The `ping:` or `discover:` (@key) document of the @n answers; nothing when n == 0. */
 int cfg_show_ping(const char *key, const struct lnet_ioc_ping *res, size_t n, FILE *out,
 		  struct cfg_err *err);
@@ -290,26 +336,30 @@ int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg
 
 /* --- YAML documents (import / export / show) ------------------------------- */
 
-/* A whole configuration: what an import file holds, what export writes. */
+/*
+ * A whole configuration: what an import file holds, what export writes.
+ * The library allocates it (the routing, buffers and global sections are
+ * kept inside, out of sight); fields are only ever appended.
+ */
 struct cfg_doc {
-	struct cfg_net *nets;
+	struct cfg_net **nets;		/* one per local NI, or a whole net */
 	size_t nnets;
-	struct cfg_peer *peers;
+	struct cfg_peer **peers;
 	size_t npeers;
-	struct cfg_policy *policies;
+	struct cfg_policy **policies;
 	size_t npolicies;
-	struct cfg_route *routes;	/* route, routing, buffers, global */
+	struct cfg_route **routes;
 	size_t nroutes;
-	struct cfg_routing routing;
-	struct cfg_global global;
 };
 
+/* Free @doc and everything it holds; NULL does nothing. */
 void cfg_doc_free(struct cfg_doc *doc);
 /*
  * Parse and validate a whole YAML document (Lustre's layout: net, peer,
- * udsp sections) before anything is applied. Errors carry err->loc.
+ * udsp, route, routing, buffers, global) before anything is applied; on
+ * success *@doc is the new document. Errors carry err->loc.
  */
-int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
+int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err);
 /*
  * Apply @doc (add, or delete with @del). On failure everything this call
@@ -317,18 +367,22 @@ int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
  */
 int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		  struct cfg_err *err);
-/* Read the running configuration into @doc (what export --backup writes). */
-int cfg_doc_read(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err);
+/* The running configuration as a new *@doc (what export --backup writes). */
+int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err);
 
 /* Show output as YAML on @out. */
-int cfg_show_nets(struct cfg_handle *h, u32 net_id, int verbose, FILE *out,
+int cfg_show_nets(struct cfg_handle *h, uint32_t net_id, int verbose, FILE *out,
 		  struct cfg_err *err);
 int cfg_show_peers(struct cfg_handle *h, const struct lnet_nid *nid, int verbose,
 		   FILE *out, struct cfg_err *err);
 int cfg_show_peer_list(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 /* idx -1 = every rule; no rules prints nothing. */
-int cfg_show_policies(struct cfg_handle *h, s32 idx, FILE *out, struct cfg_err *err);
+int cfg_show_policies(struct cfg_handle *h, int32_t idx, FILE *out, struct cfg_err *err);
 /* export: nets, peers, udsp; @backup = the re-importable form. */
 int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LNET_CFG_H */

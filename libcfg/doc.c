@@ -1,92 +1,50 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * cfg_doc_parse(): a YAML configuration (Lustre's layout: net, peer and
- * udsp sections) into a struct cfg_doc, validated whole before anything is
- * applied. Every value goes through the shared parsers of cfg.h with its
- * YAML key as the name, and every error carries the line:column of the
- * node at fault.
+ * A YAML configuration document as a whole, by walking the section table
+ * (cfg_sections[], one row per sec_*.c; section.h says what a row holds):
  *
- * Layout read (keys are case-sensitive, as Lustre writes them):
+ *  - cfg_doc_parse(): the top-level keys checked against the table, each
+ *    section parsed by its row, then the checks across the document; all
+ *    of it validated before anything is applied. Every error carries the
+ *    line:column of the node at fault.
+ *  - cfg_doc_apply(): all or nothing. Every step that succeeds pushes how
+ *    to undo it on one stack; the first failure undoes the stack in reverse
+ *    order, which also puts rules back at the very idx they had (each undo
+ *    sees LNet exactly as its step left it). Sections are added in table
+ *    order and deleted (import --del) in the reverse order.
+ *  - cfg_doc_read(), cfg_doc_write(), cfg_export(): the running
+ *    configuration as a document, a document as YAML, and the two export
+ *    forms, section by section in table order.
  *
- *   net:
- *   - net type: tcp                 # "lo" blocks are skipped
- *     tunables: {...}               # optional default for the NIs below
- *     local NI(s):                  # absent: the whole net (import --del)
- *     - interfaces: {0: eth0}       # or a sequence [eth0, eth1]
- *       tunables: {peer_timeout, peer_credits, peer_buffer_credits, credits}
- *   peer:
- *   - primary nid: 10.0.0.2@tcp     # default: the first peer ni
- *     Multi-Rail: true              # default true
- *     Lock Primary NID: false       # default false (lnetctl peer add --lock_prim)
- *     peer ni:
- *     - nid: 10.0.0.2@tcp
- *   udsp:
- *   - idx: 0                        # optional: append
- *     src: tcp                      # src, dst, rte: NID range expressions
- *     action: {priority: 1}         # or "priority: 1" in the item
- *
- * Read-only keys that show and export write (nid, status, statistics,
- * health stats, udsp info, state, ...) are accepted and ignored, so that a
- * full export imports back.
+ * Also the parsing, applying and printing helpers the sections share.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ytree.h"
-#include "route_priv.h"
+#include "section.h"
 
-struct dparse {
-	struct cfg_doc *doc;
-	struct cfg_err *err;
-	size_t cap_nets, cap_peers, cap_policies;
+/*
+ * In the order the "expected" list of an unknown top-level key names them;
+ * the rows marked last are applied and written after the others.
+ */
+static const struct cfg_section *const cfg_sections[] = {
+	&cfg_sec_net, &cfg_sec_peer, &cfg_sec_udsp, &cfg_sec_route,
+	&cfg_sec_routing, &cfg_sec_global,
 };
 
-static const char *const top_keys[] = {
-	"net", "peer", "udsp", "route", "routing", "buffers", "global", NULL
-};
-static const char *const net_keys[] = { "net type", "local NI(s)", "tunables", NULL };
-static const char *const ni_keys[] = { "interfaces", "tunables", NULL };
-static const char *const ni_ignored[] = {
-	"nid", "status", "statistics", "health stats", "udsp info",
-	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
-	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
-	NULL
-};
-static const char *const tunable_keys[] = {
-	"peer_timeout", "peer_credits", "peer_buffer_credits", "credits", NULL
-};
-static const char *const peer_keys[] = {
-	"primary nid", "Multi-Rail", "Lock Primary NID", "peer ni", NULL
-};
-static const char *const peer_ignored[] = { "peer state", NULL };
-static const char *const peer_ni_keys[] = { "nid", NULL };
-static const char *const peer_ni_ignored[] = {
-	"state", "max_ni_tx_credits", "available_tx_credits", "min_tx_credits",
-	"tx_q_num_of_buf", "available_rtr_credits", "min_rtr_credits",
-	"refcount", "statistics", "sent_stats", "received_stats",
-	"dropped_stats", "health stats", "udsp info", NULL
-};
-static const char *const udsp_keys[] = {
-	"idx", "src", "dst", "rte", "action", "priority", NULL
-};
-static const char *const action_keys[] = { "priority", NULL };
+#define NSECTIONS (sizeof(cfg_sections) / sizeof(cfg_sections[0]))
 
-void cfg_doc_free(struct cfg_doc *doc)
+/* The rows in the order they are applied and written. */
+static void sections_in_order(const struct cfg_section *out[NSECTIONS])
 {
-	free(doc->nets);
-	free(doc->peers);
-	free(doc->policies);
-	free(doc->routes);
-	memset(doc, 0, sizeof(*doc));
-}
+	size_t i, n = 0;
+	int last;
 
-/* Tie the error a shared parser just reported to node @n. */
-static int at_node(struct cfg_err *err, const struct ynode *n, int rc)
-{
-	if (rc)
-		err->loc = n->loc;
-	return rc;
+	for (last = 0; last <= 1; last++)
+		for (i = 0; i < NSECTIONS; i++)
+			if (cfg_sections[i]->last == last)
+				out[n++] = cfg_sections[i];
 }
 
 static bool in_list(const char *const *list, const char *s)
@@ -97,36 +55,110 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
-static void join_keys(const char *const *keys, char *buf, size_t len)
+/* The row owning top-level key @key, or NULL. */
+static const struct cfg_section *section_of(const char *key)
 {
-	size_t off = 0;
+	size_t i;
 
-	buf[0] = '\0';
-	for (; *keys && off < len; keys++)
-		off += snprintf(buf + off, len - off, "%s'%s'",
-				off ? ", " : "", *keys);
+	for (i = 0; i < NSECTIONS; i++)
+		if (in_list(cfg_sections[i]->keys, key))
+			return cfg_sections[i];
+	return NULL;
 }
 
-/* Every key of @map is in @allowed or @ignored. */
-static int check_keys(struct dparse *p, const struct ynode *map, const char *where,
-		      const char *const *allowed, const char *const *ignored)
+static struct cfg_doc *doc_new(struct cfg_err *err)
+{
+	struct doc *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		cfg_fail(err, -ENOMEM, NULL, "out of memory reading the configuration");
+		return NULL;
+	}
+	return &d->pub;
+}
+
+void cfg_doc_free(struct cfg_doc *doc)
+{
+	size_t i;
+
+	if (!doc)
+		return;
+	for (i = 0; i < doc->nnets; i++) {
+		cfg_net_fini(doc->nets[i]);
+		free(doc->nets[i]);
+	}
+	for (i = 0; i < doc->npeers; i++) {
+		cfg_peer_fini(doc->peers[i]);
+		free(doc->peers[i]);
+	}
+	for (i = 0; i < doc->nroutes; i++) {
+		cfg_route_fini(doc->routes[i]);
+		free(doc->routes[i]);
+	}
+	for (i = 0; i < doc->npolicies; i++)
+		free(doc->policies[i]);
+	free(doc->nets);
+	free(doc->peers);
+	free(doc->policies);
+	free(doc->routes);
+	free(doc_priv(doc));
+}
+
+int doc_append(void *arr, size_t *n, const void *item, size_t size, struct cfg_err *err)
+{
+	void *copy = malloc(size);
+
+	if (!copy || cfg_list_append(arr, *n, SIZE_MAX, &copy, sizeof(copy))) {
+		free(copy);
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the configuration");
+	}
+	memcpy(copy, item, size);
+	(*n)++;
+	return 0;
+}
+
+/* --- parsing helpers -------------------------------------------------------------- */
+
+int at_node(struct cfg_err *err, const struct ynode *n, int rc)
+{
+	if (rc)
+		err->loc = n->loc;
+	return rc;
+}
+
+static void join_keys(const char *const *keys, char *buf, size_t len, size_t *off)
+{
+	for (; *keys && *off < len; keys++)
+		*off += snprintf(buf + *off, len - *off, "%s'%s'",
+				 *off ? ", " : "", *keys);
+}
+
+static int unknown_key(struct dparse *p, const struct ynode *k, const char *where,
+		       const char *list)
+{
+	return cfg_fail(p->err, -EINVAL, &k->loc, "unknown key '%s' in %s: expected %s",
+			k->str, where, list);
+}
+
+int check_keys(struct dparse *p, const struct ynode *map, const char *where,
+	       const char *const *allowed, const char *const *ignored)
 {
 	const struct ynode *k;
 	char list[256];
+	size_t off = 0;
 
 	for (k = map->first; k; k = k->next) {
 		if (in_list(allowed, k->str) || in_list(ignored, k->str))
 			continue;
-		join_keys(allowed, list, sizeof(list));
-		return cfg_fail(p->err, -EINVAL, &k->loc,
-				"unknown key '%s' in %s: expected %s",
-				k->str, where, list);
+		list[0] = '\0';
+		join_keys(allowed, list, sizeof(list), &off);
+		return unknown_key(p, k, where, list);
 	}
 	return 0;
 }
 
-static int need_type(struct dparse *p, const struct ynode *n, enum ynode_type type,
-		     const char *what)
+int need_type(struct dparse *p, const struct ynode *n, enum ynode_type type,
+	      const char *what)
 {
 	if (n->type == type)
 		return 0;
@@ -134,8 +166,7 @@ static int need_type(struct dparse *p, const struct ynode *n, enum ynode_type ty
 			what, ytree_type_name(type), ytree_type_name(n->type));
 }
 
-/* A scalar with a value: the text the shared parsers take. */
-static int need_value(struct dparse *p, const struct ynode *n, const char *what)
+int need_value(struct dparse *p, const struct ynode *n, const char *what)
 {
 	int rc = need_type(p, n, YNODE_SCALAR, what);
 
@@ -155,516 +186,53 @@ int cfg_doc_plain_number(const struct ynode *n, const char *what, struct cfg_err
 			"invalid %s '%s': expected a number, not a quoted string", what, n->str);
 }
 
-/* A scalar with a value, written as a number. */
-static int need_number(struct dparse *p, const struct ynode *n, const char *what)
+int need_number(struct dparse *p, const struct ynode *n, const char *what)
 {
 	int rc = need_value(p, n, what);
 
 	return rc ? rc : cfg_doc_plain_number(n, what, p->err);
 }
 
-/* A section or list that may be written empty ("peer ni:"). */
-static bool is_empty(const struct ynode *n)
+bool is_empty(const struct ynode *n)
 {
 	return !n || ytree_is_null(n);
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t size, struct cfg_err *err)
+int parse_items(struct dparse *p, const struct ynode *key,
+		int (*item)(struct dparse *p, const struct ynode *item))
 {
-	size_t ncap = *cap ? *cap * 2 : 8;
-	void *p;
+	const struct ynode *c, *seq = key->value;
+	int rc = need_type(p, seq, YNODE_SEQ, key->str);
 
-	if (n < *cap)
-		return 0;
-	p = realloc(*arr, ncap * size);
-	if (!p)
-		return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the configuration");
-	*arr = p;
-	*cap = ncap;
-	return 0;
+	for (c = seq->first; c && !rc; c = c->next)
+		rc = item(p, c);
+	return rc;
 }
 
-/* --- net ------------------------------------------------------------------- */
+/* --- cfg_doc_parse ------------------------------------------------------------------ */
 
-struct tunable_spec {
-	const char *key;
-	s32 min, max;
-	size_t off;
-};
-
-static const struct tunable_spec tunables[] = {
-	{ "peer_timeout", 0, 86400, offsetof(struct lnet_ni_tunables_cfg, peer_timeout) },
-	{ "peer_credits", 1, 1024, offsetof(struct lnet_ni_tunables_cfg, peer_credits) },
-	{ "peer_buffer_credits", 0, 16384,
-	  offsetof(struct lnet_ni_tunables_cfg, peer_buffer_credits) },
-	{ "credits", 1, 65536, offsetof(struct lnet_ni_tunables_cfg, credits) },
-};
-
-static int parse_tunables(struct dparse *p, const struct ynode *map,
-			  struct lnet_ni_tunables_cfg *tun)
+/* Every top-level key names a section; the message lists them all. */
+static int check_top_keys(struct dparse *p, const struct ynode *root)
 {
 	const struct ynode *k;
-	size_t i;
-	int rc;
+	char list[256];
+	size_t i, off = 0;
 
-	if (is_empty(map))
-		return 0;
-	rc = need_type(p, map, YNODE_MAP, "tunables");
-	if (!rc)
-		rc = check_keys(p, map, "tunables", tunable_keys, NULL);
-	for (k = map->first; k && !rc; k = k->next) {
-		for (i = 0; strcmp(tunables[i].key, k->str); i++)
-			;
-		rc = need_number(p, k->value, k->str);
-		if (!rc)
-			rc = at_node(p->err, k->value,
-				     cfg_parse_s32(k->str, k->value->str,
-						   tunables[i].min, tunables[i].max,
-						   (s32 *)((char *)tun + tunables[i].off),
-						   p->err));
-	}
-	return rc;
-}
-
-static int parse_ifname(struct dparse *p, const struct ynode *v, struct cfg_net *n)
-{
-	int rc = need_value(p, v, "interfaces");
-
-	if (rc)
-		return rc;
-	if (strchr(v->str, ','))
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"invalid interfaces '%s': expected one interface name per entry",
-				v->str);
-	return at_node(p->err, v, cfg_parse_ifnames("interfaces", v->str, n, p->err));
-}
-
-/* {0: eth0, 1: eth1} (Lustre) or [eth0, eth1]. */
-static int parse_interfaces(struct dparse *p, const struct ynode *ifs, struct cfg_net *n)
-{
-	const struct ynode *c;
-	u32 index;
-	int rc = 0;
-
-	if (ifs->type == YNODE_SEQ) {
-		for (c = ifs->first; c && !rc; c = c->next)
-			rc = parse_ifname(p, c, n);
-		return rc;
-	}
-	rc = need_type(p, ifs, YNODE_MAP, "interfaces");
-	for (c = ifs->first; c && !rc; c = c->next) {
-		rc = at_node(p->err, c, cfg_parse_u32("interfaces index", c->str, 0,
-						      CFG_MAX_IFS - 1, &index, p->err));
-		if (!rc)
-			rc = parse_ifname(p, c->value, n);
-	}
-	return rc;
-}
-
-static int add_net(struct dparse *p, const struct cfg_net *n)
-{
-	struct cfg_doc *d = p->doc;
-	int rc = grow((void **)&d->nets, &p->cap_nets, d->nnets, sizeof(*n), p->err);
-
-	if (!rc)
-		d->nets[d->nnets++] = *n;
-	return rc;
-}
-
-static int parse_local_ni(struct dparse *p, const struct ynode *item,
-			  const struct cfg_net *net)
-{
-	struct cfg_net n = *net;
-	const struct ynode *ifs;
-	int rc;
-
-	n.loc = item->loc;
-	rc = need_type(p, item, YNODE_MAP, "local NI(s)");
-	if (!rc)
-		rc = check_keys(p, item, "a local NI", ni_keys, ni_ignored);
-	if (rc)
-		return rc;
-	ifs = ytree_get(item, "interfaces");
-	if (is_empty(ifs))
-		return cfg_fail(p->err, -EINVAL, &item->loc,
-				"a local NI needs 'interfaces' (e.g. '0: eth0')");
-	/* no interface would mean the whole net: with --del, all of its NIs */
-	if (ifs->type != YNODE_SCALAR && !ifs->first)
-		return cfg_fail(p->err, -EINVAL, &ifs->loc,
-				"'interfaces' is empty: a local NI needs one (e.g. '0: eth0')");
-	rc = parse_interfaces(p, ifs, &n);
-	if (!rc)
-		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
-	if (!rc)
-		rc = add_net(p, &n);
-	return rc;
-}
-
-static int parse_net_item(struct dparse *p, const struct ynode *item)
-{
-	const struct ynode *type, *nis, *c;
-	struct cfg_net n;
-	int rc;
-
-	cfg_net_init(&n);
-	n.loc = item->loc;
-	rc = need_type(p, item, YNODE_MAP, "net");
-	if (!rc)
-		rc = check_keys(p, item, "a net", net_keys, NULL);
-	if (rc)
-		return rc;
-	type = ytree_get(item, "net type");
-	if (!type)
-		return cfg_fail(p->err, -EINVAL, &item->loc, "a net needs 'net type'");
-	rc = need_value(p, type, "net type");
-	if (!rc)
-		rc = at_node(p->err, type, cfg_parse_net("net type", type->str,
-							 &n.net_id, p->err));
-	if (rc || LNET_NET_LND(n.net_id) == LNET_LND_LO)
-		return rc;	/* lo is always there: a full export lists it */
-	rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
-	nis = ytree_get(item, "local NI(s)");
-	if (rc || is_empty(nis))
-		return rc ? rc : add_net(p, &n);
-	rc = need_type(p, nis, YNODE_SEQ, "local NI(s)");
-	if (!rc && !nis->first)
-		return cfg_fail(p->err, -EINVAL, &nis->loc,
-				"'local NI(s)' is empty: list the NIs, or leave it out for the whole net");
-	for (c = nis->first; c && !rc; c = c->next)
-		rc = parse_local_ni(p, c, &n);
-	return rc;
-}
-
-/* --- peer ------------------------------------------------------------------- */
-
-static int find_nid(const struct cfg_peer *peer, const struct lnet_nid *nid)
-{
-	u32 i;
-
-	for (i = 0; i < peer->nnids; i++)
-		if (lnet_nid_equal(&peer->nids[i], nid))
-			return (int)i;
-	return -1;
-}
-
-static int parse_peer_ni(struct dparse *p, const struct ynode *item,
-			 struct cfg_peer *peer, struct cfg_loc *locs)
-{
-	const struct ynode *v;
-	struct lnet_nid nid;
-	int rc, dup;
-
-	rc = need_type(p, item, YNODE_MAP, "peer ni");
-	if (!rc)
-		rc = check_keys(p, item, "a peer ni", peer_ni_keys, peer_ni_ignored);
-	if (rc)
-		return rc;
-	v = ytree_get(item, "nid");
-	if (!v)
-		return cfg_fail(p->err, -EINVAL, &item->loc, "a peer ni needs 'nid'");
-	rc = need_value(p, v, "nid");
-	if (!rc)
-		rc = at_node(p->err, v, cfg_parse_nid("nid", v->str, &nid, p->err));
-	if (rc)
-		return rc;
-	dup = find_nid(peer, &nid);
-	if (dup >= 0)
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"nid '%s' is listed twice (first at %u:%u)",
-				v->str, locs[dup].line, locs[dup].col);
-	if (peer->nnids >= LNET_PEER_MAX_NIS)
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"too many peer NIs: at most %d per peer",
-				LNET_PEER_MAX_NIS);
-	locs[peer->nnids] = v->loc;
-	peer->nids[peer->nnids++] = nid;
-	return 0;
-}
-
-static int parse_peer_flag(struct dparse *p, const struct ynode *map, const char *key,
-			   u32 flag, bool when, struct cfg_peer *peer)
-{
-	const struct ynode *v = ytree_get(map, key);
-	bool b;
-	int rc;
-
-	if (!v)
-		return 0;
-	rc = need_value(p, v, key);
-	if (!rc)
-		rc = at_node(p->err, v, cfg_parse_bool(key, v->str, &b, p->err));
-	if (!rc && b == when)
-		peer->flags |= flag;
-	return rc;
-}
-
-/* Everything the kernel would refuse about one peer, found now. */
-static int check_peer(struct dparse *p, const struct ynode *item,
-		      struct cfg_peer *peer, const struct cfg_loc *locs)
-{
-	u32 i;
-
-	if (lnet_nid_is_zero(&peer->prim)) {
-		if (!peer->nnids)
-			return cfg_fail(p->err, -EINVAL, &item->loc,
-					"a peer needs 'primary nid' or 'peer ni'");
-		peer->prim = peer->nids[0];
-	}
-	if (!(peer->flags & LNET_PEER_F_NON_MR))
-		return 0;
-	for (i = 0; i < peer->nnids; i++) {
-		char buf[LNET_NID_STR_MAX];
-
-		if (lnet_nid_equal(&peer->nids[i], &peer->prim))
+	for (k = root->first; k; k = k->next) {
+		if (section_of(k->str))
 			continue;
-		lnet_nid_print(&peer->nids[i], buf, sizeof(buf));
-		return cfg_fail(p->err, -EINVAL, &locs[i],
-				"nid '%s': a peer with 'Multi-Rail: false' has only its primary nid",
-				buf);
+		list[0] = '\0';
+		for (i = 0; i < NSECTIONS; i++)
+			join_keys(cfg_sections[i]->keys, list, sizeof(list), &off);
+		return unknown_key(p, k, "the document", list);
 	}
 	return 0;
-}
-
-static int parse_peer_item(struct dparse *p, const struct ynode *item)
-{
-	struct cfg_doc *d = p->doc;
-	struct cfg_loc locs[LNET_PEER_MAX_NIS];
-	const struct ynode *v, *c;
-	struct cfg_peer *peer;
-	int rc;
-
-	rc = need_type(p, item, YNODE_MAP, "peer");
-	if (!rc)
-		rc = check_keys(p, item, "a peer", peer_keys, peer_ignored);
-	if (!rc)
-		rc = grow((void **)&d->peers, &p->cap_peers, d->npeers,
-			  sizeof(*peer), p->err);
-	if (rc)
-		return rc;
-	peer = &d->peers[d->npeers];
-	cfg_peer_init(peer);
-	peer->loc = item->loc;
-	v = ytree_get(item, "primary nid");
-	if (v) {
-		rc = need_value(p, v, "primary nid");
-		if (!rc)
-			rc = at_node(p->err, v, cfg_parse_nid("primary nid", v->str,
-							      &peer->prim, p->err));
-	}
-	if (!rc)
-		rc = parse_peer_flag(p, item, "Multi-Rail", LNET_PEER_F_NON_MR, false, peer);
-	if (!rc)
-		rc = parse_peer_flag(p, item, "Lock Primary NID", LNET_PEER_F_LOCK_PRIM,
-				     true, peer);
-	v = ytree_get(item, "peer ni");
-	if (!rc && !is_empty(v)) {
-		rc = need_type(p, v, YNODE_SEQ, "peer ni");
-		for (c = v->first; c && !rc; c = c->next)
-			rc = parse_peer_ni(p, c, peer, locs);
-	}
-	if (!rc)
-		rc = check_peer(p, item, peer, locs);
-	if (!rc)
-		d->npeers++;
-	return rc;
-}
-
-/* --- udsp -------------------------------------------------------------------- */
-
-static int parse_expr(struct dparse *p, const struct ynode *item, const char *key,
-		      struct lnet_nidexpr *e)
-{
-	const struct ynode *v = ytree_get(item, key);
-	int rc;
-
-	if (!v)
-		return 0;
-	rc = need_value(p, v, key);
-	if (!rc)
-		rc = at_node(p->err, v, cfg_parse_nidexpr(key, v->str, e, p->err));
-	return rc;
-}
-
-static int parse_priority(struct dparse *p, const struct ynode *v, bool *has, u32 *prio)
-{
-	int rc = need_number(p, v, "priority");
-
-	if (!rc)
-		rc = at_node(p->err, v, cfg_parse_u32("priority", v->str, 0,
-						      LNET_PRIORITY_UNSET - 1, prio, p->err));
-	*has = !rc;
-	return rc;
-}
-
-static int parse_action(struct dparse *p, const struct ynode *item, bool *has, u32 *prio)
-{
-	const struct ynode *act = ytree_get(item, "action");
-	const struct ynode *v = ytree_get(item, "priority");
-	int rc = 0;
-
-	if (v)
-		rc = parse_priority(p, v, has, prio);
-	if (rc || !act)
-		return rc;
-	rc = need_type(p, act, YNODE_MAP, "action");
-	if (!rc)
-		rc = check_keys(p, act, "action", action_keys, NULL);
-	v = ytree_get(act, "priority");
-	if (rc || !v)
-		return rc;
-	if (*has)
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"priority given twice: in the rule and in 'action'");
-	return parse_priority(p, v, has, prio);
-}
-
-static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
-			     struct cfg_policy *pol)
-{
-	const struct ynode *v;
-	bool has_prio = false;
-	u32 prio = 0;
-	int rc = 0;
-
-	v = ytree_get(item, "idx");
-	if (v) {
-		rc = need_number(p, v, "idx");
-		if (!rc)
-			rc = at_node(p->err, v, cfg_parse_s32("idx", v->str, -1,
-							      LNET_UDSP_MAX_RULES - 1,
-							      &pol->d.idx, p->err));
-	}
-	if (!rc)
-		rc = parse_expr(p, item, "src", &pol->d.src);
-	if (!rc)
-		rc = parse_expr(p, item, "dst", &pol->d.dst);
-	if (!rc)
-		rc = parse_expr(p, item, "rte", &pol->d.rte);
-	if (!rc)
-		rc = parse_action(p, item, &has_prio, &prio);
-	if (!rc)
-		rc = at_node(p->err, item, cfg_policy_finish(pol, has_prio, prio, p->err));
-	return rc;
-}
-
-static int parse_udsp_item(struct dparse *p, const struct ynode *item)
-{
-	struct cfg_doc *d = p->doc;
-	struct cfg_policy *pol;
-	int rc;
-
-	rc = need_type(p, item, YNODE_MAP, "udsp");
-	if (!rc)
-		rc = check_keys(p, item, "a udsp rule", udsp_keys, NULL);
-	if (!rc)
-		rc = grow((void **)&d->policies, &p->cap_policies, d->npolicies,
-			  sizeof(*pol), p->err);
-	if (rc)
-		return rc;
-	pol = &d->policies[d->npolicies];
-	cfg_policy_init(pol);
-	pol->loc = item->loc;
-	rc = parse_udsp_fields(p, item, pol);
-	if (!rc)
-		d->npolicies++;
-	return rc;
-}
-
-/* --- rules repeated within one document -------------------------------------- */
-
-static u64 hash_bytes(u64 h, const void *buf, size_t len)
-{
-	const unsigned char *s = buf;
-
-	while (len--)
-		h = (h ^ *s++) * 0x100000001b3ULL;
-	return h;
-}
-
-static u64 hash_expr(u64 h, const struct lnet_nidexpr *e)
-{
-	char buf[LNET_EXPR_STR_MAX];
-	int n = 0;
-
-	if (lnet_nidexpr_present(e))
-		n = lnet_nidexpr_print(e, buf, sizeof(buf));
-	if (n < 0)
-		n = 0;
-	return hash_bytes(h, buf, (size_t)n) * 31 + 7;
-}
-
-static u64 hash_rule(const struct lnet_udsp_desc *d)
-{
-	u64 h = hash_bytes(0xcbf29ce484222325ULL, &d->action, sizeof(d->action));
-
-	h = hash_expr(h, &d->src);
-	h = hash_expr(h, &d->dst);
-	return hash_expr(h, &d->rte);
-}
-
-/*
- * Two items with the same descriptors would make the second one fail
- * (EALREADY) or silently rewrite the first one's priority: both are
- * mistakes in the file, reported before anything is applied.
- */
-static int check_repeated_rules(struct dparse *p)
-{
-	const struct cfg_doc *d = p->doc;
-	size_t size, i, j;
-	size_t *slots;
-	int rc = 0;
-
-	for (size = 16; size < d->npolicies * 2; size *= 2)
-		;
-	slots = calloc(size, sizeof(*slots));	/* index + 1; 0 = empty */
-	if (!slots)
-		return cfg_fail(p->err, -ENOMEM, NULL, "out of memory checking the rules");
-	for (i = 0; i < d->npolicies && !rc; i++) {
-		const struct cfg_policy *a = &d->policies[i];
-
-		for (j = hash_rule(&a->d) & (size - 1); slots[j]; j = (j + 1) & (size - 1)) {
-			const struct cfg_policy *b = &d->policies[slots[j] - 1];
-
-			if (!lnet_udsp_desc_same_match(&a->d, &b->d))
-				continue;
-			rc = cfg_fail(p->err, -EINVAL, &a->loc,
-				      "this rule matches the same NIDs as the rule at %u:%u",
-				      b->loc.line, b->loc.col);
-			break;
-		}
-		slots[j] = i + 1;
-	}
-	free(slots);
-	return rc;
-}
-
-/* --- document -------------------------------------------------------------- */
-
-static int parse_section(struct dparse *p, const struct ynode *key)
-{
-	int (*item_fn)(struct dparse *, const struct ynode *);
-	const struct ynode *c, *seq = key->value;
-	int rc;
-
-	if (cfg_doc_is_route_section(key->str))
-		return cfg_doc_parse_route_section(p->doc, key, p->err);
-	if (!strcmp(key->str, "net"))
-		item_fn = parse_net_item;
-	else if (!strcmp(key->str, "peer"))
-		item_fn = parse_peer_item;
-	else
-		item_fn = parse_udsp_item;
-	if (is_empty(seq))
-		return 0;
-	rc = need_type(p, seq, YNODE_SEQ, key->str);
-	for (c = seq->first; c && !rc; c = c->next)
-		rc = item_fn(p, c);
-	return rc;
 }
 
 static int parse_root(struct dparse *p, const struct ynode *root)
 {
 	const struct ynode *k;
+	size_t i;
 	int rc;
 
 	if (!root || ytree_is_null(root))
@@ -673,29 +241,194 @@ static int parse_root(struct dparse *p, const struct ynode *root)
 		return cfg_fail(p->err, -EINVAL, &root->loc,
 				"the document must be a mapping of 'net', 'peer' and 'udsp', not a %s",
 				ytree_type_name(root->type));
-	rc = check_keys(p, root, "the document", top_keys, NULL);
+	rc = check_top_keys(p, root);
 	for (k = root->first; k && !rc; k = k->next)
-		rc = parse_section(p, k);
-	if (!rc)
-		rc = check_repeated_rules(p);
+		if (!is_empty(k->value))
+			rc = section_of(k->str)->parse(p, k);
+	for (i = 0; i < NSECTIONS && !rc; i++)
+		if (cfg_sections[i]->check)
+			rc = cfg_sections[i]->check(p);
 	return rc;
 }
 
-int cfg_doc_parse(const char *text, size_t len, struct cfg_doc *doc,
+int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err)
 {
-	struct dparse p = { .doc = doc, .err = err };
+	struct dparse p = { .err = err };
 	struct ynode *root;
 	int rc;
 
-	memset(doc, 0, sizeof(*doc));
+	*doc = NULL;
 	memset(err, 0, sizeof(*err));
 	rc = ytree_load(text, len, &root, err);
 	if (rc)
 		return rc;
-	rc = parse_root(&p, root);
+	p.doc = doc_new(err);
+	rc = p.doc ? parse_root(&p, root) : -ENOMEM;
 	ytree_free(root);
 	if (rc)
-		cfg_doc_free(doc);
+		cfg_doc_free(p.doc);
+	else
+		*doc = p.doc;
 	return rc;
+}
+
+/* --- cfg_doc_apply ---------------------------------------------------------------- */
+
+void release_undo(struct undo *u)
+{
+	if (u->release)
+		u->release(u);
+}
+
+int push_undo(struct applier *a, struct undo *u)
+{
+	if (a->nundo == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		struct undo *p = realloc(a->undo, cap * sizeof(*p));
+
+		if (!p) {
+			release_undo(u);
+			return cfg_fail(a->err, -ENOMEM, NULL,
+					"out of memory applying the configuration");
+		}
+		a->undo = p;
+		a->cap = cap;
+	}
+	a->undo[a->nundo++] = *u;
+	return 0;
+}
+
+int item_failed(struct applier *a, const struct cfg_loc *loc, int rc)
+{
+	a->err->loc = *loc;
+	return rc;
+}
+
+/* Undo everything, newest first; the first undo failure is appended to err. */
+static void rollback(struct applier *a)
+{
+	struct cfg_err e;
+	bool failed = false;
+	size_t len;
+
+	while (a->nundo) {
+		struct undo *u = &a->undo[--a->nundo];
+
+		memset(&e, 0, sizeof(e));
+		if (u->undo(a, u, &e) && !failed) {
+			failed = true;
+			len = strlen(a->err->msg);
+			snprintf(a->err->msg + len, sizeof(a->err->msg) - len,
+				 "; undoing the import failed too: %s", e.msg);
+		}
+		release_undo(u);
+	}
+}
+
+int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
+		  struct cfg_err *err)
+{
+	struct applier a = { .h = h, .doc = doc, .del = del, .err = err };
+	const struct cfg_section *order[NSECTIONS];
+	size_t i;
+	int rc = 0;
+
+	memset(err, 0, sizeof(*err));
+	sections_in_order(order);
+	for (i = 0; i < NSECTIONS && !rc; i++)
+		rc = order[del ? NSECTIONS - 1 - i : i]->apply(&a);
+	if (rc)
+		rollback(&a);
+	while (a.nundo)
+		release_undo(&a.undo[--a.nundo]);
+	free(a.undo);
+	return rc;
+}
+
+/* --- cfg_doc_read, cfg_doc_write, cfg_export ------------------------------------------- */
+
+/* Every section but those that stream export --backup when @streamed is false. */
+static int read_sections(struct cfg_handle *h, struct cfg_doc **doc, bool streamed,
+			 struct cfg_err *err)
+{
+	const struct cfg_section *order[NSECTIONS];
+	struct cfg_doc *d = doc_new(err);
+	size_t i;
+	int rc = d ? 0 : -ENOMEM;
+
+	sections_in_order(order);
+	for (i = 0; i < NSECTIONS && !rc; i++)
+		if (streamed || !order[i]->backup)
+			rc = order[i]->read(h, d, err);
+	if (rc) {
+		cfg_doc_free(d);
+		d = NULL;
+	}
+	*doc = d;
+	return rc;
+}
+
+int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err)
+{
+	return read_sections(h, doc, true, err);
+}
+
+int cfg_doc_write(const struct cfg_doc *doc, FILE *out, struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+	const struct cfg_section *order[NSECTIONS];
+	size_t i;
+
+	sections_in_order(order);
+	for (i = 0; i < NSECTIONS; i++)
+		if (order[i]->has(doc)) {
+			pr_start(&p);
+			order[i]->write(&p.w, doc);
+		}
+	return pr_finish(&p, 0);
+}
+
+/*
+ * export --backup writes what cfg_doc_read() reads, in the layout of
+ * cfg_doc_write(); everything is read before the first line is written,
+ * except what a section streams.
+ */
+static int export_backup(struct cfg_handle *h, FILE *out, struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+	const struct cfg_section *order[NSECTIONS];
+	struct cfg_doc *doc;
+	size_t i;
+	int rc;
+
+	rc = read_sections(h, &doc, false, err);
+	if (rc)
+		return rc;
+	sections_in_order(order);
+	for (i = 0; i < NSECTIONS && !rc; i++) {
+		if (order[i]->backup) {
+			rc = order[i]->backup(&p, h);
+		} else if (order[i]->has(doc)) {
+			pr_start(&p);
+			order[i]->write(&p.w, doc);
+		}
+	}
+	cfg_doc_free(doc);
+	return pr_finish(&p, rc);
+}
+
+int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+	const struct cfg_section *order[NSECTIONS];
+	size_t i;
+	int rc = 0;
+
+	if (backup)
+		return export_backup(h, out, err);
+	sections_in_order(order);
+	for (i = 0; i < NSECTIONS && !rc; i++)
+		rc = order[i]->export(&p, h);
+	return pr_finish(&p, rc);
 }

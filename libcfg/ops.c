@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Operations, part one: the messages every command shares, LNet
+ * Operations, part one: the messages every command shares (and the text
+ * of NIDs, nets and expressions they and <lnet/cfg.h>'s users print), LNet
  * configure/unconfigure, and nets (one NI per interface).
  */
 #include <string.h>
@@ -19,6 +20,18 @@ const char *cfg_net_str(u32 net_id, char *buf, size_t len)
 	if (lnet_net_print(net_id, buf, len) < 0)
 		snprintf(buf, len, "?");
 	return buf;
+}
+
+const char *cfg_nidexpr_str(const struct lnet_nidexpr *e, char *buf, size_t len)
+{
+	if (lnet_nidexpr_print(e, buf, len) < 0)
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+bool cfg_nidexpr_match_nid(const struct lnet_nidexpr *e, const struct lnet_nid *nid)
+{
+	return lnet_nidexpr_match_nid(e, nid);
 }
 
 static bool is_dev(const struct cfg_handle *h)
@@ -206,7 +219,9 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 	u32 i;
 
 	cfg_net_str(n->net_id, net, sizeof(net));
-	rc = net_add_check(n, net, err);
+	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	if (!rc)
+		rc = net_add_check(n, net, err);
 	for (i = 0; !rc && i < n->nifs; i++) {
 		rc = ni_add(h, n, i);
 		if (rc) {
@@ -246,6 +261,9 @@ int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 	u32 i;
 
 	cfg_net_str(n->net_id, net, sizeof(net));
+	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	if (rc)
+		return rc;
 	if (!n->nifs) {
 		rc = ni_del(h, n->net_id, NULL);
 		return rc ? net_del_fail(h, n, NULL, net, rc, err) : 0;

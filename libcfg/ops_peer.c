@@ -133,7 +133,9 @@ int cfg_peer_add(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err 
 	int rc;
 	u32 i;
 
-	rc = peer_add_check(p, err);
+	rc = cfg_model_size(p, sizeof(*p), "cfg_peer", err);
+	if (!rc)
+		rc = peer_add_check(p, err);
 	if (rc)
 		return rc;
 	rc = peer_owner(h, &p->prim, &owner);
@@ -191,6 +193,9 @@ int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err 
 	int rc;
 	u32 i;
 
+	rc = cfg_model_size(p, sizeof(*p), "cfg_peer", err);
+	if (rc)
+		return rc;
 	if (lnet_nid_is_zero(&p->prim))
 		return cfg_fail(err, -EINVAL, &p->loc, "a peer needs a primary NID");
 	if (!p->nnids) {

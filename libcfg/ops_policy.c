@@ -67,7 +67,9 @@ int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *e
 	void *buf;
 	int rc;
 
-	rc = policy_marshal(p, &buf, err);
+	rc = cfg_model_size(p, sizeof(*p), "cfg_policy", err);
+	if (!rc)
+		rc = policy_marshal(p, &buf, err);
 	if (rc)
 		return rc;
 	rc = cfg_ioctl(h, IOC_LIBCFS_ADD_UDSP, buf);
@@ -145,7 +147,7 @@ static int policy_fetch(struct cfg_handle *h, u32 idx, u32 *bulk,
 		rc = -EPROTO;
 	if (!rc) {
 		u->iou_hdr.ioc_len = UDSP_HDR_LEN + u->iou_bulk_size;
-		cfg_policy_init(out);
+		cfg_policy_init_size(out, out->size);	/* checked: the caller's own */
 		if (lnet_udsp_demarshal(u, u->iou_hdr.ioc_len, &out->d, NULL, 0))
 			rc = -EPROTO;
 		out->d.idx = (s32)idx;
@@ -159,6 +161,9 @@ int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out)
 	u32 bulk;
 	int rc, tries;
 
+	rc = cfg_model_size(out, sizeof(*out), "cfg_policy", NULL);
+	if (rc)
+		return rc;
 	if (idx > (u32)INT32_MAX)
 		return -ENOENT;
 	rc = policy_size(h, idx, &bulk);

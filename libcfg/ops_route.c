@@ -14,31 +14,27 @@ static const s32 buf_min[CFG_NBUF] = {
 	LNET_TINY_BUF_MIN, LNET_SMALL_BUF_MIN, LNET_LARGE_BUF_MIN
 };
 
-void cfg_route_init(struct cfg_route *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->hops = LNET_ROUTE_HOPS_UNSET;
-}
-
 int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
 		       struct cfg_err *err)
 {
-	struct cfg_peer *tmp = malloc(sizeof(*tmp));
-	int rc;
+	u32 before = r->ngws, i;
+	struct cfg_peer tmp;
+	int rc = cfg_model_size(r, sizeof(*r), "cfg_route", err);
 
-	if (!tmp)
-		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
-	cfg_peer_init(tmp);
-	rc = cfg_parse_nidlist(what, s, tmp, err);
-	if (!rc && r->ngws + tmp->nnids > LNET_PEER_MAX_NIS)
+	if (rc)
+		return rc;
+	cfg_peer_init(&tmp);
+	rc = cfg_parse_nidlist(what, s, &tmp, err);
+	if (!rc && r->ngws + tmp.nnids > LNET_PEER_MAX_NIS)
 		rc = cfg_fail(err, -EINVAL, NULL,
 			      "invalid %s '%s': more than %d gateways", what, s,
 			      LNET_PEER_MAX_NIS);
-	if (!rc) {
-		memcpy(&r->gws[r->ngws], tmp->nids, tmp->nnids * sizeof(tmp->nids[0]));
-		r->ngws += tmp->nnids;
-	}
-	free(tmp);
+	for (i = 0; !rc && i < tmp.nnids; i++)
+		if (cfg_route_append(r, &tmp.nids[i]))
+			rc = cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	if (rc)
+		r->ngws = before;
+	cfg_peer_fini(&tmp);
 	return rc;
 }
 
@@ -156,7 +152,9 @@ int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_er
 	int rc;
 	u32 i;
 
-	rc = route_check(r, err);
+	rc = cfg_model_size(r, sizeof(*r), "cfg_route", err);
+	if (!rc)
+		rc = route_check(r, err);
 	if (rc)
 		return rc;
 	peer_new = calloc(r->ngws, sizeof(*peer_new));
@@ -183,6 +181,7 @@ int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_er
 	u32 i;
 
 	cfg_net_str(r->net_id, net, sizeof(net));
+	rc = cfg_model_size(r, sizeof(*r), "cfg_route", err);
 	for (i = 0; !rc && i < r->ngws; i++) {
 		rc = route_cmd(h, IOC_LIBCFS_DEL_ROUTE, r, i);
 		if (!rc)

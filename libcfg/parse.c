@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <strings.h>
 
-#include "cfg.h"
+#include "ops_priv.h"
 
 int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 	     const char *fmt, ...)
@@ -25,27 +25,6 @@ int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 	else
 		memset(&err->loc, 0, sizeof(err->loc));
 	return rc;
-}
-
-void cfg_net_init(struct cfg_net *n)
-{
-	memset(n, 0, sizeof(*n));
-	n->tun.peer_timeout = -1;
-	n->tun.peer_credits = -1;
-	n->tun.peer_buffer_credits = -1;
-	n->tun.credits = -1;
-}
-
-void cfg_peer_init(struct cfg_peer *p)
-{
-	memset(p, 0, sizeof(*p));
-}
-
-void cfg_policy_init(struct cfg_policy *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->d.idx = -1;
-	p->d.action = LNET_UDSP_ACTION_NONE;
 }
 
 /* --- integers and booleans ------------------------------------------------ */
@@ -286,7 +265,8 @@ static int add_ifname(const char *what, const char *s, const char *name,
 		return cfg_fail(err, -E2BIG, NULL,
 				"invalid %s '%s': at most %d interfaces per net",
 				what, s, CFG_MAX_IFS);
-	strcpy(n->ifnames[n->nifs++], name);
+	if (cfg_net_append(n, name))
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 	return 0;
 }
 
@@ -296,7 +276,10 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 	u32 before = n->nifs;
 	const char *pos = s;
 	char name[LNET_IFNAME_LEN];
-	int rc = 0;
+	int rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+
+	if (rc)
+		return rc;
 
 	do {
 		int len = next_item(&pos, name, sizeof(name));
@@ -339,10 +322,7 @@ static int nidlist_add(const struct lnet_nid *nid, void *arg)
 		ctx->dup = *nid;
 		return -EEXIST;
 	}
-	if (ctx->p->nnids >= LNET_PEER_MAX_NIS)
-		return -E2BIG;
-	ctx->p->nids[ctx->p->nnids++] = *nid;
-	return 0;
+	return cfg_peer_append(ctx->p, nid);	/* -E2BIG past LNET_PEER_MAX_NIS */
 }
 
 static int nidlist_fail(const char *what, const char *s, int rc,
@@ -359,6 +339,8 @@ static int nidlist_fail(const char *what, const char *s, int rc,
 		return cfg_fail(err, -E2BIG, NULL,
 				"invalid %s '%s': a peer has at most %d NIDs",
 				what, s, LNET_PEER_MAX_NIS);
+	if (rc == -ENOMEM)
+		return cfg_fail(err, rc, NULL, "out of memory");
 	return cfg_fail(err, rc, NULL,
 			"invalid %s '%s': only IPv4 and numeric NID ranges on one net can be listed",
 			what, s);
@@ -399,7 +381,10 @@ int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
 	u32 before = p->nnids;
 	const char *pos = s;
 	char item[LNET_EXPR_STR_MAX];
-	int rc = 0;
+	int rc = cfg_model_size(p, sizeof(*p), "cfg_peer", err);
+
+	if (rc)
+		return rc;
 
 	do {
 		int len = next_item(&pos, item, sizeof(item));
@@ -446,8 +431,10 @@ int cfg_policy_finish(struct cfg_policy *p, bool has_priority, u32 priority,
 	bool dst = lnet_nidexpr_present(&d->dst);
 	bool rte = lnet_nidexpr_present(&d->rte);
 	char parts[64], why[256] = "";
-	int rc;
+	int rc = cfg_model_size(p, sizeof(*p), "cfg_policy", err);
 
+	if (rc)
+		return rc;
 	if (!src && !dst && !rte)
 		return cfg_fail(err, -EINVAL, &p->loc,
 				"a rule needs at least one of src, dst and rte");

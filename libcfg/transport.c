@@ -23,7 +23,7 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 
-#include "cfg.h"
+#include "cfg_priv.h"
 
 struct cfg_handle {
 	char *path;		/* the socket, or CFG_DEV_PATH */

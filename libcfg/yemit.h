@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <yaml.h>
-#include "cfg.h"
+#include "cfg_priv.h"
 
 struct yemit {
 	yaml_emitter_t emitter;
@@ -48,8 +48,5 @@ void yemit_key_seq(struct yemit *w, const char *key);
  * for an empty document.
  */
 int cfg_doc_write(const struct cfg_doc *doc, FILE *out, struct cfg_err *err);
-/* cfg_doc_read() without the peers (export --backup streams those). */
-int cfg_doc_read_nets_rules(struct cfg_handle *h, struct cfg_doc *doc,
-			    struct cfg_err *err);
 
 #endif /* LNET_CFG_YEMIT_H */

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "cfg.h"
+#include "cfg_priv.h"
 
 #define YTREE_MAX_DEPTH		32
 #define YTREE_MAX_SIZE		(16U << 20)	/* bytes of YAML text */

@@ -1,24 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * lnetctl __complete: the machine interface behind completions/lnetctl and
- * the consistency tests. It is hidden from help (it is not for people) and
- * prints one candidate per line on stdout:
+ * Completion: the one engine behind Tab in the shell (shell.c) and the
+ * bash completion (completions/lnetctl, through `lnetctl __complete line`).
+ * It reads the line as argv would be read: the commands through
+ * lnetctl_cmd_match(), the options through lnetctl_scan() in its partial
+ * mode, so a prefix, an alias or an option already given means to the
+ * completion what it means to the parser. The positional words come from
+ * the leaf's args in its table: FILE is a file name (the caller completes
+ * it), NID a live NID, COMMAND and SUBCOMMAND (help) the table words.
  *
+ * lnetctl __complete, hidden from help (it is not for people), prints one
+ * word per line on stdout:
+ *
+ *   __complete line WORD...          the candidates for the last WORD (the
+ *                                    word at the cursor, may be empty)
+ *                                    after the others: first "words" or
+ *                                    "files" (complete a file name), then
+ *                                    each candidate, a whole word
  *   __complete commands              the top-level command words
  *   __complete subcommands CMD       CMD's sub-commands (nothing for a leaf)
  *   __complete options CMD [SUB]     every long option of that leaf as
- *                                    --name, --help included (every leaf
- *                                    takes it)
+ *                                    --name (and --alias), --help included
  *   __complete values nets|nids|idx  live values: the nets of the configured
  *                                    NIs, local and peer NIDs, policy rule
  *                                    indexes (0@lo and lo are left out: no
  *                                    option that completes values takes them)
+ *   __complete kind --OPTION         which of those OPTION takes (nothing
+ *                                    when none)
  *   __complete tree                  every leaf as "CMD [SUB]", then one
  *                                    "CMD [SUB] --option" line per option
  *
  * The words come from the tables that dispatch and help walk, so a command
  * or option added to a table is completed, and checked against the man
- * pages by tests/bats/docs.bats, without touching the script.
+ * pages by tests/bats/docs.bats, without touching the script. Names and
+ * aliases alike: every spelling the matchers take exactly is offered.
  *
  * Values never fail: when LNet cannot be reached or is down there is
  * nothing to offer, so nothing is printed and the status is still 0 (a
@@ -26,121 +41,9 @@
  * word that names nothing is a usage error (2): a bug in the caller.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lnetctl.h"
-
-static bool visible(const struct lnetctl_cmd *c)
-{
-	return c->name && !c->hidden;
-}
-
-const struct lnetctl_cmd *lnetctl_cmd_lookup(const struct lnetctl_cmd *table,
-					     const char *word)
-{
-	for (; table && table->name; table++)
-		if (!strcmp(table->name, word))
-			return table;
-	return NULL;
-}
-
-void lnetctl_table_words(const struct lnetctl_cmd *table,
-			 void (*fn)(const char *word, void *arg), void *arg)
-{
-	for (; table && table->name; table++)
-		if (visible(table))
-			fn(table->name, arg);
-}
-
-void lnetctl_option_words(const struct lnetctl_opt *opts,
-			  void (*fn)(const char *word, void *arg), void *arg)
-{
-	char buf[64];
-
-	for (; opts && opts->name; opts++) {
-		snprintf(buf, sizeof(buf), "--%s", opts->name);
-		fn(buf, arg);
-	}
-	fn("--help", arg);	/* not in the tables: opts.c gives it to every leaf */
-}
-
-static void print_word(const char *word, void *arg)
-{
-	fprintf(arg, "%s\n", word);
-}
-
-static void print_names(FILE *out, const struct lnetctl_cmd *table)
-{
-	lnetctl_table_words(table, print_word, out);
-}
-
-static void print_opts(FILE *out, const char *prefix, const struct lnetctl_opt *opts)
-{
-	for (; opts && opts->name; opts++)
-		fprintf(out, "%s--%s\n", prefix, opts->name);
-}
-
-/* CMD [SUB] down to a leaf; a usage error (message printed) otherwise. */
-static const struct lnetctl_cmd *find_leaf(const struct lnetctl_ctx *ctx,
-					   int argc, char **argv)
-{
-	const struct lnetctl_cmd *c = lnetctl_cmd_lookup(lnetctl_root, argv[0]);
-
-	if (c && c->sub && argc == 2)
-		c = lnetctl_cmd_lookup(c->sub, argv[1]);
-	else if (c && (c->sub ? argc != 2 : argc != 1))
-		c = NULL;
-	if (!c)
-		lnetctl_msg(ctx, "'%s%s%s' names no command that takes options: "
-			    "expected CMD [SUB]", argv[0], argc > 1 ? " " : "",
-			    argc > 1 ? argv[1] : "");
-	return c;
-}
-
-static int complete_subcommands(struct lnetctl_ctx *ctx, int argc, char **argv)
-{
-	const struct lnetctl_cmd *c;
-
-	if (argc != 1)
-		return lnetctl_usage(ctx, "usage: __complete subcommands CMD");
-	c = lnetctl_cmd_lookup(lnetctl_root, argv[0]);
-	if (!c)
-		return lnetctl_usage(ctx, "unknown command '%s'", argv[0]);
-	print_names(ctx->out, c->sub);
-	return LNETCTL_OK;
-}
-
-static int complete_options(struct lnetctl_ctx *ctx, int argc, char **argv)
-{
-	const struct lnetctl_cmd *c;
-
-	if (argc < 1 || argc > 2)
-		return lnetctl_usage(ctx, "usage: __complete options CMD [SUB]");
-	c = find_leaf(ctx, argc, argv);
-	if (!c)
-		return LNETCTL_USAGE;
-	lnetctl_option_words(c->opts, print_word, ctx->out);
-	return LNETCTL_OK;
-}
-
-/* The leaves under @table, "PATH" then "PATH --option" lines; aliases too. */
-static void print_tree(FILE *out, const char *prefix, const struct lnetctl_cmd *table)
-{
-	char path[64], optprefix[72];
-
-	for (; table->name; table++) {
-		if (!visible(table))
-			continue;
-		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "",
-			 table->name);
-		if (table->sub) {
-			print_tree(out, path, table->sub);
-			continue;
-		}
-		fprintf(out, "%s\n", path);
-		snprintf(optprefix, sizeof(optprefix), "%s ", path);
-		print_opts(out, optprefix, table->opts);
-	}
-}
 
 /* --- live values ------------------------------------------------------------- */
 
@@ -191,6 +94,7 @@ static int values_idx(struct cfg_handle *h,
 	char buf[16];
 	int rc;
 
+	cfg_policy_init(&p);
 	for (u32 i = 0; !(rc = cfg_policy_get(h, i, &p)); i++) {
 		snprintf(buf, sizeof(buf), "%u", i);
 		fn(buf, arg);
@@ -208,11 +112,11 @@ static const struct {
 	[LNETCTL_VALUES_IDX] = { "idx", values_idx },
 };
 
-/* The options whose values are live (completions/lnetctl asks with `kind`). */
+/* The options whose values are live, by the name in their table. */
 static const struct {
 	const char *opt;
 	enum lnetctl_value_kind kind;
-} option_values[] = {
+} value_options[] = {
 	{ "net", LNETCTL_VALUES_NETS },
 	{ "nid", LNETCTL_VALUES_NIDS },
 	{ "prim_nid", LNETCTL_VALUES_NIDS },
@@ -224,20 +128,326 @@ static const struct {
 	{ "idx", LNETCTL_VALUES_IDX },
 };
 
-int lnetctl_option_values(const char *name)
+/* The enum lnetctl_value_kind of long option @name (no "--"); -1 when it has no live values. */
+static int option_values(const char *name)
 {
-	for (size_t i = 0; i < sizeof(option_values) / sizeof(option_values[0]); i++)
-		if (!strcmp(option_values[i].opt, name))
-			return option_values[i].kind;
+	for (size_t i = 0; i < sizeof(value_options) / sizeof(value_options[0]); i++)
+		if (!strcmp(value_options[i].opt, name))
+			return value_options[i].kind;
 	return -1;
 }
 
-int lnetctl_live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
-			void (*fn)(const char *word, void *arg), void *arg)
+/* @fn(word, @arg) for each live value of @kind; 0, or the -errno of the failed read. */
+static int live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
+		       void (*fn)(const char *word, void *arg), void *arg)
 {
 	if ((unsigned int)kind >= sizeof(value_kinds) / sizeof(value_kinds[0]))
 		return -EINVAL;
 	return value_kinds[kind].walk(h, fn, arg);
+}
+
+/* --- the engine ------------------------------------------------------------------ */
+
+/* One completion: where candidates go, the live values' LNet, what is typed. */
+struct offer {
+	const struct lnetctl_comp *c;
+	struct cfg_handle *h;	/* c->h, or the LNet of the --socket on the line */
+	const char *prefix;	/* "--opt=" typed before a value, else "" */
+	const char *text;	/* what is typed of the word (after the prefix) */
+};
+
+/* @word, behind the prefix, if it starts with what is typed. */
+static void offer(const char *word, void *arg)
+{
+	const struct offer *o = arg;
+	char buf[256];
+
+	if (strncmp(word, o->text, strlen(o->text)))
+		return;
+	snprintf(buf, sizeof(buf), "%s%s", o->prefix, word);
+	o->c->add(buf, o->c->arg);
+}
+
+/* The live values of option @i of @opts (none for an unknown one). */
+static enum lnetctl_comp_kind offer_values(struct offer *o, const struct lnetctl_opt *opts,
+					   int i)
+{
+	int kind = i >= 0 ? option_values(opts[i].name) : -1;
+
+	/* a failed read has nothing to offer, and no place to say so */
+	if (kind >= 0)
+		live_values(o->h, kind, offer, o);
+	return LNETCTL_COMP_WORDS;
+}
+
+/*
+ * The placeholder of positional word @idx in @args (its table's help, such
+ * as "NID [NID...]" or "[COMMAND [SUBCOMMAND]]") into @buf: the capitals of
+ * that word, the last one again if it ends in "...". False if none.
+ */
+static bool pos_word(const char *args, int idx, char *buf, size_t len)
+{
+	const char *p = args, *word = NULL;
+	size_t n = 0;
+	bool repeats = false;
+
+	for (int i = 0; p && *(p += strspn(p, " [")); i++) {
+		n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+		word = p;
+		p += strcspn(p, " ");
+		repeats = n && !strncmp(word + n, "...", 3);
+		if (i == idx)
+			break;
+		word = repeats ? word : NULL;
+	}
+	if (!word || !n)
+		return false;
+	snprintf(buf, len, "%.*s", (int)n, word);
+	return true;
+}
+
+/* The positional word after @a's: a file, a NID or (help) a command word. */
+static enum lnetctl_comp_kind offer_positional(struct offer *o, const struct lnetctl_cmd *cmd,
+					       const struct lnetctl_args *a)
+{
+	const struct lnetctl_cmd *table = lnetctl_root, *c;
+	char word[32];
+
+	if (!pos_word(cmd->args, a->npos, word, sizeof(word)))
+		return LNETCTL_COMP_WORDS;
+	if (!strcmp(word, "FILE"))
+		return LNETCTL_COMP_FILES;
+	if (!strcmp(word, "NID")) {
+		live_values(o->h, LNETCTL_VALUES_NIDS, offer, o);
+		return LNETCTL_COMP_WORDS;
+	}
+	if (strcmp(word, "COMMAND") && strcmp(word, "SUBCOMMAND"))
+		return LNETCTL_COMP_WORDS;
+	for (int i = 0; i < a->npos && table; i++) {
+		c = lnetctl_cmd_match(table, a->pos[i]);
+		table = c ? c->sub : NULL;
+	}
+	lnetctl_table_words(table, offer, o);
+	return LNETCTL_COMP_WORDS;
+}
+
+/* The word after the leaf @cmd and its @n words so far. */
+static enum lnetctl_comp_kind complete_leaf(struct offer *o, const struct lnetctl_cmd *cmd,
+					    int n, char **words)
+{
+	struct lnetctl_scan s = { .opts = cmd->opts, .partial = true };
+	const char *text = o->text, *eq = strchr(text, '=');
+	struct lnetctl_args a;
+	char prefix[64];
+
+	lnetctl_scan(&s, n, words, &a);
+	if (!s.words_only && !strncmp(text, "--", 2) && eq) {
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(eq - text + 1), text);
+		o->prefix = prefix;
+		o->text = eq + 1;
+		return offer_values(o, cmd->opts, lnetctl_opt_match(cmd->opts, text + 2,
+					eq - text - 2, NULL, 0));
+	}
+	if (s.pending >= 0 && strncmp(text, "--", 2))
+		return offer_values(o, cmd->opts, s.pending);
+	if (s.unknown)		/* the word may be its value: nothing is right */
+		return LNETCTL_COMP_WORDS;
+	if (!s.words_only && (text[0] == '-' || !cmd->args)) {
+		lnetctl_option_words(cmd->opts, &a, offer, o);
+		return LNETCTL_COMP_WORDS;
+	}
+	return offer_positional(o, cmd, &a);
+}
+
+/* Walk @words down the tables from the root, as dispatch does; then the word. */
+static enum lnetctl_comp_kind complete_cmd(struct offer *o, int n, char **words)
+{
+	const struct lnetctl_cmd *table = lnetctl_root, *cmd = NULL;
+	int i;
+
+	for (i = 0; i < n && table; i++) {
+		cmd = lnetctl_cmd_match(table, words[i]);
+		if (!cmd)
+			return LNETCTL_COMP_WORDS;
+		table = cmd->sub;
+	}
+	if (!table)
+		return complete_leaf(o, cmd, n - i, words + i);
+	if (n == 0)
+		lnetctl_table_words(o->c->shell_cmds, offer, o);
+	lnetctl_table_words(table, offer, o);
+	return LNETCTL_COMP_WORDS;
+}
+
+/* A word among the global options (@s and @a their partial scan): an option, PATH or the command. */
+static enum lnetctl_comp_kind complete_globals(struct offer *o, const struct lnetctl_scan *s,
+					       const struct lnetctl_args *a)
+{
+	const char *text = o->text, *eq = strchr(text, '=');
+
+	if (!s->words_only && !strncmp(text, "--", 2) && eq)
+		return lnetctl_opt_match(lnetctl_global_opts, text + 2, eq - text - 2, NULL, 0) ==
+		       LNETCTL_G_SOCKET ? LNETCTL_COMP_FILES : LNETCTL_COMP_WORDS;
+	if (s->pending == LNETCTL_G_SOCKET && strncmp(text, "--", 2))
+		return LNETCTL_COMP_FILES;
+	if (s->unknown)
+		return LNETCTL_COMP_WORDS;
+	if (!s->words_only && text[0] == '-')
+		lnetctl_option_words(lnetctl_global_opts, a, offer, o);
+	else
+		lnetctl_table_words(lnetctl_root, offer, o);
+	return LNETCTL_COMP_WORDS;
+}
+
+/* The --socket PATH typed on the line, "~/" as the shell would expand it, into @buf. */
+static const char *line_socket(const char *path, char *buf, size_t len)
+{
+	const char *home = getenv("HOME");
+
+	if (strncmp(path, "~/", 2) || !home)
+		return path;
+	snprintf(buf, len, "%s/%s", home, path + 2);
+	return buf;
+}
+
+enum lnetctl_comp_kind lnetctl_complete_line(const struct lnetctl_comp *c, int n,
+					     char **words, const char *text)
+{
+	struct lnetctl_scan s = { .opts = lnetctl_global_opts, .stop_at_word = true,
+				  .partial = true };
+	struct offer o = { .c = c, .h = c->h, .prefix = "", .text = text };
+	struct cfg_handle *own = NULL;
+	enum lnetctl_comp_kind kind;
+	const char *sock;
+	struct lnetctl_args a;
+	char buf[4096];
+	int first = 0;
+
+	if (!c->shell_cmds) {
+		first = lnetctl_scan(&s, n, words, &a);
+		if (first == n)
+			return complete_globals(&o, &s, &a);
+		sock = a.val[LNETCTL_G_SOCKET];
+		if (sock && sock[0] && !cfg_open(line_socket(sock, buf, sizeof(buf)), &own))
+			o.h = own;
+	}
+	kind = complete_cmd(&o, n - first, words + first);
+	if (own)
+		cfg_close(own);
+	return kind;
+}
+
+/* --- the queries of __complete --------------------------------------------------- */
+
+static void print_word(const char *word, void *arg)
+{
+	fprintf(arg, "%s\n", word);
+}
+
+/* line WORD...: "words" or "files", then the candidates (collected first). */
+static int complete_line_words(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct lnetctl_comp c = { .h = ctx->h, .add = print_word };
+	enum lnetctl_comp_kind kind;
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (argc < 1)
+		return lnetctl_usage(ctx, "usage: __complete line WORD... (the last one is completed)");
+	c.arg = open_memstream(&buf, &len);
+	if (!c.arg)
+		return lnetctl_fail(ctx, -ENOMEM, NULL);
+	kind = lnetctl_complete_line(&c, argc - 1, argv, argv[argc - 1]);
+	fclose(c.arg);
+	fprintf(ctx->out, "%s\n%s", kind == LNETCTL_COMP_FILES ? "files" : "words",
+		buf ? buf : "");
+	free(buf);
+	return LNETCTL_OK;
+}
+
+/* CMD [SUB] down to a leaf; a usage error (message printed) otherwise. */
+static const struct lnetctl_cmd *find_leaf(const struct lnetctl_ctx *ctx,
+					   int argc, char **argv)
+{
+	const struct lnetctl_cmd *c = lnetctl_cmd_match(lnetctl_root, argv[0]);
+
+	if (c && c->sub && argc == 2)
+		c = lnetctl_cmd_match(c->sub, argv[1]);
+	else if (c && (c->sub ? argc != 2 : argc != 1))
+		c = NULL;
+	if (!c)
+		lnetctl_msg(ctx, "'%s%s%s' names no command that takes options: "
+			    "expected CMD [SUB]", argv[0], argc > 1 ? " " : "",
+			    argc > 1 ? argv[1] : "");
+	return c;
+}
+
+static int complete_subcommands(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	const struct lnetctl_cmd *c;
+
+	if (argc != 1)
+		return lnetctl_usage(ctx, "usage: __complete subcommands CMD");
+	c = lnetctl_cmd_match(lnetctl_root, argv[0]);
+	if (!c)
+		return lnetctl_usage(ctx, "unknown command '%s'", argv[0]);
+	lnetctl_table_words(c->sub, print_word, ctx->out);
+	return LNETCTL_OK;
+}
+
+static int complete_options(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	const struct lnetctl_cmd *c;
+
+	if (argc < 1 || argc > 2)
+		return lnetctl_usage(ctx, "usage: __complete options CMD [SUB]");
+	c = find_leaf(ctx, argc, argv);
+	if (!c)
+		return LNETCTL_USAGE;
+	lnetctl_option_words(c->opts, NULL, print_word, ctx->out);
+	return LNETCTL_OK;
+}
+
+struct tree {
+	FILE *out;
+	const char *path;
+	const struct lnetctl_cmd *table;
+};
+
+static void print_tree(FILE *out, const char *prefix, const struct lnetctl_cmd *table);
+
+/* "PATH --option" for each spelling of the leaf's options: the tables' own, so no --help. */
+static void print_tree_option(const char *word, void *arg)
+{
+	const struct tree *t = arg;
+
+	if (strcmp(word, "--help"))
+		fprintf(t->out, "%s %s\n", t->path, word);
+}
+
+/* The entry of t->table that @word spells: its leaves, or the leaf and its options. */
+static void print_tree_entry(const char *word, void *arg)
+{
+	const struct tree *t = arg;
+	const struct lnetctl_cmd *c = lnetctl_cmd_match(t->table, word);
+	char path[64];
+	struct tree leaf = { t->out, path, NULL };
+
+	snprintf(path, sizeof(path), "%s%s%s", t->path, *t->path ? " " : "", word);
+	if (c->sub) {
+		print_tree(t->out, path, c->sub);
+		return;
+	}
+	fprintf(t->out, "%s\n", path);
+	lnetctl_option_words(c->opts, NULL, print_tree_option, &leaf);
+}
+
+/* The leaves under @table, "PATH" then "PATH --option" lines; aliases too. */
+static void print_tree(FILE *out, const char *prefix, const struct lnetctl_cmd *table)
+{
+	struct tree t = { out, prefix, table };
+
+	lnetctl_table_words(table, print_tree_entry, &t);
 }
 
 static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -253,7 +463,7 @@ static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return lnetctl_usage(ctx, "invalid KIND '%s': expected nets, nids or idx",
 				     argv[0]);
 	/* A failed read has printed nothing new: there is just nothing more to offer. */
-	lnetctl_live_values(ctx->h, k, print_word, ctx->out);
+	live_values(ctx->h, k, print_word, ctx->out);
 	return LNETCTL_OK;
 }
 
@@ -264,7 +474,7 @@ static int complete_kind(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (argc != 1 || strncmp(argv[0], "--", 2))
 		return lnetctl_usage(ctx, "usage: __complete kind --OPTION");
-	k = lnetctl_option_values(argv[0] + 2);
+	k = option_values(argv[0] + 2);
 	if (k >= 0)
 		fprintf(ctx->out, "%s\n", value_kinds[k].name);
 	return LNETCTL_OK;
@@ -276,8 +486,10 @@ int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
 	const char *what = argc ? argv[0] : "";
 
+	if (!strcmp(what, "line"))
+		return complete_line_words(ctx, argc - 1, argv + 1);
 	if (!strcmp(what, "commands") && argc == 1) {
-		print_names(ctx->out, lnetctl_root);
+		lnetctl_table_words(lnetctl_root, print_word, ctx->out);
 		return LNETCTL_OK;
 	}
 	if (!strcmp(what, "tree") && argc == 1) {
@@ -292,6 +504,6 @@ int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return complete_values(ctx, argc - 1, argv + 1);
 	if (!strcmp(what, "kind"))
 		return complete_kind(ctx, argc - 1, argv + 1);
-	return lnetctl_usage(ctx, "expected commands, subcommands CMD, options CMD [SUB], "
-			     "values nets|nids|idx, kind --OPTION or tree");
+	return lnetctl_usage(ctx, "expected line WORD..., commands, subcommands CMD, "
+			     "options CMD [SUB], values nets|nids|idx, kind --OPTION or tree");
 }

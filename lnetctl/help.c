@@ -32,24 +32,22 @@ void lnetctl_print_group(FILE *out, const char *prefix, const struct lnetctl_cmd
 	}
 }
 
-/* One line per leaf command; an alias group (a table already listed) gets one line. */
+/* One line per leaf command; an alias of a group gets one line after the group's. */
 static void print_summaries(FILE *out)
 {
-	const struct lnetctl_cmd *g, *c, *prev;
+	const struct lnetctl_cmd *g, *c;
 
 	for (g = lnetctl_root; g->name; g++) {
 		if (g->hidden)
 			continue;
-		for (prev = lnetctl_root; prev < g && prev->sub != g->sub; prev++)
-			;
-		if (!g->sub || prev < g) {
+		if (!g->sub)
 			fprintf(out, "\t%s%s%s: %s\n", g->name, g->args ? " " : "",
 				g->args ? g->args : "", g->summary);
-			continue;
-		}
-		for (c = g->sub; c->name; c++)
+		for (c = g->sub; c && c->name; c++)
 			fprintf(out, "\t%s %s%s%s: %s\n", g->name, c->name,
 				c->args ? " " : "", c->args ? c->args : "", c->summary);
+		if (g->alias)
+			fprintf(out, "\t%s: the same as %s\n", g->alias, g->name);
 	}
 }
 
@@ -86,14 +84,6 @@ void lnetctl_print_usage(FILE *out)
 		"\t   on the command line)\n", LNETCTL_MAX_VERBOSE);
 }
 
-static const struct lnetctl_cmd *find_cmd(const struct lnetctl_cmd *table, const char *name)
-{
-	for (; table->name; table++)
-		if (!strcmp(table->name, name))
-			return table;
-	return NULL;
-}
-
 int lnetctl_help_cmd(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
 	const struct lnetctl_cmd *table = lnetctl_root, *c = NULL;
@@ -105,12 +95,12 @@ int lnetctl_help_cmd(struct lnetctl_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < a.npos; i++) {
 		if (!table)
 			return lnetctl_usage(ctx, "'%s' has no sub-command '%s'", path, a.pos[i]);
-		c = find_cmd(table, a.pos[i]);
+		c = lnetctl_cmd_match(table, a.pos[i]);
 		if (!c)
 			return lnetctl_usage(ctx, "unknown command '%s%s%s'", path,
 					     *path ? " " : "", a.pos[i]);
 		snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s",
-			 *path ? " " : "", c->name);
+			 *path ? " " : "", a.pos[i]);
 		table = c->sub;
 	}
 	if (!c)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * lnetctl: command tables, the option parser and the helpers every command
- * file shares. Each object (lnet, net, peer, policy, debug, import/export)
- * lives in its own file and exports its command table (ping, discover and
- * selftest, which send traffic, live in dp.c); main.c links them
- * into the tree that argv, the shell and `help` all walk.
+ * lnetctl: command tables, the two matchers, the option parser and the
+ * helpers every command file shares. Each object (lnet, net, peer, policy,
+ * debug, import/export) lives in its own file and exports its command table
+ * (ping, discover and selftest, which send traffic, live in dp.c); main.c
+ * links them into the tree that argv, the shell, `help`, `--help` and
+ * completion all walk, through one command matcher (lnetctl_cmd_match) and
+ * one option matcher and parser (lnetctl_opt_match, lnetctl_scan).
  */
 #ifndef LNETCTL_H
 #define LNETCTL_H
@@ -12,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "../libcfg/cfg.h"
+#include "../kernel/nid/nid.h"	/* lnetctl links the NID library too (libnid.a) */
 
 /* Exit statuses, documented in `lnetctl --help`. */
 #define LNETCTL_OK	0
@@ -33,6 +36,7 @@ struct lnetctl_opt {
 	char short_name;		/* 0 = none */
 	enum lnetctl_opt_kind kind;
 	const char *help;		/* printed as "\t--name: help" */
+	const char *alias;		/* a second long name (Lustre's spelling), or NULL */
 };
 
 struct lnetctl_ctx;
@@ -45,6 +49,7 @@ struct lnetctl_cmd {
 	const char *summary;
 	const char *args;			/* positional words, for help */
 	bool hidden;				/* not listed by help (__complete) */
+	const char *alias;			/* a second name (udsp for policy), or NULL */
 };
 
 struct lnetctl_ctx {
@@ -54,6 +59,7 @@ struct lnetctl_ctx {
 	char path[64];				/* the words typed: "udsp add" */
 	const char *where;			/* "<stdin>:3" in script mode */
 	bool stdin_commands;			/* the shell reads stdin */
+	bool quit;				/* the shell's quit or exit was run */
 };
 
 /*
@@ -92,45 +98,61 @@ extern const struct lnetctl_opt lnetctl_ping_opts[];
 extern const struct lnetctl_opt lnetctl_discover_opts[];
 extern const struct lnetctl_cmd lnetctl_selftest_cmds[];
 
-/* --- completion (complete.c) ------------------------------------------------------ */
+/* --- the two matchers (main.c: commands, opts.c: options) ---------------------- */
 
-/* lnetctl __complete ...: words for completions/lnetctl (see complete.c). */
-int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv);
-
-enum lnetctl_value_kind {
-	LNETCTL_VALUES_NETS,	/* nets of the configured NIs, lo left out */
-	LNETCTL_VALUES_NIDS,	/* local NIDs (not 0@lo), then peer NIDs */
-	LNETCTL_VALUES_IDX,	/* policy rule indexes */
-};
-/* @fn(word, @arg) for each live value of @kind; 0, or the -errno of the failed read. */
-int lnetctl_live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
-			void (*fn)(const char *word, void *arg), void *arg);
-
-/* The entry of @table named @word, exactly as dispatch matches it; NULL if none. */
-const struct lnetctl_cmd *lnetctl_cmd_lookup(const struct lnetctl_cmd *table,
-					     const char *word);
-/* @fn(name, @arg) for each command of @table that help lists (hidden ones left out). */
+/*
+ * The entry of @table that @word names: its name or its alias, exactly
+ * (case included, no prefixes: a word means one thing at every level).
+ * Hidden entries match too. NULL if none. Argv, the shell, help and
+ * completion all look commands up here.
+ */
+const struct lnetctl_cmd *lnetctl_cmd_match(const struct lnetctl_cmd *table,
+					    const char *word);
+/* @fn(word, @arg) for each name and alias of @table that help lists (hidden ones left out). */
 void lnetctl_table_words(const struct lnetctl_cmd *table,
 			 void (*fn)(const char *word, void *arg), void *arg);
-/* @fn("--name", @arg) for each option of @opts, then "--help" (every leaf takes it). */
-void lnetctl_option_words(const struct lnetctl_opt *opts,
+
+/* What lnetctl_opt_match() and lnetctl_scan() return besides an option's index. */
+#define LNETCTL_OPT_NONE	(-1)	/* unknown or ambiguous: the message says which */
+#define LNETCTL_OPT_HELP	(-2)	/* --help or -h: every leaf and the top level take it */
+
+/*
+ * The option that "--" followed by the @len characters of @name means (as
+ * getopt_long reads it): the option whose name or alias it is exactly, else
+ * the one option it is a prefix of a spelling of (--prio is --priority).
+ * Returns its index in @opts or LNETCTL_OPT_HELP; LNETCTL_OPT_NONE when no
+ * option or more than one has that prefix, with the message in @msg (the
+ * candidates named) unless @msg is NULL.
+ */
+int lnetctl_opt_match(const struct lnetctl_opt *opts, const char *name, size_t len,
+		      char *msg, size_t msglen);
+/* @fn("--spelling", @arg) for each option of @opts that @given does not hold
+ * (@given NULL: every one), its name then its alias; then "--help". */
+void lnetctl_option_words(const struct lnetctl_opt *opts, const struct lnetctl_args *given,
 			  void (*fn)(const char *word, void *arg), void *arg);
-/* The enum lnetctl_value_kind of long option @name (no "--"); -1 when it has no live values. */
-int lnetctl_option_values(const char *name);
 
-/* --- dispatch and help (main.c, help.c) --------------------------------------- */
+/* --- the option parser (opts.c) -------------------------------------------------- */
 
-/* Run argv[0..] against @table (exact names), the words so far in ctx->path. */
-int lnetctl_dispatch(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
-		     int argc, char **argv);
-int lnetctl_help_cmd(struct lnetctl_ctx *ctx, int argc, char **argv);
-void lnetctl_print_usage(FILE *out);
-void lnetctl_print_group(FILE *out, const char *prefix, const struct lnetctl_cmd *table);
-void lnetctl_print_leaf(FILE *out, const char *prefix, const struct lnetctl_cmd *cmd);
-void lnetctl_print_opts(FILE *out, const struct lnetctl_opt *opts);
+/* How lnetctl_scan() reads a command's words, and where they leave the next one. */
+struct lnetctl_scan {
+	const struct lnetctl_opt *opts;
+	bool stop_at_word;	/* the global options: stop at the first positional word */
+	bool partial;		/* completion: the words end at the cursor; a bad word is skipped */
+	/* set by a partial scan, for the word after the last one */
+	int pending;		/* the VALUE option still waiting for its value, else -1 */
+	bool unknown;		/* the last word was an option that @opts does not have */
+	bool words_only;	/* "--" was given: only positional words follow */
+	char msg[512];		/* the usage error, naming the option */
+};
 
-/* --- options (opts.c) ------------------------------------------------------------ */
-
+/*
+ * The one parser, for the leaves, the global options and completion: fills
+ * @a from argv. Returns the index it stopped at (argc, or the first
+ * positional word with stop_at_word); LNETCTL_OPT_HELP when --help or -h
+ * was given; LNETCTL_OPT_NONE on a usage error (s->msg). A partial scan
+ * never fails.
+ */
+int lnetctl_scan(struct lnetctl_scan *s, int argc, char **argv, struct lnetctl_args *a);
 /*
  * Parse the options of the leaf ctx->cmd and between @min_pos and @max_pos
  * positional words. Returns true to go on; false when the command must stop
@@ -139,15 +161,56 @@ void lnetctl_print_opts(FILE *out, const struct lnetctl_opt *opts);
  */
 bool lnetctl_parse(struct lnetctl_ctx *ctx, int argc, char **argv,
 		   int min_pos, int max_pos, struct lnetctl_args *a);
+
+/* The global options (main.c), before the command. */
+enum { LNETCTL_G_SOCKET, LNETCTL_G_VERSION };
+extern const struct lnetctl_opt lnetctl_global_opts[];
+
+/* --- dispatch and help (main.c, help.c) --------------------------------------- */
+
+/* Run argv[0..] against @table, the words so far in ctx->path. */
+int lnetctl_dispatch(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
+		     int argc, char **argv);
+int lnetctl_help_cmd(struct lnetctl_ctx *ctx, int argc, char **argv);
+void lnetctl_print_usage(FILE *out);
+void lnetctl_print_group(FILE *out, const char *prefix, const struct lnetctl_cmd *table);
+void lnetctl_print_leaf(FILE *out, const char *prefix, const struct lnetctl_cmd *cmd);
+void lnetctl_print_opts(FILE *out, const struct lnetctl_opt *opts);
+
+/* --- completion (complete.c) ------------------------------------------------------ */
+
+/* lnetctl __complete ...: the machine interface of completions/lnetctl (see complete.c). */
+int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv);
+
+/* What the word being completed is, besides the candidates offered. */
+enum lnetctl_comp_kind {
+	LNETCTL_COMP_WORDS,	/* the candidates are all there is */
+	LNETCTL_COMP_FILES,	/* a file name: the caller completes it */
+};
+
+/* Who asks lnetctl_complete_line(), and where the candidates go. */
+struct lnetctl_comp {
+	struct cfg_handle *h;			/* the LNet that live values come from */
+	const struct lnetctl_cmd *shell_cmds;	/* the shell's own words; NULL: a command
+						 * line, which starts with global options */
+	void (*add)(const char *word, void *arg);
+	void *arg;
+};
+
 /*
- * The parser itself, for the leaves and for the global options: fills @a
- * from argv; with @stop_at_word it stops at the first positional word and
- * returns its index (argc if none). Returns -1 with a message in @msg on a
- * usage error, -2 when --help/-h was given (and @opts does not define it).
+ * The candidates for @text, the word at the cursor, after @words (the
+ * words before it, "lnetctl" left out): each one a whole word that starts
+ * with @text. They come from the tables and lnetctl_scan(), as the line
+ * would be read: the readline shell and the bash completion both ask here.
  */
-int lnetctl_opts_scan(const struct lnetctl_opt *opts, int argc, char **argv,
-		      bool stop_at_word, struct lnetctl_args *a,
-		      char *msg, size_t msglen);
+enum lnetctl_comp_kind lnetctl_complete_line(const struct lnetctl_comp *c, int n,
+					     char **words, const char *text);
+
+enum lnetctl_value_kind {
+	LNETCTL_VALUES_NETS,	/* nets of the configured NIs, lo left out */
+	LNETCTL_VALUES_NIDS,	/* local NIDs (not 0@lo), then peer NIDs */
+	LNETCTL_VALUES_IDX,	/* policy rule indexes */
+};
 
 /* --- messages (main.c) ----------------------------------------------------------- */
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * lnetctl: global options, table dispatch and messages. Every command word
- * is matched exactly against a table (one matcher for argv, the shell and
- * `help`); only long options may be abbreviated (see opts.c).
+ * lnetctl: global options, the command matcher, table dispatch and
+ * messages. Every command word is matched exactly, name or alias, against
+ * the table of its level (lnetctl_cmd_match: the one matcher of argv, the
+ * shell, help and completion); only long options may be abbreviated (see
+ * opts.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -16,8 +18,7 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	{ "net", NULL, lnetctl_net_cmds, NULL, "add, delete and show local NIs" },
 	{ "peer", NULL, lnetctl_peer_cmds, NULL, "add, delete and show peers" },
 	{ "policy", NULL, lnetctl_policy_cmds, NULL,
-	  "add, delete and show UDSP rules (alias: udsp)" },
-	{ "udsp", NULL, lnetctl_policy_cmds, NULL, "the same as policy" },
+	  "add, delete and show UDSP rules (alias: udsp)", .alias = "udsp" },
 	{ "route", NULL, lnetctl_route_cmds, NULL, "add, delete and show routes to remote nets" },
 	{ "routing", NULL, lnetctl_routing_cmds, NULL, "show routing and the router buffers" },
 	{ "set", NULL, lnetctl_set_cmds, NULL,
@@ -44,13 +45,11 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	{ NULL }
 };
 
-enum { G_SOCKET, G_VERSION };
-
-static const struct lnetctl_opt global_opts[] = {
-	[G_SOCKET] = { "socket", 0, LNETCTL_VALUE,
-		       "PATH of lnetd's socket (default: /dev/lnet when it exists, else "
-		       "$LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")" },
-	[G_VERSION] = { "version", 0, LNETCTL_FLAG, "print the version and exit 0" },
+const struct lnetctl_opt lnetctl_global_opts[] = {
+	[LNETCTL_G_SOCKET] = { "socket", 0, LNETCTL_VALUE,
+			       "PATH of lnetd's socket (default: /dev/lnet when it exists, "
+			       "else $LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")" },
+	[LNETCTL_G_VERSION] = { "version", 0, LNETCTL_FLAG, "print the version and exit 0" },
 	{ NULL }
 };
 
@@ -136,15 +135,39 @@ int lnetctl_run_show(struct lnetctl_ctx *ctx, int argc, char **argv,
 	return lnetctl_show_done(ctx, show(ctx->h, ctx->out, &err), &err);
 }
 
-/* "add, del, show" for messages; aliases (same sub-table) are listed too. */
-static void table_names(const struct lnetctl_cmd *table, char *buf, size_t len)
+const struct lnetctl_cmd *lnetctl_cmd_match(const struct lnetctl_cmd *table,
+					    const char *word)
 {
-	size_t n = 0;
+	for (; table && table->name; table++)
+		if (!strcmp(table->name, word) || (table->alias && !strcmp(table->alias, word)))
+			return table;
+	return NULL;
+}
 
-	buf[0] = '\0';
-	for (; table->name && n < len; table++)
-		if (!table->hidden)
-			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", table->name);
+void lnetctl_table_words(const struct lnetctl_cmd *table,
+			 void (*fn)(const char *word, void *arg), void *arg)
+{
+	for (; table && table->name; table++) {
+		if (table->hidden)
+			continue;
+		fn(table->name, arg);
+		if (table->alias)
+			fn(table->alias, arg);
+	}
+}
+
+struct names {
+	char buf[256];
+	size_t n;
+};
+
+static void add_name(const char *word, void *arg)
+{
+	struct names *names = arg;
+
+	if (names->n < sizeof(names->buf))
+		names->n += snprintf(names->buf + names->n, sizeof(names->buf) - names->n,
+				     "%s%s", names->n ? ", " : "", word);
 }
 
 static bool is_help(const char *w)
@@ -175,20 +198,18 @@ int lnetctl_dispatch(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
 		     int argc, char **argv)
 {
 	const struct lnetctl_cmd *c;
-	char names[256];
+	struct names names = { "", 0 };
 
-	table_names(table, names, sizeof(names));
+	lnetctl_table_words(table, add_name, &names);
 	if (argc == 0)
-		return lnetctl_usage(ctx, "missing command: one of %s", names);
+		return lnetctl_usage(ctx, "missing command: one of %s", names.buf);
 	if (is_help(argv[0]))
 		return group_help(ctx, table, argc, argv);
-	for (c = table; c->name; c++)
-		if (!strcmp(c->name, argv[0]))
-			break;
-	if (!c->name)
+	c = lnetctl_cmd_match(table, argv[0]);
+	if (!c)
 		return lnetctl_usage(ctx, "unknown command '%s': expected one of %s",
-				     argv[0], names);
-	path_append(ctx, c->name);
+				     argv[0], names.buf);
+	path_append(ctx, argv[0]);	/* as typed: "udsp add" stays udsp */
 	if (c->sub)
 		return lnetctl_dispatch(ctx, c->sub, argc - 1, argv + 1);
 	ctx->cmd = c;
@@ -215,25 +236,26 @@ static int finish_output(int rc)
 int main(int argc, char **argv)
 {
 	struct lnetctl_ctx ctx = { .out = stdout };
+	struct lnetctl_scan s = { .opts = lnetctl_global_opts, .stop_at_word = true };
 	struct lnetctl_args a;
-	char msg[512];
+	const char *socket;
 	int first, rc;
 
-	first = lnetctl_opts_scan(global_opts, argc - 1, argv + 1, true, &a,
-				  msg, sizeof(msg));
-	if (first == -2) {
+	first = lnetctl_scan(&s, argc - 1, argv + 1, &a);
+	if (first == LNETCTL_OPT_HELP) {
 		lnetctl_print_usage(stdout);
 		return finish_output(LNETCTL_OK);
 	}
 	if (first < 0)
-		return lnetctl_usage(&ctx, "%s (see 'lnetctl --help')", msg);
-	if (a.val[G_VERSION] && first < argc - 1)
+		return lnetctl_usage(&ctx, "%s (see 'lnetctl --help')", s.msg);
+	if (a.val[LNETCTL_G_VERSION] && first < argc - 1)
 		return lnetctl_usage(&ctx, "--version takes no command ('%s')", argv[1 + first]);
-	if (a.val[G_VERSION])
+	if (a.val[LNETCTL_G_VERSION])
 		return finish_output(print_version());
-	if (a.val[G_SOCKET] && !a.val[G_SOCKET][0])
+	socket = a.val[LNETCTL_G_SOCKET];
+	if (socket && !socket[0])
 		return lnetctl_usage(&ctx, "invalid --socket '': expected a path");
-	rc = cfg_open(a.val[G_SOCKET], &ctx.h);
+	rc = cfg_open(socket, &ctx.h);
 	if (rc)
 		return lnetctl_fail(&ctx, rc, NULL);
 	if (first == argc - 1)

@@ -67,6 +67,7 @@ static int net_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetc
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_net n;
+	int status;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
@@ -78,9 +79,12 @@ static int net_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetc
 	if (cfg_parse_net("--net", a.val[NC_NET], &n.net_id, &err) ||
 	    (a.val[NC_IF] && cfg_parse_ifnames("--if", a.val[NC_IF], &n, &err)) ||
 	    (op == LNETCTL_ADD && parse_tunables(&a, &n, &err)))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	return lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_net_add(ctx->h, &n, &err) :
-				 cfg_net_del(ctx->h, &n, &err), &err);
+		status = lnetctl_usage(ctx, "%s", err.msg);
+	else
+		status = lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_net_add(ctx->h, &n, &err) :
+					   cfg_net_del(ctx->h, &n, &err), &err);
+	cfg_net_fini(&n);
+	return status;
 }
 
 static int net_add(struct lnetctl_ctx *ctx, int argc, char **argv)

@@ -52,18 +52,22 @@ static int peer_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnet
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_peer p;
+	int status;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
 	if (!a.val[PC_PRIM])
 		return lnetctl_missing(ctx, PC_PRIM);
 	cfg_peer_init(&p);
+	p.flags |= peer_flags(&a, op);
 	if (cfg_parse_nid("--prim_nid", a.val[PC_PRIM], &p.prim, &err) ||
 	    (a.val[PC_NID] && cfg_parse_nidlist("--nid", a.val[PC_NID], &p, &err)))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	p.flags |= peer_flags(&a, op);
-	return lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_peer_add(ctx->h, &p, &err) :
-				 cfg_peer_del(ctx->h, &p, &err), &err);
+		status = lnetctl_usage(ctx, "%s", err.msg);
+	else
+		status = lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_peer_add(ctx->h, &p, &err) :
+					   cfg_peer_del(ctx->h, &p, &err), &err);
+	cfg_peer_fini(&p);
+	return status;
 }
 
 static int peer_add(struct lnetctl_ctx *ctx, int argc, char **argv)

@@ -69,13 +69,13 @@ static int import_text(struct lnetctl_ctx *ctx, const char *name,
 		       const char *text, size_t len, bool del)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc doc = { 0 };
+	struct cfg_doc *doc;
 	int rc;
 
 	rc = cfg_doc_parse(text, len, &doc, &err);
 	if (!rc)
-		rc = cfg_doc_apply(ctx->h, &doc, del, &err);
-	cfg_doc_free(&doc);
+		rc = cfg_doc_apply(ctx->h, doc, del, &err);
+	cfg_doc_free(doc);
 	return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
 }
 

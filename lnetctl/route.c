@@ -13,7 +13,8 @@ static const struct lnetctl_opt route_add_opts[] = {
 	[RC_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
 			 "gateways on a local net, comma separated; ranges such as "
 			 "10.0.0.[1-4]@tcp make one route per NID" },
-	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE, "hops to the remote net: 1-255 (default: -1, unset)" },
+	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE, "hops to the remote net: 1-255 (default: -1, unset)",
+		     "hop-count" },
 	[RA_PRIORITY] = { "priority", 'p', LNETCTL_VALUE,
 			  "0-2147483647, 0 highest (default 0)" },
 	{ NULL }
@@ -65,21 +66,24 @@ static int route_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lne
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_route r;
+	int status;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
-	cfg_route_init(&r);
 	if (!a.val[RC_NET])
 		return lnetctl_missing(ctx, RC_NET);
 	if (!a.val[RC_GATEWAY])
 		return lnetctl_missing(ctx, RC_GATEWAY);
+	cfg_route_init(&r);
 	if (cfg_parse_net("--net", a.val[RC_NET], &r.net_id, &err) ||
-	    cfg_parse_gateways("--gateway", a.val[RC_GATEWAY], &r, &err))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	if (op == LNETCTL_ADD && parse_metrics(&a, &r, &err))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	return lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_route_add(ctx->h, &r, &err) :
-				 cfg_route_del(ctx->h, &r, &err), &err);
+	    cfg_parse_gateways("--gateway", a.val[RC_GATEWAY], &r, &err) ||
+	    (op == LNETCTL_ADD && parse_metrics(&a, &r, &err)))
+		status = lnetctl_usage(ctx, "%s", err.msg);
+	else
+		status = lnetctl_done(ctx, op == LNETCTL_ADD ? cfg_route_add(ctx->h, &r, &err) :
+					   cfg_route_del(ctx->h, &r, &err), &err);
+	cfg_route_fini(&r);
+	return status;
 }
 
 static int route_add(struct lnetctl_ctx *ctx, int argc, char **argv)

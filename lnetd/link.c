@@ -71,7 +71,7 @@ static void link_log_change(const char *name, bool up)
 	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->up = up;
-	lnetd_log("link %s %s", name, up ? "up" : "down");
+	lnetd_info("link %s %s", name, up ? "up" : "down");
 }
 
 static void link_report(const char *name, bool up)
@@ -143,10 +143,10 @@ static void link_resync(void)
 	struct nl_cache *cache = NULL;
 	int rc;
 
-	lnetd_log("link events were lost (socket buffer full): checking every interface");
+	lnetd_warn("link events were lost (socket buffer full): checking every interface");
 	rc = rtnl_link_alloc_cache(mon.query, AF_UNSPEC, &cache);
 	if (rc < 0) {
-		lnetd_log("cannot list interfaces: %s", nl_geterror(rc));
+		lnetd_err("cannot list interfaces: %s", nl_geterror(rc));
 		return;
 	}
 	nl_cache_foreach(cache, link_resync_one, NULL);
@@ -166,7 +166,7 @@ static void *link_main(void *arg)
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc < 0) {
-			lnetd_log("link monitor: poll: %s; link changes are no longer seen",
+			lnetd_err("link monitor: poll: %s; link changes are no longer seen",
 				  strerror(errno));
 			break;
 		}
@@ -179,7 +179,7 @@ static void *link_main(void *arg)
 		if (rc == -NLE_NOMEM)
 			link_resync();
 		else if (rc < 0 && rc != -NLE_AGAIN)
-			lnetd_log("link monitor: %s", nl_geterror(rc));
+			lnetd_warn("link monitor: %s", nl_geterror(rc));
 	}
 	return NULL;
 }
@@ -256,7 +256,7 @@ void lnetd_link_stop(void)
 		return;
 	if (eventfd_write(mon.stop_fd, 1)) {
 		/* Left running (and its sockets open) until the process exits. */
-		lnetd_log("cannot stop the link monitor: %s", strerror(errno));
+		lnetd_err("cannot stop the link monitor: %s", strerror(errno));
 		return;
 	}
 	pthread_join(mon.thread, NULL);

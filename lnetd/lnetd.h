@@ -31,6 +31,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "../kernel/os/os.h"
+
 struct lnet;
 
 /* Bytes before the ioctl buffer in a request, and before it in a reply. */
@@ -58,7 +60,15 @@ int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd);
 int lnetd_link_start(struct lnet *ln);
 void lnetd_link_stop(void);
 
-/* printf-style line into lnetd's log (os_log), "lnetd: " prefixed. */
-void lnetd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * printf-style line into lnetd's log (os_log), "lnetd: " prefixed, at the
+ * levels of the core's (os.h): a failure that loses function, refused or
+ * odd input, lifecycle.
+ */
+void lnetd_log(enum os_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define lnetd_err(...)	lnetd_log(OS_LOG_ERR, __VA_ARGS__)
+#define lnetd_warn(...)	lnetd_log(OS_LOG_WARN, __VA_ARGS__)
+#define lnetd_info(...)	lnetd_log(OS_LOG_INFO, __VA_ARGS__)
 
 #endif /* LNETD_H */

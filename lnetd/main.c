@@ -23,6 +23,7 @@
 
 #include "lnetd.h"
 #include "../kernel/core/lnet.h"
+#include "../kernel/udsp/udsp.h"
 #include "../kernel/lnd/socklnd/socklnd.h"
 #include "../libcfg/cfg.h"
 
@@ -179,7 +180,7 @@ static void check_existing(const char *path)
 	close(fd);
 	if (unlink(path) && errno != ENOENT)
 		die("cannot remove stale socket '%s': %s", path, strerror(errno));
-	lnetd_log("removed stale socket %s", path);
+	lnetd_info("removed stale socket %s", path);
 }
 
 /* Bound and listening, mode 0600 from the start (umask around bind). */
@@ -346,7 +347,13 @@ int main(int argc, char **argv)
 		unlink(o.socket);
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
+	/* The instance as the lnet module builds it: policy engine, then LNDs. */
 	lnet_init(&the_lnet);
+	rc = lnet_udsp_register(&the_lnet);
+	if (rc) {
+		unlink(o.socket);
+		die("cannot start the UDSP engine: %s", strerror(-rc));
+	}
 	rc = register_lnds(&the_lnet);
 	if (rc) {
 		unlink(o.socket);
@@ -359,15 +366,15 @@ int main(int argc, char **argv)
 	}
 	if (ready >= 0)
 		detach_stdio();
-	lnetd_log("serving %s (pid %d)", o.socket, (int)getpid());
+	lnetd_info("serving %s (pid %d)", o.socket, (int)getpid());
 	if (ready >= 0) {
 		if (write(ready, "1", 1) != 1)
-			lnetd_log("cannot tell the parent we are ready: %s", strerror(errno));
+			lnetd_err("cannot tell the parent we are ready: %s", strerror(errno));
 		close(ready);
 	}
 	rc = lnetd_serve(&the_lnet, lfd, sfd);
 	if (rc)
-		lnetd_log("socket loop failed: %s", strerror(-rc));
+		lnetd_err("socket loop failed: %s", strerror(-rc));
 	/* No thread of ours is left after this; unconfiguring stops the LNDs'. */
 	lnetd_link_stop();
 	lnet_fini(&the_lnet);
@@ -375,7 +382,7 @@ int main(int argc, char **argv)
 	unlink(o.socket);
 	if (o.pidfile)
 		unlink(o.pidfile);
-	lnetd_log("stopped");
+	lnetd_info("stopped");
 	free(o.socket);
 	free(o.pidfile);
 	free(o.log);

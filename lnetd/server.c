@@ -81,7 +81,7 @@ static unsigned int nconns;
 /* Held open so that a connection can be accepted (and dropped) at EMFILE. */
 static int spare_fd = -1;
 
-void lnetd_log(const char *fmt, ...)
+void lnetd_log(enum os_log_level level, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -89,7 +89,7 @@ void lnetd_log(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	os_log("lnetd: %s", line);
+	os_log(level, "lnetd: %s", line);
 }
 
 static void conn_close(int ep, struct conn *c)
@@ -170,7 +170,7 @@ static void *worker_main(void *arg)
 		c->job_next = pool.done;
 		pool.done = c;
 		if (eventfd_write(pool.efd, 1))
-			lnetd_log("cannot wake the socket loop: %s", strerror(errno));
+			lnetd_err("cannot wake the socket loop: %s", strerror(errno));
 	}
 	pthread_mutex_unlock(&pool.lock);
 	return NULL;
@@ -206,7 +206,7 @@ static void pool_grow(void)
 		return;
 	rc = pool_add_thread();
 	if (rc)
-		lnetd_log("cannot start worker thread %u: %s", pool.nthreads + 1,
+		lnetd_err("cannot start worker thread %u: %s", pool.nthreads + 1,
 			  strerror(-rc));
 }
 
@@ -254,9 +254,9 @@ static int conn_start_body(int ep, struct conn *c)
 	memcpy(&c->cmd, c->head, LNETD_REQ_HEAD);
 	memcpy(&hdr, c->head + LNETD_REQ_HEAD, sizeof(hdr));
 	if (hdr.ioc_len < sizeof(hdr) || hdr.ioc_len > LNET_IOC_MAX_LEN) {
-		lnetd_log("client pid %d uid %u: ioc_len %u not in %zu-%u, closing",
-			  (int)c->pid, (unsigned int)c->uid, hdr.ioc_len,
-			  sizeof(hdr), LNET_IOC_MAX_LEN);
+		lnetd_warn("client pid %d uid %u: ioc_len %u not in %zu-%u, closing",
+			   (int)c->pid, (unsigned int)c->uid, hdr.ioc_len,
+			   sizeof(hdr), LNET_IOC_MAX_LEN);
 		c->closing = true;
 		conn_reset_request(c);
 		return conn_reply(ep, c, -EINVAL, NULL, 0);
@@ -297,8 +297,8 @@ static int conn_read(int ep, struct conn *c)
 			return 0;
 		if (n == 0 && want) {
 			if (c->head_got || c->req)
-				lnetd_log("client pid %d uid %u: closed in the middle of a request",
-					  (int)c->pid, (unsigned int)c->uid);
+				lnetd_warn("client pid %d uid %u: closed in the middle of a request",
+					   (int)c->pid, (unsigned int)c->uid);
 			return 0;
 		}
 		if (!c->req) {
@@ -353,8 +353,8 @@ static void conn_event(int ep, struct conn *c, u32 events)
 	else if (events & (EPOLLHUP | EPOLLERR))
 		rc = 0;
 	if (rc < 0)
-		lnetd_log("client pid %d uid %u: %s, closing", (int)c->pid,
-			  (unsigned int)c->uid, strerror(-rc));
+		lnetd_warn("client pid %d uid %u: %s, closing", (int)c->pid,
+			   (unsigned int)c->uid, strerror(-rc));
 	if (rc <= 0)
 		conn_close(ep, c);
 }
@@ -376,8 +376,8 @@ static struct conn *conn_new(int fd)
 		c->uid = (uid_t)-1;
 	}
 	if (!c->allowed)
-		lnetd_log("client pid %d uid %u: refused (only root and uid %u may configure LNet)",
-			  (int)c->pid, (unsigned int)c->uid, (unsigned int)geteuid());
+		lnetd_warn("client pid %d uid %u: refused (only root and uid %u may configure LNet)",
+			   (int)c->pid, (unsigned int)c->uid, (unsigned int)geteuid());
 	return c;
 }
 
@@ -390,7 +390,7 @@ static void drop_one(int listen_fd)
 {
 	int fd;
 
-	lnetd_log("out of file descriptors: dropping a new connection");
+	lnetd_warn("out of file descriptors: dropping a new connection");
 	if (spare_fd < 0)
 		return;
 	close(spare_fd);
@@ -413,18 +413,18 @@ static void accept_one(int ep, int listen_fd)
 	}
 	if (fd < 0) {
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			lnetd_log("accept: %s", strerror(errno));
+			lnetd_warn("accept: %s", strerror(errno));
 		return;
 	}
 	if (nconns >= LNETD_MAX_CONNS) {
-		lnetd_log("%u connections open already, refusing one more", nconns);
+		lnetd_warn("%u connections open already, refusing one more", nconns);
 		close(fd);
 		return;
 	}
 	c = conn_new(fd);
 	ev.data.ptr = c;
 	if (!c || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
-		lnetd_log("cannot serve a new connection: %s", strerror(errno));
+		lnetd_err("cannot serve a new connection: %s", strerror(errno));
 		free(c);
 		close(fd);
 		return;
@@ -444,7 +444,7 @@ static bool read_signal(int signal_fd)
 
 	if (read(signal_fd, &si, sizeof(si)) != sizeof(si))
 		return false;
-	lnetd_log("%s received, shutting down", strsignal(si.ssi_signo));
+	lnetd_info("%s received, shutting down", strsignal(si.ssi_signo));
 	return true;
 }
 
@@ -468,8 +468,8 @@ static void take_done(int ep)
 		rc = conn_reply(ep, c, c->rc, c->req, c->req_len);
 		conn_reset_request(c);
 		if (rc) {
-			lnetd_log("client pid %d uid %u: %s, closing", (int)c->pid,
-				  (unsigned int)c->uid, strerror(-rc));
+			lnetd_warn("client pid %d uid %u: %s, closing", (int)c->pid,
+				   (unsigned int)c->uid, strerror(-rc));
 			conn_close(ep, c);
 		}
 	}
@@ -514,7 +514,7 @@ static void pool_stop(struct lnet *ln)
 	pthread_cond_broadcast(&pool.cond);
 	pthread_mutex_unlock(&pool.lock);
 	if (busy) {
-		lnetd_log("unconfiguring to end %u running request(s)", busy);
+		lnetd_info("unconfiguring to end %u running request(s)", busy);
 		os_mutex_lock(&ln->ln_api_mutex);
 		lnet_unconfigure(ln);
 		os_mutex_unlock(&ln->ln_api_mutex);

@@ -269,8 +269,8 @@ int lnet_discover(struct lnet *ln, const struct lnet_nid *dst, u32 timeout_ms,
 			int prc = lnet_push_to(ln, &prim, deadline);
 
 			if (prc)
-				os_log("lnet: discover: push to a peer failed: error %d",
-				       prc);
+				os_warn("discover: push to a peer failed: error %d\n",
+					prc);
 		}
 	}
 	if (!rc)
@@ -329,7 +329,7 @@ static void lnet_push_merge(struct lnet *ln, const struct lnet_push *p)
 		rc = -EPROTO;
 	if (rc) {
 		lnet_nid_print(&p->push_from, from, sizeof(from));
-		os_log("lnet: push from %s ignored: error %d", from, rc);
+		os_warn("push from %s ignored: error %d\n", from, rc);
 	}
 	os_free(pi);
 }

@@ -112,7 +112,7 @@ void lnet_dp_monitor_ensure(struct lnet *ln)
 		return;
 	rc = lnet_monitor_start(ln);
 	if (rc) {
-		os_log("lnet: cannot start the monitor thread: error %d\n", rc);
+		os_err("cannot start the monitor thread: error %d\n", rc);
 		return;
 	}
 	dp->dp_monitor_running = true;
@@ -131,7 +131,7 @@ static void lnet_msgs_leftover(struct lnet *ln)
 		n++;
 	}
 	if (n)
-		os_log("lnet: shutdown freed %u messages that were never finalized\n", n);
+		os_warn("shutdown freed %u messages that were never finalized\n", n);
 }
 
 void lnet_dp_shutdown(struct lnet *ln)

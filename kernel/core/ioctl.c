@@ -2,11 +2,11 @@
 /*
  * The ioctl entry point: framing and common checks (lnet_ioctl.h), then
  * one small handler per command. Handlers validate their whole input
- * before they change anything.
+ * before they change anything. The policy engine's commands (the UDSP
+ * ones) come in its hooks (hooks.h) and go through the same checks.
  */
 #include "lnet_priv.h"
 #include "selftest.h"
-#include "../udsp/udsp.h"
 
 /* The uapi indexes are the core's (lc_msgs, lh_fail, dp_hstatus_count). */
 #define LNET_SAME(a, b)	((int)(a) == (int)(b))
@@ -36,15 +36,6 @@ _Static_assert(sizeof(((struct lnet_ioc_ni *)0)->ni_stats) ==
 	       sizeof(((struct lnet_health *)0)->lh_fail) &&
 	       sizeof(((struct lnet_ioc_peer *)0)->pr_hstatus) ==
 	       sizeof(((struct lnet_health *)0)->lh_fail), "shared block");
-
-struct lnet_ioc_cmd {
-	unsigned int cmd;
-	u32 size;			/* the command's fixed structure */
-	bool modifies;			/* needs may_modify */
-	bool when_down;			/* allowed while not configured */
-	bool (*reserved_zero)(const void *buf);
-	int (*handler)(struct lnet *ln, unsigned int cmd, void *buf, u32 len);
-};
 
 static bool lnet_u32s_zero(const u32 *v, unsigned int n)
 {
@@ -79,20 +70,6 @@ static bool lnet_peer_reserved_zero(const void *buf)
 
 	return !p->pr_pad && !p->pr_pad2 &&
 	       lnet_u32s_zero(p->pr_reserved, LNET_ARRAY_SIZE(p->pr_reserved));
-}
-
-static bool lnet_udsp_reserved_zero(const void *buf)
-{
-	const struct lnet_ioc_udsp *u = buf;
-
-	return !u->iou_reserved && !u->iou_flags;
-}
-
-static bool lnet_udsp_info_reserved_zero(const void *buf)
-{
-	const struct lnet_ioc_udsp_info *i = buf;
-
-	return !i->cud_reserved;
 }
 
 /* --- NIDs from user space ------------------------------------------------ */
@@ -712,13 +689,6 @@ static int lnet_ioc_selftest(struct lnet *ln, unsigned int cmd, void *buf, u32 l
 	return rc ? rc : lnet_selftest_run(ln, st);
 }
 
-/* --- UDSP: the engine in kernel/udsp/ -------------------------------------------- */
-
-static int lnet_ioc_udsp(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
-{
-	return lnet_udsp_ioctl(ln, cmd, buf, len);
-}
-
 /* --- dispatch ------------------------------------------------------------------------ */
 
 static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
@@ -764,26 +734,30 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_ping_reserved_zero, lnet_ioc_ping },
 	{ IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest), true, false,
 	  lnet_selftest_reserved_zero, lnet_ioc_selftest },
-	{ IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
-	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
-	{ IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
-	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
-	{ IOC_LIBCFS_GET_UDSP_SIZE, sizeof(struct lnet_ioc_udsp), false, false,
-	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
-	{ IOC_LIBCFS_GET_UDSP, sizeof(struct lnet_ioc_udsp), false, false,
-	  lnet_udsp_reserved_zero, lnet_ioc_udsp },
-	{ IOC_LIBCFS_GET_CONST_UDSP_INFO, sizeof(struct lnet_ioc_udsp_info),
-	  false, false, lnet_udsp_info_reserved_zero, lnet_ioc_udsp },
 };
 
-static const struct lnet_ioc_cmd *lnet_ioc_cmd_find(unsigned int cmd)
+static const struct lnet_ioc_cmd *lnet_ioc_cmd_in(const struct lnet_ioc_cmd *cmds,
+						  unsigned int n, unsigned int cmd)
 {
 	unsigned int i;
 
-	for (i = 0; i < LNET_ARRAY_SIZE(lnet_ioc_cmds); i++)
-		if (lnet_ioc_cmds[i].cmd == cmd)
-			return &lnet_ioc_cmds[i];
+	for (i = 0; i < n; i++)
+		if (cmds[i].cmd == cmd)
+			return &cmds[i];
 	return NULL;
+}
+
+/* The core's commands, then those of the policy engine (hooks.h). */
+static const struct lnet_ioc_cmd *lnet_ioc_cmd_find(const struct lnet *ln,
+						    unsigned int cmd)
+{
+	const struct lnet_ioc_cmd *c;
+
+	c = lnet_ioc_cmd_in(lnet_ioc_cmds, LNET_ARRAY_SIZE(lnet_ioc_cmds), cmd);
+	if (!c && ln->ln_hooks)
+		c = lnet_ioc_cmd_in(ln->ln_hooks->ioc_cmds,
+				    ln->ln_hooks->n_ioc_cmds, cmd);
+	return c;
 }
 
 /* Every check common to all commands, in the order of lnet_ioctl.h. */
@@ -813,7 +787,7 @@ int lnet_ioctl(struct lnet *ln, unsigned int cmd, void *buf, u32 len,
 		return -EINVAL;
 	if (hdr->ioc_version != LNET_IOC_VERSION)
 		return -EPROTO;
-	c = lnet_ioc_cmd_find(cmd);
+	c = lnet_ioc_cmd_find(ln, cmd);
 	if (!c)
 		return -ENOTTY;
 

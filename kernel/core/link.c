@@ -26,6 +26,7 @@ void lnet_link_event(struct lnet *ln, const char *ifname, bool up)
 				    ni->ni_status == status)
 					continue;
 				ni->ni_status = status;
+				lnet_ni_log(ni, up ? "up" : "down");
 				changed = true;
 				if (up)
 					lnet_recovery_now(&ni->ni_health);

@@ -3,7 +3,6 @@
  * The LNet instance: lifetime, configure/unconfigure and object accounting.
  */
 #include "lnet_priv.h"
-#include "../udsp/udsp.h"
 
 void lnet_init(struct lnet *ln)
 {
@@ -12,7 +11,6 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_nets);
 	INIT_LIST_HEAD(&ln->ln_peers);
 	INIT_LIST_HEAD(&ln->ln_routes);
-	INIT_LIST_HEAD(&ln->ln_udsp_list);
 	ln->ln_if_lookup = os_if_lookup;
 	lnet_settings_init(ln);
 	/* the cond outlives configure cycles: waiters may be woken late */
@@ -32,6 +30,9 @@ void lnet_fini(struct lnet *ln)
 	os_mutex_lock(&ln->ln_api_mutex);
 	lnet_unconfigure(ln);
 	os_mutex_unlock(&ln->ln_api_mutex);
+	lnet_hook(ln, release);
+	ln->ln_hooks = NULL;
+	ln->ln_hooks_priv = NULL;
 	os_cond_destroy(&ln->ln_dp.dp_cond);
 	os_mutex_destroy(&ln->ln_api_mutex);
 }
@@ -48,19 +49,21 @@ int lnet_configure(struct lnet *ln)
 	if (rc)
 		return rc;
 	rc = lnet_lo_net_create(ln);
-	if (rc) {
-		lnet_lpni_hash_fini(ln);
-		return rc;
-	}
+	if (rc)
+		goto err_hash;
 	lnet_settings_init(ln);
 	ln->ln_configured = true;
 	rc = lnet_dp_startup(ln);
-	if (rc) {
-		ln->ln_configured = false;
-		lnet_nets_shutdown(ln);
-		lnet_nets_destroy(ln);
-		lnet_lpni_hash_fini(ln);
-	}
+	if (rc)
+		goto err_nets;
+	return 0;
+
+err_nets:
+	ln->ln_configured = false;
+	lnet_nets_shutdown(ln);
+	lnet_nets_destroy(ln);
+err_hash:
+	lnet_lpni_hash_fini(ln);
 	return rc;
 }
 
@@ -74,14 +77,24 @@ int lnet_unconfigure(struct lnet *ln)
 	 */
 	ln->ln_configured = false;
 	lnet_dp_shutdown(ln);
-	/* Rules first: they are freed without touching the objects. */
-	lnet_udsp_destroy_all(ln);
+	/* The engine first: its rules go without touching the objects. */
+	lnet_hook(ln, unconfigure);
 	/* Routes point at gateway peers, so they go before the peers. */
 	lnet_routes_destroy(ln);
 	lnet_peers_destroy(ln);
 	lnet_nets_destroy(ln);
 	lnet_lpni_hash_fini(ln);
 	ln->ln_dp.dp_stopping = false;
+	return 0;
+}
+
+int lnet_hooks_register(struct lnet *ln, const struct lnet_hooks *hooks,
+			void *priv)
+{
+	if (ln->ln_hooks)
+		return -EBUSY;
+	ln->ln_hooks = hooks;
+	ln->ln_hooks_priv = priv;
 	return 0;
 }
 

@@ -7,6 +7,23 @@
  * Locking: ln_api_mutex guards everything, configuration and data path
  * (see lnet_msg.h for the rules the data path and the LNDs follow).
  * lnet_ioctl() takes it; the functions below expect it held.
+ *
+ * Contexts: every entry point runs in process context and may sleep; none
+ * runs in interrupt, softirq or atomic context.
+ *  - lnet_init(), lnet_udsp_register(), lnet_fini(): the module's init and
+ *    exit (insmod, rmmod); lnetd's main thread. Nothing else runs then.
+ *  - lnet_ioctl(): the caller's ioctl system call (module), one of lnetd's
+ *    worker threads (one request each); it may wait for the network.
+ *  - lnet_link_event(): the module's work item (a kworker), queued by the
+ *    netdevice notifier, which only records the change under rtnl_lock;
+ *    lnetd's link monitor thread.
+ *  - the monitor (monitor.c): its own thread (kthread, pthread).
+ *  - the UNLOCKED entry points of lnet_msg.h: the LNDs' own threads
+ *    (lolnd calls the _locked ones from the sender, the mutex held).
+ *  - the hooks (hooks.h) and event handlers: with the mutex held, from
+ *    whichever of these changed the objects or completed the message.
+ * The only atomic sections are the kernel os_if_lookup()'s (RCU read lock,
+ * the device's address lock): a copy, nothing that sleeps.
  */
 #ifndef LNET_CORE_H
 #define LNET_CORE_H
@@ -21,7 +38,7 @@
 #define LNET_DEF_PEER_BUF_CREDITS 0
 #define LNET_DEF_CREDITS	256
 
-struct lnet_udsp_index;
+struct lnet_hooks;
 
 enum lnet_buf_kind {
 	LNET_BUF_TINY,
@@ -156,9 +173,9 @@ struct lnet {
 	struct list_head ln_nets;		/* 0@lo's net first */
 	struct list_head ln_peers;
 	struct list_head ln_routes;
-	struct list_head ln_udsp_list;		/* struct lnet_udsp, idx order */
-	u32 ln_udsp_count;
-	struct lnet_udsp_index *ln_udsp_index;	/* owned by kernel/udsp */
+	/* The policy engine on this instance (hooks.h), or NULL. */
+	const struct lnet_hooks *ln_hooks;
+	void *ln_hooks_priv;			/* its state: the core never reads it */
 	struct lnet_peer_ni **ln_lpni_hash;	/* NID -> peer NI */
 	u32 ln_lpni_hash_size;			/* power of two */
 	u32 ln_npeer_nis;

@@ -7,6 +7,16 @@
 #define LNET_CORE_PRIV_H
 
 #include "lnet.h"
+#include "hooks.h"
+
+/* Tell the policy engine (hooks.h) of @event, if one is registered. */
+#define lnet_hook(ln, event, ...)					\
+	do {								\
+		const struct lnet_hooks *hooks_ = (ln)->ln_hooks;	\
+									\
+		if (hooks_ && hooks_->event)				\
+			hooks_->event((ln), ##__VA_ARGS__);		\
+	} while (0)
 
 /* hash.c: NID -> peer NI. Insert never fails (growth is best effort). */
 int lnet_lpni_hash_init(struct lnet *ln);
@@ -18,6 +28,8 @@ struct lnet_peer_ni *lnet_lpni_hash_find(struct lnet *ln,
 
 /* net.c */
 int lnet_lo_net_create(struct lnet *ln);
+/* "NI <nid> (<ifname>) <what>" into the log, at info: an NI's lifecycle. */
+void lnet_ni_log(const struct lnet_ni *ni, const char *what);
 void lnet_nets_destroy(struct lnet *ln);
 
 /* peer.c */

@@ -208,8 +208,8 @@ static void lnet_msg_complete(struct lnet *ln, struct lnet_msg *msg, int status)
 	else if (msg->msg_ack_wanted && msg->msg_resp == LNET_MSG_RESP_NONE)
 		lnet_msg_response(ln, msg, status);	/* timed out / shutdown */
 	else
-		os_log("lnet: finalize of a %s message that is neither sent, received nor waiting: ignored\n",
-		       lnet_msg_type_name(msg->msg_type));
+		os_warn("finalize of a %s message that is neither sent, received nor waiting: ignored\n",
+			lnet_msg_type_name(msg->msg_type));
 }
 
 void lnet_finalize_run(struct lnet *ln)
@@ -232,8 +232,8 @@ void lnet_finalize_run(struct lnet *ln)
 void lnet_finalize_defer(struct lnet *ln, struct lnet_msg *msg, int status)
 {
 	if (!list_empty(&msg->msg_fin)) {
-		os_log("lnet: %s message finalized twice: second ignored\n",
-		       lnet_msg_type_name(msg->msg_type));
+		os_warn("%s message finalized twice: second ignored\n",
+			lnet_msg_type_name(msg->msg_type));
 		return;
 	}
 	msg->msg_fin_status = status;

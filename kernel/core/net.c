@@ -5,7 +5,6 @@
  * is configured and cannot be added or deleted by users.
  */
 #include "lnet_priv.h"
-#include "../udsp/udsp.h"
 
 struct lnet_tun_range {
 	s32 min, max, def;
@@ -126,8 +125,8 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 		 * is kept as configuration only, like one without an LND.
 		 */
 		if (rc == -EAFNOSUPPORT) {
-			os_log("lnet: NI on %s: its LND cannot carry this address family; configuration only\n",
-			       ni->ni_ifname);
+			os_warn("NI on %s: its LND cannot carry this address family; configuration only\n",
+				ni->ni_ifname);
 			return 0;
 		}
 		if (rc)
@@ -135,6 +134,15 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 	}
 	ni->ni_lnd = lnd;
 	return 0;
+}
+
+void lnet_ni_log(const struct lnet_ni *ni, const char *what)
+{
+	char nid[LNET_NID_STR_MAX];
+
+	if (lnet_nid_print(&ni->ni_nid, nid, sizeof(nid)) < 0)
+		snprintf(nid, sizeof(nid), "?");
+	os_info("NI %s (%s) %s\n", nid, ni->ni_ifname, what);
 }
 
 static void lnet_ni_attach(struct lnet_net *net, struct lnet_ni *ni)
@@ -150,25 +158,27 @@ int lnet_lo_net_create(struct lnet *ln)
 	struct lnet_ni *ni;
 
 	net = lnet_net_alloc(ln, LNET_NET_ID(LNET_LND_LO, 0));
-	ni = lnet_ni_alloc(ln);
-	if (!net || !ni) {
-		lnet_obj_free(ln, net);
-		lnet_obj_free(ln, ni);
+	if (!net)
 		return -ENOMEM;
-	}
+	ni = lnet_ni_alloc(ln);
+	if (!ni)
+		goto err_net;
 	/* lo has no peers and no buffers: its tunables are all 0 (as Lustre). */
 	lnet_nid_make(&ni->ni_nid, net->net_id, zero, sizeof(zero));
 	ni->ni_status = LNET_NI_STATUS_UP;
-	if (lnet_ni_startup(ln, ni)) {
-		lnet_obj_free(ln, net);
-		lnet_obj_free(ln, ni);
-		return -ENOMEM;
-	}
+	if (lnet_ni_startup(ln, ni))
+		goto err_ni;
 	list_add(&net->net_list, &ln->ln_nets);
 	lnet_ni_attach(net, ni);
-	lnet_udsp_apply_net(ln, net);
-	lnet_udsp_apply_ni(ln, ni);
+	lnet_hook(ln, net_added, net);
+	lnet_hook(ln, ni_added, ni);
 	return 0;
+
+err_ni:
+	lnet_obj_free(ln, ni);
+err_net:
+	lnet_obj_free(ln, net);
+	return -ENOMEM;
 }
 
 /* Arguments of an NI add that can be checked without the interface. */
@@ -189,6 +199,27 @@ static int lnet_ni_add_check(struct lnet *ln, u32 net_id, const char *ifname,
 	if (net && lnet_ni_find_ifname(net, ifname))
 		return -EEXIST;
 	return 0;
+}
+
+/*
+ * Put a started @ni (and its net @new_net, if new) on the lists, and tell
+ * the log, the policy engine, the ping target and the monitor.
+ */
+static void lnet_ni_publish(struct lnet *ln, struct lnet_net *net,
+			    struct lnet_net *new_net, struct lnet_ni *ni)
+{
+	if (new_net) {
+		list_add_tail(&new_net->net_list, &ln->ln_nets);
+		lnet_hook(ln, net_added, new_net);
+	}
+	lnet_ni_attach(net, ni);
+	lnet_ni_log(ni, ni->ni_status == LNET_NI_STATUS_UP ? "added, up" :
+		    "added, down");
+	lnet_hook(ln, ni_added, ni);
+	lnet_hook(ln, local_changed);
+	lnet_ping_target_update(ln);
+	if (ni->ni_lnd)
+		lnet_dp_monitor_ensure(ln);
 }
 
 int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
@@ -224,8 +255,8 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	}
 	ni = lnet_ni_alloc(ln);
 	if (!ni) {
-		lnet_obj_free(ln, new_net);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto err_net;
 	}
 	ni->ni_nid = nid;
 	memcpy(ni->ni_ifname, ifname, namelen + 1);
@@ -234,23 +265,16 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	ni->ni_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
 	ni->ni_net = net;
 	rc = lnet_ni_startup(ln, ni);
-	if (rc) {
-		lnet_obj_free(ln, ni);
-		lnet_obj_free(ln, new_net);
-		return rc;
-	}
-
-	if (new_net) {
-		list_add_tail(&new_net->net_list, &ln->ln_nets);
-		lnet_udsp_apply_net(ln, new_net);
-	}
-	lnet_ni_attach(net, ni);
-	lnet_udsp_apply_ni(ln, ni);
-	lnet_udsp_local_changed(ln);
-	lnet_ping_target_update(ln);
-	if (ni->ni_lnd)
-		lnet_dp_monitor_ensure(ln);
+	if (rc)
+		goto err_ni;
+	lnet_ni_publish(ln, net, new_net, ni);
 	return 0;
+
+err_ni:
+	lnet_obj_free(ln, ni);
+err_net:
+	lnet_obj_free(ln, new_net);	/* NULL: the net was there before */
+	return rc;
 }
 
 /*
@@ -279,6 +303,8 @@ static void lnet_ni_shutdown(struct lnet *ln, struct lnet_ni *ni)
 /* Shut down and free an NI already taken out of its net's list. */
 static void lnet_ni_destroy(struct lnet *ln, struct lnet_ni *ni)
 {
+	if (!lnet_nid_is_lo(&ni->ni_nid))	/* lo comes and goes unlogged */
+		lnet_ni_log(ni, "deleted");
 	lnet_ni_shutdown(ln, ni);
 	/* failures finalized during the shutdown may have queued it again */
 	lnet_health_fini(&ni->ni_health);
@@ -324,7 +350,7 @@ int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname)
 		lnet_ni_destroy(ln, ni);
 	if (net)
 		lnet_net_destroy(ln, net);
-	lnet_udsp_local_changed(ln);
+	lnet_hook(ln, local_changed);
 	lnet_ping_target_update(ln);
 	return 0;
 }

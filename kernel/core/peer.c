@@ -6,7 +6,6 @@
  * NI. Every peer NI is in the NID hash (hash.c).
  */
 #include "lnet_priv.h"
-#include "../udsp/udsp.h"
 
 struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid)
 {
@@ -99,8 +98,8 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	lp->lp_nnis++;
 	ln->ln_iter_peer = NULL;
 	if (new_lpn)
-		lnet_udsp_apply_peer_net(ln, lpn);
-	lnet_udsp_apply_peer_ni(ln, lpni);
+		lnet_hook(ln, peer_net_added, lpn);
+	lnet_hook(ln, peer_ni_added, lpni);
 	return 0;
 }
 
@@ -235,7 +234,7 @@ static void lnet_peer_delete(struct lnet *ln, struct lnet_peer *lp)
 
 	lnet_peer_free(ln, lp);
 	if (had_routes)
-		lnet_udsp_local_changed(ln);
+		lnet_hook(ln, local_changed);
 }
 
 static int lnet_peer_ni_del_locked(struct lnet *ln, const struct lnet_nid *prim,

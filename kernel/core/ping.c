@@ -146,23 +146,28 @@ static int lnet_ping_info_build(struct lnet *ln, u8 **out)
 {
 	u32 n = lnet_ping_info_count(ln);
 	u32 len = LNET_WIRE_PING_HDR_LEN + n * LNET_WIRE_PING_NI_LEN;
-	struct lnet_ping_info *pi = lnet_ping_info_alloc(n);
-	u8 *buf = lnet_obj_alloc(ln, len);
-	int rc;
+	struct lnet_ping_info *pi;
+	u8 *buf;
+	int rc = -ENOMEM;
 
-	if (!pi || !buf) {
-		os_free(pi);
-		lnet_obj_free(ln, buf);
-		return -ENOMEM;
-	}
+	pi = lnet_ping_info_alloc(n);
+	if (!pi)
+		return rc;
+	buf = lnet_obj_alloc(ln, len);
+	if (!buf)
+		goto err_pi;
 	lnet_ping_info_fill(ln, pi, n);
 	rc = lnet_ping_info_encode(pi, buf, len);
+	if (rc < 0)
+		goto err_buf;
 	os_free(pi);
-	if (rc < 0) {
-		lnet_obj_free(ln, buf);
-		return rc;
-	}
 	*out = buf;
+	return rc;
+
+err_buf:
+	lnet_obj_free(ln, buf);
+err_pi:
+	os_free(pi);
 	return rc;
 }
 
@@ -203,7 +208,7 @@ static void lnet_push_target_event(struct lnet *ln, struct lnet_event *ev)
 			continue;
 		dp->dp_push_mds[i].cookie = 0;
 		if (dp->dp_push_up && lnet_push_target_post(ln, i))
-			os_log("lnet: cannot post a push target buffer: pushes may be lost");
+			os_err("cannot post a push target buffer: pushes may be lost\n");
 	}
 }
 
@@ -286,7 +291,7 @@ void lnet_ping_target_update(struct lnet *ln)
 		return;		/* not up (or going down) */
 	len = lnet_ping_info_build(ln, &buf);
 	if (len < 0) {
-		os_log("lnet: cannot rebuild the ping target: error %d", len);
+		os_err("cannot rebuild the ping target: error %d\n", len);
 		return;
 	}
 	if ((u32)len == dp->dp_ping_len && !memcmp(buf, dp->dp_ping_buf, len)) {
@@ -294,7 +299,7 @@ void lnet_ping_target_update(struct lnet *ln)
 		return;
 	}
 	if (lnet_ping_target_set(ln, buf, (u32)len))
-		os_log("lnet: cannot update the ping target");
+		os_err("cannot update the ping target\n");
 }
 
 int lnet_ping_target_init(struct lnet *ln)

@@ -5,7 +5,6 @@
  * rules read the routes, so every change tells the UDSP engine.
  */
 #include "lnet_priv.h"
-#include "../udsp/udsp.h"
 
 static struct lnet_route *lnet_route_find(struct lnet *ln, u32 net_id,
 					  const struct lnet_peer *gw)
@@ -74,7 +73,7 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 	r->lr_hops = hops;
 	r->lr_priority = priority;
 	list_add_tail(&r->lr_list, &ln->ln_routes);
-	lnet_udsp_local_changed(ln);
+	lnet_hook(ln, local_changed);
 	return 0;
 }
 
@@ -91,7 +90,7 @@ int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw)
 		return -ENOENT;
 	list_del(&r->lr_list);
 	lnet_obj_free(ln, r);
-	lnet_udsp_local_changed(ln);
+	lnet_hook(ln, local_changed);
 	return 0;
 }
 

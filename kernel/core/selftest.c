@@ -152,7 +152,7 @@ static void lnet_selftest_sink_event(struct lnet *ln, struct lnet_event *ev)
 		return;
 	}
 	if (lnet_selftest_sink_post(ln, sk))
-		os_log("lnet selftest: cannot post a sink again: %u left\n",
+		os_err("selftest: cannot post a sink again: %u left\n",
 		       svc->st_live_mds);
 }
 

@@ -98,26 +98,38 @@ static struct miscdevice lnet_miscdev = {
 	.mode	= 0644,
 };
 
+/*
+ * The instance as lnetd builds it: the UDSP engine registered right after
+ * lnet_init(), before anything can reach the instance.
+ */
 static int __init lnet_module_init(void)
 {
 	int rc;
 
 	lnet_init(&lnet_instance);
+	rc = lnet_udsp_register(&lnet_instance);
+	if (rc) {
+		pr_err("cannot start the UDSP engine: %d\n", rc);
+		goto err_fini;
+	}
 	rc = lnet_link_notifier_start(&lnet_instance);
 	if (rc) {
 		pr_err("cannot register the netdevice notifier: %d\n", rc);
-		lnet_fini(&lnet_instance);
-		return rc;
+		goto err_fini;
 	}
 	rc = misc_register(&lnet_miscdev);
 	if (rc) {
 		pr_err("cannot register /dev/lnet: %d\n", rc);
-		lnet_link_notifier_stop();
-		lnet_fini(&lnet_instance);
-		return rc;
+		goto err_notifier;
 	}
 	pr_info("loaded, /dev/lnet is misc minor %d\n", lnet_miscdev.minor);
 	return 0;
+
+err_notifier:
+	lnet_link_notifier_stop();
+err_fini:
+	lnet_fini(&lnet_instance);
+	return rc;
 }
 
 static void __exit lnet_module_exit(void)

@@ -4,6 +4,7 @@
 #define LNET_MODULE_H
 
 #include "../core/lnet.h"
+#include "../udsp/udsp.h"
 
 /*
  * The netdevice notifier (netdev.c): interface up/down changes reach

@@ -79,7 +79,7 @@ static int lnet_netdev_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
 	if (!ch) {
-		pr_warn("no memory to record a link change of %s\n", dev->name);
+		pr_err("no memory to record a link change of %s\n", dev->name);
 		return NOTIFY_DONE;
 	}
 	strscpy(ch->name, dev->name, sizeof(ch->name));

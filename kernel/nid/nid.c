@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * NIDs and nets: the LND table, parsing and canonical printing of nets and
  * NIDs (IPv4, IPv6, numeric, 0@lo), equality and hashing.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
  * NIDs, nets and NID range expressions: parse, print, compare, match.
  * Shared by the LNet core (kernel/) and by libcfg; uses only the OS layer.
@@ -13,16 +13,7 @@
 #define LNET_NID_H
 
 #include "../os/os.h"
-#include "lnet/lnet_ioctl.h"
-
-#define LNET_NID_STR_MAX	64	/* enough for any NID */
-#define LNET_NET_STR_MAX	16
-/*
- * Enough for any expression: the longest is a numeric one with 63 ranges
- * "4294967293-4294967294/4294967295" and a net range "65534-65535/65535",
- * 2104 characters on ptlf.
- */
-#define LNET_EXPR_STR_MAX	2304
+#include "lnet/lnet_nidexpr.h"	/* LNET_*_STR_MAX, struct lnet_nidexpr */
 
 /* --- LNDs -------------------------------------------------------------- */
 
@@ -58,21 +49,6 @@ u32  lnet_nid_hash(const struct lnet_nid *nid);	/* well mixed, all bits */
 void lnet_nid_make(struct lnet_nid *nid, u32 net_id, const u8 *addr, u8 addr_len);
 
 /* --- NID range expressions (UDSP descriptors) ------------------------------ */
-
-/*
- * A parsed descriptor, in the same terms as the wire layout of
- * lnet_udsp.h: 1 + N range lists, list 0 the net numbers, then the address
- * lists of the kind. Ranges are stored list after list in ne_r.
- * A zeroed structure is an absent descriptor.
- */
-struct lnet_nidexpr {
-	u8 ne_lnd;				/* 0 = absent */
-	u8 ne_kind;				/* enum lnet_udsp_kind */
-	u8 ne_nlists;				/* 1 + address lists */
-	u8 ne_nranges;				/* sum of ne_count[] */
-	u8 ne_count[LNET_UDSP_MAX_LISTS];	/* ranges of each list */
-	struct lnet_ioc_range ne_r[LNET_UDSP_MAX_RANGES];
-};
 
 /*
  * Grammar (the ip2nets syntax of the UDSP design, plus IPv6):

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
  * Internal helpers of the NID library, shared by nid.c and nidexpr*.c:
  * error reporting, number scanning, a bounded string builder, LND name

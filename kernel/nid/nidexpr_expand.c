@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * NID range expressions: expansion into the NIDs they hold. Each address
  * list is walked in order of its ranges; a value already held by an

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * NID range expressions: structure checks, equality, matching against nets
  * and NIDs, and expansion into the NIDs an expression holds.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * NID range expressions: the parser. The input is cut into spans (the net,
  * the octets or groups, the elements of a list) and every span must be

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * NID range expressions: the printer. Its output parses back into an equal
  * expression: every range is written as stored (a stride of 1 is implied,

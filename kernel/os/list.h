@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
  * Doubly linked lists with the Linux kernel's API. In the kernel build the
  * kernel's own <linux/list.h> is used (through os_linux.h); this file gives

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
  * The OS layer: the only header of kernel/ that names the host. Code in
  * kernel/ includes this and nothing of libc or of the Linux kernel
@@ -14,7 +14,7 @@
  *   locking    struct os_mutex: os_mutex_init/lock/unlock/destroy
  *              struct os_cond: os_cond_init/destroy/wait/broadcast
  *   threads    struct os_thread: os_thread_start/join
- *   logging    os_log(fmt, ...)  (kernel log / lnetd's log)
+ *   logging    os_err/os_warn/os_info(fmt, ...): see below
  *   network    os_if_lookup(): an interface's address and link state
  *   time       os_now_ns()
  */
@@ -28,6 +28,20 @@
 #endif
 
 #include "list.h"
+
+/*
+ * Logging, by severity as the kernel's pr_err/pr_warn/pr_info:
+ *   os_err   a failure that loses function (a thread, a buffer, a list
+ *            not set up: something no longer works as configured)
+ *   os_warn  input refused or odd (a bad header, a refused connection,
+ *            an NI kept as configuration only)
+ *   os_info  lifecycle (module load and unload, a connection closed)
+ * The host adds the one product prefix: the lnet module's pr_fmt puts
+ * "lnet: " in front, lnetd's log the time stamp and the level. So a
+ * message of the core has no prefix of its own; one of another part
+ * names that part ("socklnd: ", "udsp: ", "selftest: "). Lines end in
+ * "\n" (the kernel needs it; lnetd adds a missing one).
+ */
 
 /* What os_if_lookup() reports about one interface. */
 struct os_ifaddr {

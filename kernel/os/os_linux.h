@@ -90,8 +90,10 @@ struct os_thread {
 	bool started;
 };
 
-/* The kernel log, prefixed "lnet: " by the module's pr_fmt. */
-#define os_log(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
+/* The kernel log at the call's level, prefixed "lnet: " by the module's pr_fmt. */
+#define os_err(fmt, ...)	pr_err(fmt, ##__VA_ARGS__)
+#define os_warn(fmt, ...)	pr_warn(fmt, ##__VA_ARGS__)
+#define os_info(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
 
 #define os_htonl(x)	((__force u32)cpu_to_be32(x))
 #define os_ntohl(x)	((u32)be32_to_cpu((__force __be32)(x)))

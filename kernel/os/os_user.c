@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * The libc OS layer: logging and time. The interface lookup lives in
  * os_user_if.c so that programs not needing libnl do not pull it in.
@@ -9,7 +9,14 @@
 
 FILE *os_log_file;
 
-void os_log(const char *fmt, ...)
+/* The names dmesg -x gives the kernel's levels. */
+static const char *const os_log_names[] = {
+	[OS_LOG_ERR] = "err",
+	[OS_LOG_WARN] = "warn",
+	[OS_LOG_INFO] = "info",
+};
+
+void os_log(enum os_log_level level, const char *fmt, ...)
 {
 	FILE *f = os_log_file ? os_log_file : stderr;
 	struct timespec ts;
@@ -22,7 +29,8 @@ void os_log(const char *fmt, ...)
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
 	/* One fprintf per part under the stream lock: lines do not interleave. */
 	flockfile(f);
-	fprintf(f, "%s.%06ldZ ", stamp, ts.tv_nsec / 1000);
+	fprintf(f, "%s.%06ldZ %s ", stamp, ts.tv_nsec / 1000,
+		level <= OS_LOG_INFO ? os_log_names[level] : "info");
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
 	va_end(ap);

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /* The OS layer on libc: used by lnetd, libcfg, the unit tests and bench. */
 #ifndef LNET_OS_USER_H
 #define LNET_OS_USER_H
@@ -76,9 +76,22 @@ struct os_thread {
 	bool started;
 };
 
-/* Where os_log() writes: lnetd points it at its log file; NULL = stderr. */
+/*
+ * Log lines at the kernel's levels (see os.h): os_log() writes the time
+ * stamp, the level's name as dmesg -x shows it, then the message.
+ * Where it writes: lnetd points it at its log file; NULL = stderr.
+ */
+enum os_log_level {
+	OS_LOG_ERR,
+	OS_LOG_WARN,
+	OS_LOG_INFO,
+};
 extern FILE *os_log_file;
-void os_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void os_log(enum os_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define os_err(...)	os_log(OS_LOG_ERR, __VA_ARGS__)
+#define os_warn(...)	os_log(OS_LOG_WARN, __VA_ARGS__)
+#define os_info(...)	os_log(OS_LOG_INFO, __VA_ARGS__)
 
 #define os_htonl(x) htonl(x)
 #define os_ntohl(x) ntohl(x)

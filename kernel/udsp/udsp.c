@@ -4,6 +4,7 @@
  * rebuilds the rule index first (so that running out of memory changes
  * nothing), then recomputes every object the changed rule matches from
  * all the rules now in the list (deleting all re-flattens everything).
+ * The engine's registration on an instance and its hooks are here too.
  */
 #include "udsp_priv.h"
 
@@ -11,7 +12,7 @@ struct lnet_udsp *lnet_udsp_get(struct lnet *ln, u32 idx)
 {
 	struct lnet_udsp *r;
 
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
 		if (r->udsp_idx == idx)
 			return r;
 	return NULL;
@@ -19,15 +20,16 @@ struct lnet_udsp *lnet_udsp_get(struct lnet *ln, u32 idx)
 
 static void udsp_renumber(struct lnet *ln)
 {
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 	struct lnet_udsp *r;
 	u32 idx = 0;
 
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+	list_for_each_entry(r, &us->us_rules, udsp_list) {
 		r->udsp_idx = idx;
 		r->udsp_desc.idx = (s32)idx;
 		idx++;
 	}
-	ln->ln_udsp_count = idx;
+	us->us_count = idx;
 }
 
 /*
@@ -50,27 +52,29 @@ static int udsp_add_existing(struct lnet *ln, struct lnet_udsp *r,
 
 static void udsp_insert(struct lnet *ln, struct lnet_udsp *n, s32 idx)
 {
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 	struct lnet_udsp *at;
 
-	if (idx >= 0 && (u32)idx < ln->ln_udsp_count) {
+	if (idx >= 0 && (u32)idx < us->us_count) {
 		at = lnet_udsp_get(ln, (u32)idx);
 		list_add_tail(&n->udsp_list, &at->udsp_list);
 	} else {
-		list_add_tail(&n->udsp_list, &ln->ln_udsp_list);
+		list_add_tail(&n->udsp_list, &us->us_rules);
 	}
 	udsp_renumber(ln);
 }
 
 int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out)
 {
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 	struct lnet_udsp_index *ix;
 	struct lnet_udsp *r;
 	int rc;
 
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+	list_for_each_entry(r, &us->us_rules, udsp_list)
 		if (lnet_udsp_desc_same_match(&r->udsp_desc, d))
 			return udsp_add_existing(ln, r, d, idx_out);
-	if (ln->ln_udsp_count >= LNET_UDSP_MAX_RULES)
+	if (us->us_count >= LNET_UDSP_MAX_RULES)
 		return -ENOSPC;
 	r = lnet_obj_alloc(ln, sizeof(*r));
 	if (!r)
@@ -93,13 +97,14 @@ int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out)
 
 static void udsp_free_rules(struct lnet *ln)
 {
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 	struct lnet_udsp *r, *tmp;
 
-	list_for_each_entry_safe(r, tmp, &ln->ln_udsp_list, udsp_list) {
+	list_for_each_entry_safe(r, tmp, &us->us_rules, udsp_list) {
 		list_del(&r->udsp_list);
 		lnet_obj_free(ln, r);
 	}
-	ln->ln_udsp_count = 0;
+	us->us_count = 0;
 	lnet_udsp_index_install(ln, NULL);
 }
 
@@ -133,4 +138,44 @@ int lnet_udsp_del(struct lnet *ln, s32 idx)
 void lnet_udsp_destroy_all(struct lnet *ln)
 {
 	udsp_free_rules(ln);
+}
+
+/* --- the engine on an instance (core/hooks.h) ------------------------------ */
+
+/* Unconfigure: the rules go; the objects they set go right after them. */
+static void udsp_unconfigure(struct lnet *ln)
+{
+	lnet_udsp_destroy_all(ln);
+}
+
+static void udsp_release(struct lnet *ln)
+{
+	os_free(lnet_udsp_of(ln));
+}
+
+static const struct lnet_hooks lnet_udsp_hooks = {
+	.net_added	= lnet_udsp_apply_net,
+	.ni_added	= lnet_udsp_apply_ni,
+	.peer_net_added	= lnet_udsp_apply_peer_net,
+	.peer_ni_added	= lnet_udsp_apply_peer_ni,
+	.local_changed	= lnet_udsp_local_changed,
+	.unconfigure	= udsp_unconfigure,
+	.release	= udsp_release,
+	.ioc_cmds	= lnet_udsp_ioc_cmds,
+	.n_ioc_cmds	= LNET_UDSP_IOC_NCMDS,
+};
+
+int lnet_udsp_register(struct lnet *ln)
+{
+	/* The instance's own state, as its mutex: not an object of ln_nobjects. */
+	struct lnet_udsp_set *us = os_zalloc(sizeof(*us));
+	int rc;
+
+	if (!us)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&us->us_rules);
+	rc = lnet_hooks_register(ln, &lnet_udsp_hooks, us);
+	if (rc)
+		os_free(us);
+	return rc;
 }

@@ -1,22 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The UDSP engine: the rule list (ln_udsp_list) and its flattening into
- * priorities and preferred lists on nets, NIs, peer nets and peer NIs.
+ * The UDSP engine: the rule list and its flattening into priorities and
+ * preferred lists on nets, NIs, peer nets and peer NIs. It follows the
+ * core's objects through the core's hooks (core/hooks.h): every object
+ * created gets the rules at once, a change of the local NIs or routes
+ * recomputes the preferred lists, and it serves the UDSP ioctls.
  */
 #ifndef LNET_UDSP_H
 #define LNET_UDSP_H
 
-#include "../core/lnet.h"
+#include "../core/hooks.h"
 #include "udsp_wire.h"
 
+struct lnet_udsp_index;
+
+/* The engine's state on one instance (the core's ln_hooks_priv). */
+struct lnet_udsp_set {
+	struct list_head us_rules;		/* struct lnet_udsp, idx order */
+	u32 us_count;
+	struct lnet_udsp_index *us_index;	/* NULL while no rule */
+};
+
 struct lnet_udsp {
-	struct list_head udsp_list;		/* on ln_udsp_list */
+	struct list_head udsp_list;		/* on us_rules */
 	u32 udsp_idx;				/* == position in the list */
 	struct lnet_udsp_desc udsp_desc;
 };
 
-/* UDSP ioctls (ADD, DEL, GET_SIZE, GET, GET_CONST_INFO), ln_api_mutex held. */
-int lnet_udsp_ioctl(struct lnet *ln, unsigned int cmd, void *buf, u32 len);
+/*
+ * Put the engine on @ln: right after lnet_init(), before the instance is
+ * used (the lnet module's init, lnetd's start, tests and benches that
+ * build an instance). lnet_fini() frees it. 0, -ENOMEM or -EBUSY (hooks
+ * registered already).
+ */
+int lnet_udsp_register(struct lnet *ln);
+
+static inline struct lnet_udsp_set *lnet_udsp_of(struct lnet *ln)
+{
+	return lnet_hooks_priv(ln);
+}
 
 /*
  * Add a validated rule at d->idx (-1 = append). Returns 0 and the final
@@ -31,12 +53,5 @@ void lnet_udsp_destroy_all(struct lnet *ln);
 
 /* Reset every UDSP-derived value to its default, then apply all rules. */
 void lnet_udsp_apply_all(struct lnet *ln);
-/* New objects get the rules at creation (the core calls these). */
-void lnet_udsp_apply_net(struct lnet *ln, struct lnet_net *net);
-void lnet_udsp_apply_ni(struct lnet *ln, struct lnet_ni *ni);
-void lnet_udsp_apply_peer_net(struct lnet *ln, struct lnet_peer_net *lpn);
-void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni);
-/* A local NI or a route went away or came: pair/router lists depend on them. */
-void lnet_udsp_local_changed(struct lnet *ln);
 
 #endif /* LNET_UDSP_H */

@@ -89,7 +89,7 @@ static int udsp_pass_init(struct lnet *ln, struct udsp_pass *p, bool memo)
 	u8 *m;
 
 	memset(p, 0, sizeof(*p));
-	ix = ln->ln_udsp_index;
+	ix = lnet_udsp_of(ln)->us_index;
 	if (!ix || !(ix->ui_class_n[UC_PAIR] + ix->ui_class_n[UC_ROUTER]))
 		return 0;	/* no list can be set: nothing to pick from */
 	udsp_pass_count(ln, &nnis, &nroutes);
@@ -269,7 +269,7 @@ static u32 udsp_cands_next(const struct udsp_entry *ents, struct udsp_cands *a,
 static const struct lnet_udsp *udsp_first(struct lnet *ln, struct udsp_match *m,
 					  u32 *pos_out)
 {
-	struct lnet_udsp_index *ix = ln->ln_udsp_index;
+	struct lnet_udsp_index *ix = lnet_udsp_of(ln)->us_index;
 	u32 cls = m->um_class << UDSP_KEY_CLASS, pos;
 	const struct udsp_entry *e;
 	struct udsp_cands a, b;
@@ -361,7 +361,7 @@ static void udsp_apply_list(struct lnet *ln, struct udsp_pass *p,
 		rc = lnet_peer_ni_set_rtr(ln, lpni, p->up_out, n);
 	}
 	if (rc)
-		os_log("udsp: cannot set the %s list of a peer NI: %d\n",
+		os_err("udsp: cannot set the %s list of a peer NI: %d\n",
 		       cls == UC_PAIR ? "preferred NID" : "preferred router", rc);
 }
 
@@ -386,7 +386,7 @@ void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
 	lnet_udsp_objs_drop(ln);	/* it does not know this NID */
 	udsp_apply_peer_ni_prio(ln, lpni);
 	if (udsp_pass_init(ln, &p, false)) {
-		os_log("udsp: out of memory: preferred lists of a new peer NI not set\n");
+		os_err("udsp: out of memory: preferred lists of a new peer NI not set\n");
 		return;
 	}
 	udsp_apply_lists(ln, &p, lpni);
@@ -412,7 +412,7 @@ static int udsp_pass_init_best(struct lnet *ln, struct udsp_pass *p)
 {
 	if (!udsp_pass_init(ln, p, true) || !udsp_pass_init(ln, p, false))
 		return 0;
-	os_log("udsp: out of memory: preferred lists of peer NIs not updated\n");
+	os_err("udsp: out of memory: preferred lists of peer NIs not updated\n");
 	return -ENOMEM;
 }
 
@@ -474,7 +474,7 @@ static void udsp_recompute(struct lnet *ln, struct udsp_pass *p,
 static void udsp_recompute_matching(struct lnet *ln, struct udsp_pass *p,
 				    const struct lnet_nidexpr *e, u32 cls)
 {
-	struct udsp_objs *o = ln->ln_udsp_index->ui_objs;
+	struct udsp_objs *o = lnet_udsp_of(ln)->us_index->ui_objs;
 	const struct udsp_group *g;
 	u32 lo, hi, i, k;
 
@@ -499,6 +499,7 @@ static void udsp_recompute_matching(struct lnet *ln, struct udsp_pass *p,
  */
 void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r)
 {
+	const struct lnet_udsp_index *ix;
 	u32 cls = lnet_udsp_class(&r->udsp_desc);
 	struct udsp_pass p;
 	bool lists = cls == UC_PAIR || cls == UC_ROUTER;
@@ -508,7 +509,8 @@ void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r)
 		return;
 	}
 	lnet_udsp_objs_build(ln);
-	if (!ln->ln_udsp_index || !ln->ln_udsp_index->ui_objs) {
+	ix = lnet_udsp_of(ln)->us_index;
+	if (!ix || !ix->ui_objs) {
 		lnet_udsp_apply_all(ln);
 		return;
 	}

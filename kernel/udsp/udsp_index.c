@@ -264,7 +264,7 @@ int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 	u32 n = 0, start = 0, i;
 
 	*out = NULL;
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
 		n += r != skip;
 	if (!n)
 		return 0;
@@ -272,7 +272,7 @@ int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 	if (!ix)
 		return -ENOMEM;
 	/* count the rules of each group, then hand out ranges, then fill */
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
 		if (r != skip)
 			udsp_index_count(ix, r);
 	for (i = 0; i < ix->ui_nslots; i++) {
@@ -280,7 +280,7 @@ int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 		start += ix->ui_slots[i].ug_n;
 		ix->ui_slots[i].ug_n = 0;
 	}
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list)
+	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
 		if (r != skip)
 			udsp_index_fill(ix, r);
 	udsp_index_buckets(ln, ix);
@@ -290,7 +290,7 @@ int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 
 void lnet_udsp_index_install(struct lnet *ln, struct lnet_udsp_index *ix)
 {
-	struct lnet_udsp_index *old = ln->ln_udsp_index;
+	struct lnet_udsp_index *old = lnet_udsp_of(ln)->us_index;
 
 	if (old) {
 		if (ix) {
@@ -302,14 +302,14 @@ void lnet_udsp_index_install(struct lnet *ln, struct lnet_udsp_index *ix)
 		lnet_obj_free(ln, old->ui_bmem);
 		lnet_obj_free(ln, old);
 	}
-	ln->ln_udsp_index = ix;
+	lnet_udsp_of(ln)->us_index = ix;
 }
 
 /* --- object index ------------------------------------------------------------ */
 
 void lnet_udsp_objs_drop(struct lnet *ln)
 {
-	struct lnet_udsp_index *ix = ln->ln_udsp_index;
+	struct lnet_udsp_index *ix = lnet_udsp_of(ln)->us_index;
 
 	if (!ix || !ix->ui_objs)
 		return;
@@ -359,7 +359,7 @@ static void udsp_objs_walk(struct lnet *ln, struct udsp_objs *o, u32 nslots,
 
 void lnet_udsp_objs_build(struct lnet *ln)
 {
-	struct lnet_udsp_index *ix = ln->ln_udsp_index;
+	struct lnet_udsp_index *ix = lnet_udsp_of(ln)->us_index;
 	struct lnet_peer_net *lpn;
 	struct lnet_peer_ni *lpni;
 	struct lnet_peer *lp;

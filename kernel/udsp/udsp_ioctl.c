@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The UDSP ioctls (lnet_udsp.h). lnet_ioctl() holds ln_api_mutex and has
- * checked the framing (ioc_len, ioc_version); the command's own sizes and
- * fields are checked here. Buffers are read and written with memcpy():
+ * The UDSP ioctls (lnet_udsp.h), on the core's dispatch through the hooks
+ * (core/hooks.h). lnet_ioctl() holds ln_api_mutex and has checked the
+ * framing (ioc_len, ioc_version) and the table's checks below; the
+ * command's own sizes and fields are checked here. Buffers are read and written with memcpy():
  * the transport does not promise alignment.
  */
 #include "udsp_priv.h"
 
 #define UDSP_HDR_SIZE	((u32)sizeof(struct lnet_ioc_udsp))
 
-static int udsp_ioc_add(struct lnet *ln, void *buf, u32 len)
+static int udsp_ioc_add(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 {
 	struct lnet_udsp_desc *d;
 	struct lnet_ioc_udsp h;
@@ -44,7 +45,7 @@ static int udsp_ioc_header(const void *buf, u32 len, u32 exact,
 	return 0;
 }
 
-static int udsp_ioc_del(struct lnet *ln, void *buf, u32 len)
+static int udsp_ioc_del(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 {
 	struct lnet_ioc_udsp h;
 	int rc;
@@ -64,7 +65,8 @@ static struct lnet_udsp *udsp_ioc_rule(struct lnet *ln, const struct lnet_ioc_ud
 	return lnet_udsp_get(ln, (u32)h->iou_idx);
 }
 
-static int udsp_ioc_get_size(struct lnet *ln, void *buf, u32 len)
+static int udsp_ioc_get_size(struct lnet *ln, unsigned int cmd, void *buf,
+			     u32 len)
 {
 	struct lnet_ioc_udsp h;
 	struct lnet_udsp *r;
@@ -81,7 +83,7 @@ static int udsp_ioc_get_size(struct lnet *ln, void *buf, u32 len)
 	return 0;
 }
 
-static int udsp_ioc_get(struct lnet *ln, void *buf, u32 len)
+static int udsp_ioc_get(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 {
 	struct lnet_ioc_udsp h;
 	struct lnet_udsp *r;
@@ -143,7 +145,7 @@ static int udsp_info_fill(struct lnet *ln, struct lnet_ioc_udsp_info *info)
 	return 0;
 }
 
-static int udsp_ioc_info(struct lnet *ln, void *buf, u32 len)
+static int udsp_ioc_info(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 {
 	struct lnet_ioc_udsp_info *info;
 	int rc;
@@ -165,19 +167,31 @@ static int udsp_ioc_info(struct lnet *ln, void *buf, u32 len)
 	return rc;
 }
 
-int lnet_udsp_ioctl(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+static bool udsp_reserved_zero(const void *buf)
 {
-	switch (cmd) {
-	case IOC_LIBCFS_ADD_UDSP:
-		return udsp_ioc_add(ln, buf, len);
-	case IOC_LIBCFS_DEL_UDSP:
-		return udsp_ioc_del(ln, buf, len);
-	case IOC_LIBCFS_GET_UDSP_SIZE:
-		return udsp_ioc_get_size(ln, buf, len);
-	case IOC_LIBCFS_GET_UDSP:
-		return udsp_ioc_get(ln, buf, len);
-	case IOC_LIBCFS_GET_CONST_UDSP_INFO:
-		return udsp_ioc_info(ln, buf, len);
-	}
-	return -ENOTTY;
+	const struct lnet_ioc_udsp *u = buf;
+
+	return !u->iou_reserved && !u->iou_flags;
 }
+
+static bool udsp_info_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_udsp_info *i = buf;
+
+	return !i->cud_reserved;
+}
+
+const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[] = {
+	{ IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
+	  udsp_reserved_zero, udsp_ioc_add },
+	{ IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
+	  udsp_reserved_zero, udsp_ioc_del },
+	{ IOC_LIBCFS_GET_UDSP_SIZE, sizeof(struct lnet_ioc_udsp), false, false,
+	  udsp_reserved_zero, udsp_ioc_get_size },
+	{ IOC_LIBCFS_GET_UDSP, sizeof(struct lnet_ioc_udsp), false, false,
+	  udsp_reserved_zero, udsp_ioc_get },
+	{ IOC_LIBCFS_GET_CONST_UDSP_INFO, sizeof(struct lnet_ioc_udsp_info),
+	  false, false, udsp_info_reserved_zero, udsp_ioc_info },
+};
+_Static_assert(sizeof(lnet_udsp_ioc_cmds) / sizeof(lnet_udsp_ioc_cmds[0]) ==
+	       LNET_UDSP_IOC_NCMDS, "LNET_UDSP_IOC_NCMDS");

@@ -90,7 +90,7 @@ struct udsp_group *lnet_udsp_group_get(struct udsp_group *slots, u32 nslots,
 				       u32 key, bool create);
 
 /*
- * Build the rule index of ln_udsp_list as it is, leaving out @skip (a rule
+ * Build the rule index of the rule list as it is, leaving out @skip (a rule
  * about to be deleted; may be NULL). *out is NULL when no rule is left.
  * 0 or -ENOMEM (nothing changed).
  */
@@ -104,5 +104,17 @@ void lnet_udsp_objs_drop(struct lnet *ln);
 
 /* Recompute what rule @r (added, changed or just unlinked) can affect. */
 void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r);
+
+/* The hooks (udsp.c): new objects get the rules at creation. */
+void lnet_udsp_apply_net(struct lnet *ln, struct lnet_net *net);
+void lnet_udsp_apply_ni(struct lnet *ln, struct lnet_ni *ni);
+void lnet_udsp_apply_peer_net(struct lnet *ln, struct lnet_peer_net *lpn);
+void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni);
+/* A local NI or a route went away or came: pair/router lists depend on them. */
+void lnet_udsp_local_changed(struct lnet *ln);
+
+/* The UDSP ioctls (udsp_ioctl.c), served through the hooks. */
+#define LNET_UDSP_IOC_NCMDS	5
+extern const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[];
 
 #endif /* LNET_UDSP_PRIV_H */

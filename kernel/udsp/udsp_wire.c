@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
 /*
  * The UDSP wire form (lnet_udsp.h): marshal a rule into one flat buffer and
  * read one back. The reader trusts nothing: every count and size is checked

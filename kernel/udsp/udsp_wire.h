@@ -1,19 +1,13 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
 /*
- * One UDSP rule in memory, and its wire form (lnet_udsp.h). Shared by the
- * kernel side (demarshal ADD, marshal GET) and libcfg (the reverse).
+ * One UDSP rule in memory (struct lnet_udsp_desc, lnet_nidexpr.h) and its
+ * wire form (lnet_udsp.h). Shared by the kernel side (demarshal ADD,
+ * marshal GET) and libcfg (the reverse).
  */
 #ifndef LNET_UDSP_WIRE_H
 #define LNET_UDSP_WIRE_H
 
 #include "../nid/nid.h"
-
-struct lnet_udsp_desc {
-	s32 idx;				/* -1 = append */
-	u32 action;				/* enum lnet_udsp_action */
-	u32 priority;				/* PRIORITY rules only */
-	struct lnet_nidexpr src, dst, rte;	/* zeroed = absent */
-};
 
 /* Bytes after struct lnet_ioc_udsp that @d needs on the wire. */
 u32 lnet_udsp_bulk_size(const struct lnet_udsp_desc *d);

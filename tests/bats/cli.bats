@@ -143,6 +143,121 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
     priority: 4"
 }
 
+@test "aliases: udsp is policy, --hop-count is --hop; a prefix of either spelling is the one option" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --hop-count 2 --prio 5
+	lnetctl route add --net o2ib1 --gateway 10.11.0.10@tcp --ho 3
+	lnetctl route add --net o2ib2 --gateway 10.11.0.10@tcp --hop-c=4
+	run lnetctl route show -v
+	yaml_is 'route:
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 2, priority: 5, state: up, type: multi-hop}
+- {net: o2ib1, gateway: 10.11.0.10@tcp, hop: 3, priority: 0, state: up, type: multi-hop}
+- {net: o2ib2, gateway: 10.11.0.10@tcp, hop: 4, priority: 0, state: up, type: multi-hop}'
+	# one option under two names: given twice, whichever the spelling
+	run --separate-stderr lnetctl route add --net o2ib3 --gateway 10.11.0.10@tcp --hop 1 --hop-count 2
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl route add: option --hop given more than once" ]
+	run lnetctl route add --help
+	[[ "$output" == *$'\n\t--hop: '*' (alias: --hop-count) (short: -c)'$'\n'* ]]
+	lnetctl udsp add --src tcp --prio 2
+	lnetctl peer add --prim 10.11.0.100@tcp --ni 10.11.0.101@tcp
+	run lnetctl policy show
+	yaml_is "udsp:
+- idx: 0
+  src: tcp
+  action:
+    priority: 2"
+	run lnetctl peer list
+	[ "$(yaml_get "d['peer list'][1]['nid']")" = "10.11.0.100@tcp" ]
+}
+
+@test "ambiguous prefixes name every candidate (--help too); exit 2, nothing done" {
+	run --separate-stderr lnetctl selftest put --co 3 10.11.0.1@tcp
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl selftest put: ambiguous option '--co': could be --count, --concurrency" ]
+	run lnetctl peer add --prim_nid 10.11.0.100@tcp --n 10.11.0.101@tcp
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl peer add: ambiguous option '--n': could be --nid, --non_mr" ]
+	run lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --h 1
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl route add: ambiguous option '--h': could be --hop, --help" ]
+	run lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --hop-counts 1
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl route add: unknown option '--hop-counts'" ]
+	run lnetctl --so "$T/none.sock" --ver
+	[ "$status" -eq 0 ]
+	[[ "$output" == "lnetctl "* ]]
+	run lnetctl --soc
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl: option --socket needs a value (see 'lnetctl --help')" ]
+	run lnetctl peer list
+	[ "$output" = "" ]
+	run lnetctl route show
+	[ "$output" = "" ]
+}
+
+@test "command words are exact at every level: no prefixes, no other case, names or aliases" {
+	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, help"
+	for w in pol polic Policy POLICY uds routin; do
+		run --separate-stderr lnetctl "$w" show
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lnetctl: unknown command '$w': expected one of $roots" ]
+	done
+	for w in sh Show del- a; do
+		run --separate-stderr lnetctl udsp "$w"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lnetctl udsp: unknown command '$w': expected one of add, del, show" ]
+	done
+	run lnetctl set retry
+	[ "$status" -eq 2 ]
+	[[ "$output" == "lnetctl set: unknown command 'retry': expected one of routing, "* ]]
+	run lnetctl help pol
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl help: unknown command 'pol'" ]
+	run lnetctl help udsp sh
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl help: unknown command 'udsp sh'" ]
+	# an alias is its entry under the name typed
+	run lnetctl help udsp add
+	[ "${lines[0]}" = "udsp add: add a rule (the same descriptors with a new priority update it in place)" ]
+	run --separate-stderr lnetctl <<-'EOF'
+	policy show
+	pol show
+	EOF
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "<stdin>:2: lnetctl: unknown command 'pol': expected one of $roots" ]
+	run --separate-stderr lnetctl <<<'qui'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "<stdin>:1: lnetctl: unknown command 'qui': expected one of $roots" ]
+}
+
+# leaves: every "CMD [SUB]" of the tables, aliases included.
+leaves() {
+	lnetctl __complete tree | grep -v -- ' --'
+}
+
+@test "every option completion offers is one the parser takes and help lists, and only those" {
+	local leaf opt help words got want
+	while read -r leaf; do
+		read -ra words <<<"$leaf"
+		help=$(lnetctl "${words[@]}" --help)
+		# what help lists: each --option and its (alias: --option)
+		want=$(grep -oE -- $'^\t--[a-z_-]+:|\\(alias: --[a-z_-]+\\)' <<<"$help" |
+		       grep -oE -- '--[a-z_-]+' | LC_ALL=C sort | paste -sd ' ')
+		got=$(lnetctl __complete options "${words[@]}" | LC_ALL=C sort | paste -sd ' ')
+		[ "$got" = "$want" ] || { echo "$leaf: completion '$got', help '$want'"; return 1; }
+		for opt in $got; do
+			[ "$opt" = --help ] && continue
+			# the option is matched (a bad or missing value at most), then --zz is not
+			run --separate-stderr lnetctl "${words[@]}" "$opt=1" --zz
+			[ "$status" -eq 2 ] || { echo "$leaf $opt=1: $status"; return 1; }
+			[[ $stderr == *"unknown option '--zz'" || $stderr == *"option --"*" takes no value" ]] ||
+				{ echo "$leaf $opt: $stderr"; return 1; }
+		done
+	done < <(leaves)
+}
+
 @test "-- ends the options" {
 	run lnetctl debug nidlist -- tcp
 	[ "$status" -eq 0 ]

@@ -234,3 +234,69 @@ configure_two_nets() {
 	[ "$status" -eq 2 ]
 	[[ $output != *__complete* ]]
 }
+
+@test "every leaf: bash offers after -- exactly what __complete options lists" {
+	local leaf want
+	local -a words
+	while read -r leaf; do
+		read -ra words <<<"$leaf"
+		want=$(lnetctl __complete options "${words[@]}" | LC_ALL=C sort | paste -sd ' ')
+		comp "${words[@]}" --
+		[ "$reply" = "$want" ] || { echo "$leaf: bash '$reply', options '$want'"; return 1; }
+	done < <(lnetctl __complete tree | grep -v -- ' --')
+}
+
+@test "aliases and prefixes complete as the parser reads them" {
+	configure_two_nets
+	comp route add --hop-
+	[ "$reply" = "--hop-count" ]
+	comp route add --ho
+	[ "$reply" = "--hop --hop-count" ]
+	# --hop-count is --hop: neither spelling again
+	comp route add --hop-count 3 --
+	[ "$reply" = "--gateway --help --net --priority" ]
+	comp route add --ho 3 --
+	[ "$reply" = "--gateway --help --net --priority" ]
+	# an abbreviated option takes its values
+	comp route add --gat ""
+	[ "$reply" = "10.11.0.1@tcp 10.11.0.2@tcp1" ]
+	complete_line "udsp add --sr=10.11.0.2"
+	[ "$reply" = "10.11.0.2@tcp1" ]
+	# an ambiguous one takes nothing
+	comp route add --p ""
+	[ "$reply" = "" ]
+	comp udsp ""
+	[ "$reply" = "add del show" ]
+}
+
+@test "command words are exact: nothing completes below a prefix or another case" {
+	comp pol show --
+	[ "$reply" = "" ]
+	comp policy sh --
+	[ "$reply" = "" ]
+	comp Policy ""
+	[ "$reply" = "" ]
+	comp help pol ""
+	[ "$reply" = "" ]
+}
+
+@test "__complete line: words or files first, then whole words; the global options" {
+	run lnetctl __complete line import ""
+	[ "$status" -eq 0 ]
+	[ "$output" = "files" ]
+	run lnetctl __complete line --socket ""
+	[ "$output" = "files" ]
+	run lnetctl __complete line --sock=/r
+	[ "$output" = "files" ]
+	run lnetctl __complete line --so
+	[ "$output" = $'words\n--socket' ]
+	run lnetctl __complete line --socket /x ne
+	[ "$output" = $'words\nnet' ]
+	run lnetctl __complete line policy add --pr
+	[ "$output" = $'words\n--priority' ]
+	run lnetctl __complete line net show --ne=
+	[ "$output" = "words" ]
+	run lnetctl __complete line
+	[ "$status" -eq 2 ]
+	[ "$output" = "lnetctl __complete: usage: __complete line WORD... (the last one is completed)" ]
+}

@@ -55,9 +55,10 @@ client_port() {
 	sed -n "s/^local $PEER:\([0-9]*\)\$/\1/p" <<<"$output"
 }
 
-# log_lines PORT: lnetd's log lines about our connection, without the time.
+# log_lines PORT: lnetd's log lines about our connection, without the time
+# and the level.
 log_lines() {
-	grep -F "socklnd: $PEER:$1" "$T/lnetd.log" | sed 's/^[^ ]* //'
+	grep -F "socklnd: $PEER:$1" "$T/lnetd.log" | sed 's/^[^ ]* [^ ]* //'
 }
 
 # expect_log PORT LINE: exactly that one line (waits up to 2 s for it).

@@ -223,6 +223,63 @@ complete() {
 	wait_screen "0 *1 *2"
 }
 
+# tab_list LINE: type LINE on a fresh screen, then Tab; $listed = what
+# readline lists (sorted, one space between), or the one word it filled in.
+tab_list() {
+	local n
+	fresh
+	text "$1"
+	wait_screen "lnetctl> $1"
+	keys Tab
+	for _ in $(seq 200); do
+		n=$(screen | grep -c '^lnetctl>')
+		[ "$n" -ge 2 ] && break
+		# one candidate: filled in, with the blank after it
+		[[ "$(screen | head -n 1)" == "lnetctl> $1"?*" " ]] && break
+		sleep 0.05
+	done
+	if [ "$n" -ge 2 ]; then
+		listed=$(screen | sed -e 1d -e '$d' | tr -s ' ' '\n' | sed '/^$/d' | LC_ALL=C sort | paste -sd ' ')
+	else
+		listed=$(screen | head -n 1 | sed 's/ *$//')
+		listed=${listed##* }
+	fi
+}
+
+@test "shell: Tab after -- lists every option of every leaf, as __complete options does" {
+	local leaf want
+	shell_start
+	while read -r leaf; do
+		want=$(lnetctl __complete options $leaf | LC_ALL=C sort | paste -sd ' ')
+		tab_list "$leaf --"
+		[ "$listed" = "$want" ] || { echo "$leaf: shell '$listed', options '$want'"; return 1; }
+	done < <(lnetctl __complete tree | grep -v -- ' --')
+}
+
+@test "shell: aliases, prefixes and exact command words, as on the command line" {
+	lnetctl net add --net tcp --if veth0
+	shell_start
+	complete "route add --hop-" Tab
+	wait_screen "lnetctl> route add --hop-count "
+	complete "udsp sh" Tab
+	wait_screen "lnetctl> udsp show "
+	complete "peer show --ni 10.11" Tab
+	wait_screen "lnetctl> peer show --ni 10.11.0.1@tcp "
+	# no prefixes for command words: nothing completes below one
+	complete "pol show --" Tab
+	text "X"
+	wait_screen "lnetctl> pol show --X"
+	cmd "pol show"
+	[[ "$out" == "lnetctl: unknown command 'pol': expected one of lnet, net, peer, policy, udsp, "* ]]
+	cmd "udsp add --dst tcp --prio 3"
+	[ "$out" = "" ]
+	cmd "udsp show"
+	output=$out
+	[ "$(yaml_get "[(r['dst'], r['action']['priority']) for r in d['udsp']]")" = "[('tcp', 3)]" ]
+	cmd "net add --net tcp1 --if veth1 --peer 8"
+	[ "$out" = "lnetctl net add: ambiguous option '--peer': could be --peer-timeout, --peer-credits, --peer-buffer-credits" ]
+}
+
 @test "shell: history is saved in ~/.lnetctl_history (0600) and recalled with Up" {
 	shell_start
 	cmd "net show --net lo"

@@ -25,7 +25,7 @@ static bool nets_equal(const struct cfg_doc *a, const struct cfg_doc *b)
 	if (a->nnets != b->nnets)
 		return false;
 	for (i = 0; i < a->nnets; i++) {
-		const struct cfg_net *x = &a->nets[i], *y = &b->nets[i];
+		const struct cfg_net *x = a->nets[i], *y = b->nets[i];
 
 		if (x->net_id != y->net_id || x->nifs != y->nifs ||
 		    memcmp(&x->tun, &y->tun, sizeof(x->tun)))
@@ -45,7 +45,7 @@ static bool peers_equal(const struct cfg_doc *a, const struct cfg_doc *b)
 	if (a->npeers != b->npeers)
 		return false;
 	for (i = 0; i < a->npeers; i++) {
-		const struct cfg_peer *x = &a->peers[i], *y = &b->peers[i];
+		const struct cfg_peer *x = a->peers[i], *y = b->peers[i];
 
 		if (!lnet_nid_equal(&x->prim, &y->prim) || x->flags != y->flags ||
 		    x->nnids != y->nnids)
@@ -64,7 +64,7 @@ static bool rules_equal(const struct cfg_doc *a, const struct cfg_doc *b)
 	if (a->npolicies != b->npolicies)
 		return false;
 	for (i = 0; i < a->npolicies; i++) {
-		const struct lnet_udsp_desc *x = &a->policies[i].d, *y = &b->policies[i].d;
+		const struct lnet_udsp_desc *x = &a->policies[i]->d, *y = &b->policies[i]->d;
 
 		if (x->idx != y->idx || x->priority != y->priority ||
 		    !lnet_udsp_desc_same_match(x, y))
@@ -76,7 +76,7 @@ static bool rules_equal(const struct cfg_doc *a, const struct cfg_doc *b)
 static void check_roundtrip(const struct cfg_doc *doc)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc again;
+	struct cfg_doc *again;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -92,17 +92,17 @@ static void check_roundtrip(const struct cfg_doc *doc)
 			err.loc.col, err.msg, buf);
 		abort();
 	}
-	if (!nets_equal(doc, &again) || !peers_equal(doc, &again) ||
-	    !rules_equal(doc, &again))
+	if (!nets_equal(doc, again) || !peers_equal(doc, again) ||
+	    !rules_equal(doc, again))
 		abort();
-	cfg_doc_free(&again);
+	cfg_doc_free(again);
 	free(buf);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 	int rc;
 
 	if (size > 65536)
@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		return 0;
 	}
-	check_roundtrip(&doc);
-	cfg_doc_free(&doc);
+	check_roundtrip(doc);
+	cfg_doc_free(doc);
 	return 0;
 }

@@ -508,6 +508,8 @@ static inline struct memlnd_node *memlnd_node_new(int idx)
 	if (!n)
 		abort();
 	lnet_init(&n->ln);
+	if (lnet_udsp_register(&n->ln))
+		abort();
 	n->ln.ln_if_lookup = memlnd_if_lookup;
 	n->idx = idx;
 	pthread_mutex_init(&n->lock, NULL);

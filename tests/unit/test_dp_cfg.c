@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../libcfg/cfg.h"
+#include "../../libcfg/cfg_priv.h"
 
 static struct cfg_err err;
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../kernel/core/lnet_priv.h"
+#include "../../kernel/udsp/udsp.h"
 #include "fake_if.h"
 
 #define TCP		LNET_NET_ID(LNET_LND_TCP, 0)
@@ -206,6 +207,7 @@ static int setup_with(void **state, bool with_fake)
 	memset(&fk, 0, sizeof(fk));
 	nevents = 0;
 	lnet_init(ln);
+	assert_int_equal(lnet_udsp_register(ln), 0);
 	ln->ln_if_lookup = fake_lookup;
 	if (with_fake)
 		assert_int_equal(lnet_lnd_register(ln, &fake_lnd), 0);

@@ -413,20 +413,23 @@ static void test_os_user(void **state)
 	assert_true(b >= a);
 	assert_non_null(f);
 	os_log_file = f;
-	os_log("hello %d", 42);
-	os_log("with newline\n");
+	os_info("hello %d", 42);
+	os_warn("with newline\n");
+	os_err("an error");
 	os_log_file = NULL;
 	rewind(f);
-	/* "2026-12-02T09:33:14.123456Z hello 42" */
+	/* "2026-12-02T09:33:14.123456Z info hello 42" */
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_int_equal(strlen(line), 28 + strlen("hello 42\n"));
+	assert_int_equal(strlen(line), 28 + strlen("info hello 42\n"));
 	assert_int_equal(line[4], '-');
 	assert_int_equal(line[10], 'T');
 	assert_int_equal(line[19], '.');
 	assert_int_equal(line[26], 'Z');
-	assert_string_equal(line + 28, "hello 42\n");
+	assert_string_equal(line + 28, "info hello 42\n");
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_string_equal(line + 28, "with newline\n");	/* no blank line */
+	assert_string_equal(line + 28, "warn with newline\n");	/* no blank line */
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line + 28, "err an error\n");
 	assert_null(fgets(line, sizeof(line), f));
 	fclose(f);
 }

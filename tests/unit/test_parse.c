@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../libcfg/cfg.h"
+#include "../../libcfg/cfg_priv.h"
 
 static struct cfg_err err;
 
@@ -315,7 +315,9 @@ static void test_ifnames(void **state)
 		    "whitespace and ':' are not allowed in an interface name");
 	assert_string_equal(n.ifnames[3], "abcdefghijklmno");
 
-	cfg_net_init(&n);
+	cfg_net_fini(&n);
+	assert_int_equal(n.nifs, 0);
+	assert_null(n.ifnames);
 	for (i = 0; i < CFG_MAX_IFS; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%se%d",
 			 i ? "," : "", i);
@@ -323,6 +325,8 @@ static void test_ifnames(void **state)
 	assert_int_equal(n.nifs, CFG_MAX_IFS);
 	assert_string_equal(n.ifnames[CFG_MAX_IFS - 1], "e31");
 	ifnames_bad(&n, "x0", -E2BIG, "at most 32 interfaces per net");
+	assert_int_equal(cfg_net_append(&n, "x0"), -E2BIG);
+	cfg_net_fini(&n);
 }
 
 /* --- NID lists ------------------------------------------------------------------ */
@@ -345,6 +349,14 @@ static void assert_nid(const struct lnet_nid *nid, const char *want)
 
 	assert_true(lnet_nid_print(nid, buf, sizeof(buf)) > 0);
 	assert_string_equal(buf, want);
+}
+
+static struct lnet_nid nid_of(const char *s)
+{
+	struct lnet_nid nid;
+
+	assert_int_equal(cfg_parse_nid("nid", s, &nid, &err), 0);
+	return nid;
 }
 
 static void test_nidlist(void **state)
@@ -377,11 +389,96 @@ static void test_nidlist(void **state)
 	nidlist_bad(&p, "2001:db8::[1-3]@tcp", -EINVAL,
 		    "only IPv4 and numeric NID ranges on one net can be listed");
 
-	cfg_peer_init(&p);
+	cfg_peer_fini(&p);
 	assert_int_equal(cfg_parse_nidlist("--nid", "10.2.0.[1-128]@tcp", &p, &err), 0);
 	assert_int_equal(p.nnids, LNET_PEER_MAX_NIS);
 	assert_nid(&p.nids[127], "10.2.0.128@tcp");
 	nidlist_bad(&p, "10.3.0.1@tcp", -E2BIG, "a peer has at most 128 NIDs");
+	cfg_peer_fini(&p);
+}
+
+/* --- growth: the size field and the lists (cfg.h) ---------------------------------- */
+
+/* A struct that never went through its init macro is refused, by name. */
+static void test_model_not_initialized(void **state)
+{
+	struct cfg_net n;
+	struct cfg_peer p;
+	struct cfg_route r;
+	struct lnet_nid a = nid_of("10.0.0.1@tcp");
+
+	memset(&n, 0, sizeof(n));
+	memset(&p, 0, sizeof(p));
+	memset(&r, 0, sizeof(r));
+	reset_err();
+	assert_int_equal(cfg_parse_ifnames("--if", "eth0", &n, &err), -EINVAL);
+	assert_string_equal(err.msg, "struct cfg_net of 0 bytes: not set up by cfg_net_init()");
+	assert_int_equal(cfg_net_append(&n, "eth0"), -EINVAL);
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.0.0.1@tcp", &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "struct cfg_peer of 0 bytes: not set up by cfg_peer_init()");
+	assert_int_equal(cfg_peer_append(&p, &a), -EINVAL);
+	assert_int_equal(cfg_parse_gateways("--gateway", "10.0.0.1@tcp", &r, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "struct cfg_route of 0 bytes: not set up by cfg_route_init()");
+	assert_int_equal(cfg_route_append(&r, &a), -EINVAL);
+	assert_int_equal(n.nifs + p.nnids + r.ngws, 0);
+}
+
+/*
+ * A program built against a later release passes a bigger struct: taken
+ * while the fields this library does not know are zero, refused otherwise.
+ */
+static void test_model_newer_program(void **state)
+{
+	struct { struct cfg_peer p; u32 later; } big;
+	char want[128];
+
+	cfg_peer_init_size(&big.p, sizeof(big));
+	assert_int_equal(big.p.size, sizeof(big));
+	assert_int_equal(big.later, 0);
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.0.0.[1-2]@tcp", &big.p, &err), 0);
+	assert_int_equal(big.p.nnids, 2);
+	big.later = 7;
+	reset_err();
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.0.0.3@tcp", &big.p, &err), -E2BIG);
+	snprintf(want, sizeof(want),
+		 "struct cfg_peer of %zu bytes: byte %zu is set, this library knows %zu",
+		 sizeof(big), offsetof(__typeof__(big), later), sizeof(struct cfg_peer));
+	assert_string_equal(err.msg, want);
+	assert_int_equal(big.p.nnids, 2);
+	cfg_peer_fini(&big.p);
+}
+
+/* Lists have no room of their own to track: cut short, they stay valid. */
+static void test_model_lists(void **state)
+{
+	struct cfg_route r;
+	struct lnet_nid gw;
+	char s[32];
+	u32 i;
+
+	cfg_route_init(&r);
+	assert_int_equal(r.size, sizeof(r));
+	assert_int_equal(r.hops, LNET_ROUTE_HOPS_UNSET);
+	for (i = 0; i < LNET_PEER_MAX_NIS; i++) {
+		snprintf(s, sizeof(s), "10.1.%u.%u@tcp", i / 200, i % 200 + 1);
+		gw = nid_of(s);
+		assert_int_equal(cfg_route_append(&r, &gw), 0);
+		if (i == 5)
+			r.ngws = 3;	/* the caller drops the last three */
+	}
+	assert_int_equal(r.ngws, LNET_PEER_MAX_NIS - 3);
+	assert_nid(&r.gws[2], "10.1.0.3@tcp");
+	assert_nid(&r.gws[3], "10.1.0.7@tcp");
+	assert_nid(&r.gws[r.ngws - 1], "10.1.0.128@tcp");
+	assert_int_equal(cfg_parse_gateways("--gateway", "10.2.0.[1-3]@tcp", &r, &err), 0);
+	assert_int_equal(r.ngws, LNET_PEER_MAX_NIS);
+	assert_int_equal(cfg_route_append(&r, &gw), -E2BIG);
+	cfg_route_fini(&r);
+	assert_int_equal(r.ngws, 0);
+	assert_null(r.gws);
+	assert_int_equal(r.size, sizeof(r));	/* still usable */
+	cfg_route_fini(&r);
 }
 
 /* --- cfg_policy_finish ---------------------------------------------------------- */
@@ -481,6 +578,9 @@ int main(void)
 		cmocka_unit_test(test_nid),
 		cmocka_unit_test(test_nidexpr),
 		cmocka_unit_test(test_ifnames),
+		cmocka_unit_test(test_model_not_initialized),
+		cmocka_unit_test(test_model_newer_program),
+		cmocka_unit_test(test_model_lists),
 		cmocka_unit_test(test_nidlist),
 		cmocka_unit_test(test_finish_shapes),
 		cmocka_unit_test(test_finish_rejects),

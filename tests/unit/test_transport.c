@@ -21,7 +21,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
-#include "../../libcfg/cfg.h"
+#include "../../libcfg/cfg_priv.h"
 
 static char dir[64];
 static char sock[100];
@@ -175,7 +175,7 @@ static void test_net_messages(void **state)
 	reset_err();
 	assert_int_equal(cfg_net_add(h, &n, &err), -ENODEV);
 	assert_string_equal(err.msg, "interface 'lnetnope9' does not exist");
-	cfg_net_init(&n);
+	cfg_net_fini(&n);
 	n.net_id = LNET_NET_ID(LNET_LND_TCP, 1);
 	assert_int_equal(cfg_parse_ifnames("--if", "lo", &n, &err), 0);
 	reset_err();
@@ -185,6 +185,7 @@ static void test_net_messages(void **state)
 	n.tun.peer_credits = 0;
 	assert_int_equal(cfg_net_add(h, &n, &err), -EINVAL);
 	assert_string_equal(err.msg, "invalid peer_credits '0': expected an integer 1-1024");
+	cfg_net_fini(&n);
 	cfg_net_init(&n);
 	n.net_id = LNET_NET_ID(LNET_LND_TCP, 3);
 	assert_int_equal(cfg_net_del(h, &n, &err), -ENOENT);
@@ -198,8 +199,10 @@ static void test_net_messages(void **state)
 			    "net lo cannot be added: 'lnetctl lnet configure' creates 0@lo");
 }
 
+/* @p: initialized, holding the peer of the step before (released here). */
 static void peer_of(struct cfg_peer *p, const char *prim, const char *nids)
 {
+	cfg_peer_fini(p);
 	cfg_peer_init(p);
 	assert_int_equal(cfg_parse_nid("--prim_nid", prim, &p->prim, &err), 0);
 	if (nids)
@@ -230,6 +233,7 @@ static void test_peer_add_rollback(void **state)
 	struct cfg_peer p;
 
 	configure();
+	cfg_peer_init(&p);
 	peer_of(&p, "10.0.0.1@tcp", "10.0.0.[2-3]@tcp");
 	assert_int_equal(cfg_peer_add(h, &p, &err), 0);
 	assert_string_equal(peer_nids("10.0.0.3@tcp"), "10.0.0.1@tcp 10.0.0.2@tcp 10.0.0.3@tcp");
@@ -261,6 +265,7 @@ static void test_peer_add_rollback(void **state)
 	assert_int_equal(cfg_peer_add(h, &p, &err), -EINVAL);
 	assert_string_equal(err.msg,
 			    "peer 10.0.1.1@tcp is not multi-rail (non_mr): it has its primary NID only");
+	cfg_peer_fini(&p);
 }
 
 static void test_peer_del(void **state)
@@ -268,6 +273,7 @@ static void test_peer_del(void **state)
 	struct cfg_peer p;
 
 	configure();
+	cfg_peer_init(&p);
 	peer_of(&p, "10.0.2.1@tcp", "10.0.2.2@tcp");
 	p.flags = LNET_PEER_F_LOCK_PRIM;
 	assert_int_equal(cfg_peer_add(h, &p, &err), 0);
@@ -285,6 +291,7 @@ static void test_peer_del(void **state)
 	assert_string_equal(peer_nids("10.0.2.1@tcp"), "");
 	assert_int_equal(cfg_peer_del(h, &p, &err), -ENOENT);
 	assert_string_equal(err.msg, "no peer has NID 10.0.2.1@tcp");
+	cfg_peer_fini(&p);
 }
 
 /* --- rules ----------------------------------------------------------------------- */
@@ -305,6 +312,7 @@ static void assert_rule(u32 idx, const char *src, const char *dst, u32 action, u
 	struct cfg_policy got;
 	char buf[LNET_EXPR_STR_MAX];
 
+	cfg_policy_init(&got);
 	assert_int_equal(cfg_policy_get(h, idx, &got), 0);
 	assert_int_equal(got.d.idx, idx);
 	assert_int_equal(got.d.action, action);
@@ -341,6 +349,10 @@ static void test_policy_add_get_del(void **state)
 	assert_rule(0, NULL, "10.1.1.[1-9]@tcp", LNET_UDSP_ACTION_PRIORITY, 1);
 	assert_rule(1, "tcp1", NULL, LNET_UDSP_ACTION_PRIORITY, 3);
 	assert_rule(2, "10.0.0.1@tcp", "10.1.1.*@tcp", LNET_UDSP_ACTION_PREFERRED_LIST, 0);
+	memset(&got, 0, sizeof(got));	/* never set up: refused, not written */
+	assert_int_equal(cfg_policy_get(h, 0, &got), -EINVAL);
+	assert_int_equal(got.size, 0);
+	cfg_policy_init(&got);
 	assert_int_equal(cfg_policy_get(h, 3, &got), -ENOENT);
 
 	policy_of(&p, "tcp1", NULL, true, 3);
@@ -387,6 +399,7 @@ static void test_not_configured(void **state)
 	reset_err();
 	assert_int_equal(cfg_net_add(h, &n, &err), -ENETDOWN);
 	assert_string_equal(err.msg, "LNet is not configured: run 'lnetctl lnet configure'");
+	cfg_net_fini(&n);
 	assert_int_equal(cfg_policy_del(h, -1, &err), -ENETDOWN);
 	assert_string_equal(err.msg, "LNet is not configured: run 'lnetctl lnet configure'");
 	configure();

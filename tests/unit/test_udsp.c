@@ -87,6 +87,7 @@ static int setup(void **state)
 	struct lnet *ln = calloc(1, sizeof(*ln));
 
 	lnet_init(ln);
+	assert_int_equal(lnet_udsp_register(ln), 0);
 	ln->ln_if_lookup = fake_if_lookup;
 	assert_int_equal(lnet_configure(ln), 0);
 	add_ni(ln, "tcp", "eth0");
@@ -204,7 +205,7 @@ static void rules_count(struct lnet *ln, u32 n)
 {
 	char got[4 * LNET_EXPR_STR_MAX];
 
-	assert_int_equal(ln->ln_udsp_count, n);
+	assert_int_equal(lnet_udsp_of(ln)->us_count, n);
 	if (n)
 		assert_int_equal(get_rule(ln, (s32)n - 1, got, sizeof(got)), 0);
 	assert_int_equal(get_rule(ln, (s32)n, got, sizeof(got)), -ENOENT);
@@ -357,7 +358,7 @@ static void test_delete_all(void **state)
 	pref_is(ln, "10.0.0.10@tcp", "10.0.0.1@tcp");
 	assert_int_equal(del_rule(ln, -1), 0);
 	rules_count(ln, 0);
-	assert_null(ln->ln_udsp_index);
+	assert_null(lnet_udsp_of(ln)->us_index);
 	assert_int_equal(net_prio(ln, "tcp"), UNSET);
 	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), UNSET);
 	assert_int_equal(lpn_prio(ln, "10.0.0.10@tcp"), UNSET);
@@ -638,8 +639,8 @@ static void test_api(void **state)
 	assert_int_equal(net_prio(ln, "o2ib"), 1);
 	/* destroy_all frees the rules and leaves objects as they are */
 	lnet_udsp_destroy_all(ln);
-	assert_int_equal(ln->ln_udsp_count, 0);
-	assert_null(ln->ln_udsp_index);
+	assert_int_equal(lnet_udsp_of(ln)->us_count, 0);
+	assert_null(lnet_udsp_of(ln)->us_index);
 	assert_int_equal(net_prio(ln, "o2ib"), 1);
 	lnet_udsp_apply_all(ln);
 	assert_int_equal(net_prio(ln, "o2ib"), UNSET);
@@ -647,13 +648,13 @@ static void test_api(void **state)
 	 * The rule limit, without adding 65536 rules one by one: the count
 	 * says the list is full (it is empty, so no duplicate is found first).
 	 */
-	ln->ln_udsp_count = LNET_UDSP_MAX_RULES;
+	lnet_udsp_of(ln)->us_count = LNET_UDSP_MAX_RULES;
 	assert_int_equal(lnet_udsp_add(ln, d, &idx), -ENOSPC);
-	assert_int_equal(ln->ln_udsp_count, LNET_UDSP_MAX_RULES);
-	ln->ln_udsp_count = LNET_UDSP_MAX_RULES - 1;
+	assert_int_equal(lnet_udsp_of(ln)->us_count, LNET_UDSP_MAX_RULES);
+	lnet_udsp_of(ln)->us_count = LNET_UDSP_MAX_RULES - 1;
 	assert_int_equal(lnet_udsp_add(ln, d, &idx), 0);
 	assert_int_equal(idx, 0);
-	assert_int_equal(ln->ln_udsp_count, 1);	/* renumbered from the list */
+	assert_int_equal(lnet_udsp_of(ln)->us_count, 1);	/* renumbered from the list */
 	free(d);
 }
 
@@ -714,7 +715,7 @@ static void rnd_expr(char *buf, size_t len)
 static void rnd_rule(struct lnet *ln)
 {
 	char x[64], y[64];
-	s32 idx = rnd(3) ? -1 : (s32)rnd(ln->ln_udsp_count + 2);
+	s32 idx = rnd(3) ? -1 : (s32)rnd(lnet_udsp_of(ln)->us_count + 2);
 	int rc;
 
 	rnd_expr(x, sizeof(x));
@@ -787,7 +788,7 @@ static u32 oracle_prio(struct lnet *ln, bool src, bool net, u32 net_id,
 {
 	struct lnet_udsp *r;
 
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list) {
 		const struct lnet_nidexpr *e = src ? &r->udsp_desc.src : &r->udsp_desc.dst;
 
 		if (!oracle_shape(r, src, !src, false) || lnet_nidexpr_is_net(e) != net)
@@ -833,7 +834,7 @@ static void oracle_list(struct lnet *ln, const struct lnet_peer_ni *lpni, bool r
 	struct lnet_udsp *r;
 
 	out[0] = '\0';
-	list_for_each_entry(r, &ln->ln_udsp_list, udsp_list) {
+	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list) {
 		const struct lnet_udsp_desc *d = &r->udsp_desc;
 
 		if (!oracle_shape(r, !rtr, true, rtr) ||
@@ -899,9 +900,9 @@ static void test_random_against_oracle(void **state)
 			rnd_rule(ln);
 			break;
 		case 3:
-			if (!ln->ln_udsp_count)
+			if (!lnet_udsp_of(ln)->us_count)
 				break;
-			rc = del_rule(ln, rnd(40) ? (s32)rnd(ln->ln_udsp_count) : -1);
+			rc = del_rule(ln, rnd(40) ? (s32)rnd(lnet_udsp_of(ln)->us_count) : -1);
 			assert_int_equal(rc, 0);
 			break;
 		default:
@@ -909,8 +910,8 @@ static void test_random_against_oracle(void **state)
 			break;
 		}
 		oracle_check(ln);
-		if (ln->ln_udsp_count > most)
-			most = ln->ln_udsp_count;
+		if (lnet_udsp_of(ln)->us_count > most)
+			most = lnet_udsp_of(ln)->us_count;
 	}
 	/* enough rules at once for address buckets (8 per group and up) */
 	assert_true(most >= 40);

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "../../kernel/core/lnet.h"
+#include "../../kernel/udsp/udsp.h"
 #include "../../libcfg/cfg.h"
 #include "../../libcfg/ytree.h"
 #include "../../libcfg/yemit.h"
@@ -134,6 +135,7 @@ static struct inst *inst_new(void)
 
 	assert_non_null(in);
 	lnet_init(&in->ln);
+	assert_int_equal(lnet_udsp_register(&in->ln), 0);
 	in->ln.ln_if_lookup = fake_lookup;
 	next_ln = &in->ln;
 	assert_int_equal(cfg_open(NULL, &in->h), 0);
@@ -162,7 +164,7 @@ static int teardown(void **state)
 
 /* --- helpers ------------------------------------------------------------------ */
 
-static void parse_ok(const char *text, struct cfg_doc *doc)
+static void parse_ok(const char *text, struct cfg_doc **doc)
 {
 	struct cfg_err err = { 0 };
 	int rc = cfg_doc_parse(text, strlen(text), doc, &err);
@@ -175,15 +177,13 @@ static void parse_err(const char *text, int rc, unsigned int line, unsigned int 
 		      const char *msg)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc doc;
+	struct cfg_doc stale, *doc = &stale;	/* must come back NULL */
 
 	assert_int_equal(cfg_doc_parse(text, strlen(text), &doc, &err), rc);
 	if (strcmp(err.msg, msg) || err.loc.line != line || err.loc.col != col)
 		fail_msg("for:\n%s\ngot %u:%u: %s\nwant %u:%u: %s", text, err.loc.line,
 			 err.loc.col, err.msg, line, col, msg);
-	assert_null(doc.nets);
-	assert_null(doc.peers);
-	assert_null(doc.policies);
+	assert_null(doc);
 }
 
 static struct lnet_nid nid(const char *s)
@@ -308,12 +308,12 @@ static int print_rule9(struct inst *in, FILE *out, struct cfg_err *err)
 static void import(struct inst *in, const char *text, bool del)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 	int rc;
 
 	parse_ok(text, &doc);
-	rc = cfg_doc_apply(in->h, &doc, del, &err);
-	cfg_doc_free(&doc);
+	rc = cfg_doc_apply(in->h, doc, del, &err);
+	cfg_doc_free(doc);
 	if (rc)
 		fail_msg("apply failed: %d %u:%u: %s", rc, err.loc.line, err.loc.col, err.msg);
 }
@@ -322,11 +322,11 @@ static void import_fails(struct inst *in, const char *text, bool del, int want_r
 			 unsigned int line, unsigned int col, const char *msg)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 
 	parse_ok(text, &doc);
-	assert_int_equal(cfg_doc_apply(in->h, &doc, del, &err), want_rc);
-	cfg_doc_free(&doc);
+	assert_int_equal(cfg_doc_apply(in->h, doc, del, &err), want_rc);
+	cfg_doc_free(doc);
 	assert_string_equal(err.msg, msg);
 	assert_int_equal(err.loc.line, line);
 	assert_int_equal(err.loc.col, col);
@@ -495,14 +495,14 @@ static const char full_doc[] =
 
 static void t_parse_full(void **state)
 {
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 	const struct cfg_net *n;
 	const struct cfg_peer *p;
 	struct lnet_nid a = nid("10.0.0.2@tcp"), b = nid("10.0.1.2@tcp1");
 
 	parse_ok(full_doc, &doc);
-	assert_int_equal(doc.nnets, 3);
-	n = &doc.nets[0];
+	assert_int_equal(doc->nnets, 3);
+	n = doc->nets[0];
 	assert_int_equal(n->net_id, LNET_NET_ID(LNET_LND_TCP, 0));
 	assert_int_equal(n->nifs, 2);
 	assert_string_equal(n->ifnames[0], "eth0");
@@ -513,19 +513,19 @@ static void t_parse_full(void **state)
 	assert_int_equal(n->tun.credits, 512);
 	assert_int_equal(n->loc.line, 6);
 	assert_int_equal(n->loc.col, 11);
-	n = &doc.nets[1];
+	n = doc->nets[1];
 	assert_int_equal(n->nifs, 1);
 	assert_string_equal(n->ifnames[0], "eth2");
 	assert_int_equal(n->tun.peer_timeout, 100);
 	assert_int_equal(n->tun.peer_credits, -1);
 	assert_int_equal(n->tun.credits, -1);
-	n = &doc.nets[2];	/* lo skipped; a net without NIs is the whole net */
+	n = doc->nets[2];	/* lo skipped; a net without NIs is the whole net */
 	assert_int_equal(n->net_id, LNET_NET_ID(LNET_LND_O2IB, 3));
 	assert_int_equal(n->nifs, 0);
 	assert_int_equal(n->loc.line, 17);
 
-	assert_int_equal(doc.npeers, 3);
-	p = &doc.peers[0];
+	assert_int_equal(doc->npeers, 3);
+	p = doc->peers[0];
 	assert_true(lnet_nid_equal(&p->prim, &a));
 	assert_int_equal(p->flags, 0);
 	assert_int_equal(p->nnids, 2);
@@ -533,30 +533,29 @@ static void t_parse_full(void **state)
 	assert_true(lnet_nid_equal(&p->nids[1], &b));
 	assert_int_equal(p->loc.line, 19);
 	assert_int_equal(p->loc.col, 7);
-	p = &doc.peers[1];
+	p = doc->peers[1];
 	assert_int_equal(p->flags, LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM);
 	assert_int_equal(p->nnids, 0);
-	p = &doc.peers[2];	/* no primary nid: the first peer ni */
+	p = doc->peers[2];	/* no primary nid: the first peer ni */
 	a = nid("5@gni");
 	assert_true(lnet_nid_equal(&p->prim, &a));
 	assert_int_equal(p->nnids, 1);
 
-	assert_int_equal(doc.npolicies, 6);
-	assert_rule(&doc.policies[0], 0, "tcp", NULL, NULL, LNET_UDSP_ACTION_PRIORITY, 1);
-	assert_rule(&doc.policies[1], -1, "10.0.0.1@tcp", NULL, NULL,
+	assert_int_equal(doc->npolicies, 6);
+	assert_rule(doc->policies[0], 0, "tcp", NULL, NULL, LNET_UDSP_ACTION_PRIORITY, 1);
+	assert_rule(doc->policies[1], -1, "10.0.0.1@tcp", NULL, NULL,
 		    LNET_UDSP_ACTION_PRIORITY, 0);
-	assert_rule(&doc.policies[2], -1, NULL, "tcp1", NULL, LNET_UDSP_ACTION_PRIORITY, 0);
-	assert_rule(&doc.policies[3], 2, NULL, "10.0.0.[2-3]@tcp", NULL,
+	assert_rule(doc->policies[2], -1, NULL, "tcp1", NULL, LNET_UDSP_ACTION_PRIORITY, 0);
+	assert_rule(doc->policies[3], 2, NULL, "10.0.0.[2-3]@tcp", NULL,
 		    LNET_UDSP_ACTION_PRIORITY, 4294967294U);
-	assert_rule(&doc.policies[4], -1, "10.0.0.1@tcp", "10.0.0.2@tcp", NULL,
+	assert_rule(doc->policies[4], -1, "10.0.0.1@tcp", "10.0.0.2@tcp", NULL,
 		    LNET_UDSP_ACTION_PREFERRED_LIST, 0);
-	assert_rule(&doc.policies[5], -1, NULL, "[1-3]@gni", "10.0.1.[1-9/2]@tcp1",
+	assert_rule(doc->policies[5], -1, NULL, "[1-3]@gni", "10.0.1.[1-9/2]@tcp1",
 		    LNET_UDSP_ACTION_PREFERRED_LIST, 0);
-	assert_int_equal(doc.policies[5].loc.line, 42);
-	assert_int_equal(doc.policies[5].loc.col, 7);
-	cfg_doc_free(&doc);
-	assert_null(doc.nets);
-	assert_int_equal(doc.nnets, 0);
+	assert_int_equal(doc->policies[5]->loc.line, 42);
+	assert_int_equal(doc->policies[5]->loc.col, 7);
+	cfg_doc_free(doc);
+	cfg_doc_free(NULL);	/* does nothing */
 }
 
 /* What a full (not --backup) export holds imports back: read-only keys ignored. */
@@ -591,21 +590,23 @@ static void t_parse_show_keys(void **state)
 		"        statistics: {send_count: 0, recv_count: 0, drop_count: 0}\n"
 		"        health stats: {health value: 1000}\n"
 		"udsp:\n";
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 
 	parse_ok(text, &doc);
-	assert_int_equal(doc.nnets, 1);
-	assert_string_equal(doc.nets[0].ifnames[0], "eth0");
-	assert_int_equal(doc.nets[0].tun.credits, 256);
-	assert_int_equal(doc.npeers, 1);
-	assert_int_equal(doc.peers[0].nnids, 1);
-	assert_int_equal(doc.npolicies, 0);
-	cfg_doc_free(&doc);
+	assert_int_equal(doc->nnets, 1);
+	assert_string_equal(doc->nets[0]->ifnames[0], "eth0");
+	assert_int_equal(doc->nets[0]->tun.credits, 256);
+	assert_int_equal(doc->npeers, 1);
+	assert_int_equal(doc->peers[0]->nnids, 1);
+	assert_int_equal(doc->npolicies, 0);
+	cfg_doc_free(doc);
 
 	parse_ok("", &doc);
-	assert_int_equal(doc.nnets + doc.npeers + doc.npolicies, 0);
+	assert_int_equal(doc->nnets + doc->npeers + doc->npolicies, 0);
+	cfg_doc_free(doc);
 	parse_ok("net:\npeer: ~\n", &doc);
-	assert_int_equal(doc.nnets + doc.npeers + doc.npolicies, 0);
+	assert_int_equal(doc->nnets + doc->npeers + doc->npolicies, 0);
+	cfg_doc_free(doc);
 }
 
 /* --- cfg_doc_parse: every error, with its place ------------------------------------- */
@@ -785,35 +786,36 @@ static bool rule_equal(const struct lnet_udsp_desc *a, const struct lnet_udsp_de
 static void t_doc_write_roundtrip(void **state)
 {
 	struct cfg_err err = { 0 };
-	struct cfg_doc a, b;
+	struct cfg_doc *a, *b;
 	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *f = open_memstream(&buf, &len);
 
 	parse_ok(full_doc, &a);
-	assert_int_equal(cfg_doc_write(&a, f, &err), 0);
+	assert_int_equal(cfg_doc_write(a, f, &err), 0);
 	assert_int_equal(fclose(f), 0);
 	parse_ok(buf, &b);
-	assert_int_equal(a.nnets, b.nnets);
-	assert_int_equal(a.npeers, b.npeers);
-	assert_int_equal(a.npolicies, b.npolicies);
-	for (i = 0; i < a.nnets; i++)
-		assert_true(net_equal(&a.nets[i], &b.nets[i]));
-	for (i = 0; i < a.npeers; i++)
-		assert_true(peer_equal(&a.peers[i], &b.peers[i]));
-	for (i = 0; i < a.npolicies; i++)
-		assert_true(rule_equal(&a.policies[i].d, &b.policies[i].d));
-	cfg_doc_free(&a);
-	cfg_doc_free(&b);
+	assert_int_equal(a->nnets, b->nnets);
+	assert_int_equal(a->npeers, b->npeers);
+	assert_int_equal(a->npolicies, b->npolicies);
+	for (i = 0; i < a->nnets; i++)
+		assert_true(net_equal(a->nets[i], b->nets[i]));
+	for (i = 0; i < a->npeers; i++)
+		assert_true(peer_equal(a->peers[i], b->peers[i]));
+	for (i = 0; i < a->npolicies; i++)
+		assert_true(rule_equal(&a->policies[i]->d, &b->policies[i]->d));
+	cfg_doc_free(a);
+	cfg_doc_free(b);
 	free(buf);
 
 	/* An empty document writes nothing. */
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	memset(&a, 0, sizeof(a));
-	assert_int_equal(cfg_doc_write(&a, f, &err), 0);
+	parse_ok("", &a);
+	assert_int_equal(cfg_doc_write(a, f, &err), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(len, 0);
+	cfg_doc_free(a);
 	free(buf);
 }
 
@@ -925,16 +927,16 @@ static size_t read_counts[3];	/* nets, peers, rules cfg_doc_read() found */
 
 static int print_read_doc(struct inst *in, FILE *out, struct cfg_err *err)
 {
-	struct cfg_doc doc;
+	struct cfg_doc *doc;
 	int rc = cfg_doc_read(in->h, &doc, err);
 
 	if (rc)
 		return rc;
-	read_counts[0] = doc.nnets;
-	read_counts[1] = doc.npeers;
-	read_counts[2] = doc.npolicies;
-	rc = cfg_doc_write(&doc, out, err);
-	cfg_doc_free(&doc);
+	read_counts[0] = doc->nnets;
+	read_counts[1] = doc->npeers;
+	read_counts[2] = doc->npolicies;
+	rc = cfg_doc_write(doc, out, err);
+	cfg_doc_free(doc);
 	return rc;
 }
 

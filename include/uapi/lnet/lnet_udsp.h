@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * User Defined Selection Policies (UDSP): the rule ABI.
- * Included by lnet_ioctl.h; see there for the framing and common errors.
+ * Included by lnet_ioctl.h (and includes it); see there for the framing and
+ * common errors.
  *
  * A rule
  * ------
@@ -84,6 +85,9 @@
  */
 #ifndef _UAPI_LNET_UDSP_H
 #define _UAPI_LNET_UDSP_H
+
+/* When included first: lnet_ioctl.h includes this file at its end. */
+#include "lnet_ioctl.h"
 
 #define LNET_UDSP_MAX_RANGES	64
 #define LNET_UDSP_MAX_RULES	65536

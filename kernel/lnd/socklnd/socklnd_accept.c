@@ -78,7 +78,7 @@ static void ksock_hs_drop(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
 			  const char *why)
 {
 	if (why)
-		os_log("socklnd: %s: refusing the connection: %s", hs->h_name, why);
+		os_warn("socklnd: %s: refusing the connection: %s", hs->h_name, why);
 	list_del(&hs->h_list);
 	ka->ka_npending--;
 	os_pollset_del(ka->ka_l->l_ps, hs->h_sock);
@@ -236,16 +236,13 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 	max = ks.ks_max_handshakes;
 	os_mutex_unlock(&ks.ks_lock);
 	if (ka->ka_npending >= max) {
-		os_log("socklnd: %s: refusing the connection: %u handshakes are in progress already",
-		       name, ka->ka_npending);
-		os_sock_close(s);
-		return;
+		os_warn("socklnd: %s: refusing the connection: %u handshakes are in progress already",
+			name, ka->ka_npending);
+		goto err_close;
 	}
 	hs = os_zalloc(sizeof(*hs));
-	if (!hs) {
-		os_sock_close(s);
-		return;
-	}
+	if (!hs)
+		goto err_close;
 	hs->h_sock = s;
 	memcpy(hs->h_name, name, sizeof(name));
 	hs->h_deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
@@ -254,15 +251,19 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 	ka->ka_npending++;
 	rc = os_pollset_add(ka->ka_l->l_ps, s, hs);
 	if (rc) {
-		os_log("socklnd: %s: refusing the connection: cannot poll it: error %d",
-		       name, rc);
-		list_del(&hs->h_list);
-		ka->ka_npending--;
-		os_sock_close(s);
-		os_free(hs);
-		return;
+		os_warn("socklnd: %s: refusing the connection: cannot poll it: error %d",
+			name, rc);
+		goto err_unlist;
 	}
 	ksock_hs_run(ka, hs);	/* its bytes may be there already */
+	return;
+
+err_unlist:
+	list_del(&hs->h_list);
+	ka->ka_npending--;
+	os_free(hs);
+err_close:
+	os_sock_close(s);
 }
 
 /* The listener is readable: take every connection waiting. */
@@ -279,7 +280,7 @@ static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
 			return;
 		if (rc) {
 			if (!ksock_flag_set(&ka->ka_l->l_stop))
-				os_log("socklnd: accept failed: error %d", rc);
+				os_warn("socklnd: accept failed: error %d", rc);
 			return;
 		}
 		ksock_hs_start(ka, s, addr, port);

@@ -267,10 +267,8 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 	struct ksock_peer *peer;
 	int rc = -ENOMEM;
 
-	if (!conn) {
-		os_sock_close(sock);
-		return rc;
-	}
+	if (!conn)
+		goto err_close;
 	os_mutex_lock(&ks.ks_lock);
 	peer = net->n_shutdown ? NULL : ksock_peer_find_or_create(net, peer_nid);
 	if (peer) {
@@ -280,12 +278,8 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 	} else if (net->n_shutdown) {
 		rc = -ENETDOWN;
 	}
-	if (rc) {
-		os_mutex_unlock(&ks.ks_lock);
-		os_sock_close(sock);
-		os_free(conn);
-		return rc;
-	}
+	if (rc)
+		goto err_unlock;
 	ksock_peer_incarnation(peer, incarnation);
 	peer->p_last_alive = os_now_ns();
 	list_add_tail(&conn->c_list, &peer->p_conns);
@@ -294,6 +288,13 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 	ksock_peer_feed(peer, conn);
 	os_mutex_unlock(&ks.ks_lock);
 	return 0;
+
+err_unlock:
+	os_mutex_unlock(&ks.ks_lock);
+	os_free(conn);
+err_close:
+	os_sock_close(sock);
+	return rc;
 }
 
 /* ---- passive side ------------------------------------------------------------- */
@@ -325,7 +326,7 @@ void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const cha
 	}
 	if (rc) {
 		if (rc != -ENETDOWN)
-			os_log("socklnd: %s: refusing the connection: %s", name, why);
+			os_warn("socklnd: %s: refusing the connection: %s", name, why);
 		os_sock_close(sock);
 		return;
 	}
@@ -344,8 +345,8 @@ static void ksock_passive(struct ksock_acc *acc)
 	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
 	if (rc) {
 		if (rc != -ENETDOWN)
-			os_log("socklnd: %s: refusing the connection: %s",
-			       acc->a_name, why);
+			os_warn("socklnd: %s: refusing the connection: %s",
+				acc->a_name, why);
 		os_sock_close(acc->a_sock);
 		return;
 	}
@@ -481,8 +482,8 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 		os_sock_close(s);
 		if (rc != -ENETDOWN) {
 			lnet_nid_print(peer, nidstr, sizeof(nidstr));
-			os_log("socklnd: %s (%s): cannot connect: %s: error %d",
-			       name, nidstr, why, rc);
+			os_warn("socklnd: %s (%s): cannot connect: %s: error %d",
+				name, nidstr, why, rc);
 		}
 		return rc;
 	}

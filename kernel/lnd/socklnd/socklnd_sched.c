@@ -118,11 +118,14 @@ static void ksock_conn_close(struct ksock_conn *conn)
 		ksock_peer_notify(peer, false);
 	os_mutex_unlock(&ks.ks_lock);
 
-	/* Logged first: whoever sees the socket close finds the line. */
+	/*
+	 * Logged first: whoever sees the socket close finds the line. A
+	 * connection's end is its lifecycle (info) whatever the reason.
+	 */
 	if (!conn->c_why.quiet) {
 		lnet_nid_print(&nid, nidstr, sizeof(nidstr));
-		os_log("socklnd: %s (%s): closing the connection: %s",
-		       conn->c_name, nidstr, conn->c_why.text);
+		os_info("socklnd: %s (%s): closing the connection: %s",
+			conn->c_name, nidstr, conn->c_why.text);
 	}
 	os_pollset_del(conn->c_sched->s_ps, conn->c_sock);
 	os_sock_close(conn->c_sock);

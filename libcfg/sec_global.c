@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The global section: LNet's global settings (CFG_GLOBALS), parsed,
+ * applied, read back and shown (cfg_show_global, its part of export).
+ *
+ *   global: {numa_range: 0, ...}    # the keys of `lnetctl global show`
+ *
+ * lnd_timeout is read-only: written by show and export (after
+ * router_sensitivity, where Lustre has it), ignored by import. Applying
+ * saves every settable value first and puts them back on undo; import
+ * --del puts the keys listed back to their defaults. A document read from
+ * LNet keeps only what differs from the defaults.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "section.h"
+
+static const char *const global_top[] = { "global", NULL };
+
+/* --- parse ------------------------------------------------------------------------ */
+
+static int global_key(struct dparse *p, const struct ynode *k)
+{
+	const struct cfg_global_spec *s = cfg_global_find(k->str);
+	struct cfg_global *g = &doc_priv(p->doc)->global;
+	int rc;
+
+	if (!s && !strcmp(k->str, "lnd_timeout"))
+		return 0;	/* read-only: written by export */
+	if (!s)
+		return cfg_fail(p->err, -EINVAL, &k->loc,
+				"unknown key '%s' in global: expected a key of 'lnetctl global show'",
+				k->str);
+	rc = need_number(p, k->value, k->str);
+	if (!rc)
+		rc = at_node(p->err, k->value, cfg_parse_u32(s->name, k->value->str, s->min,
+							     s->max, &g->value[s->id], p->err));
+	g->set |= 1U << s->id;
+	g->loc[s->id] = k->value->loc;
+	return rc;
+}
+
+/* Cross-checks that hold whatever order the settings are applied in. */
+static int global_check(const struct cfg_global *g, struct cfg_err *err)
+{
+	const u32 rc_id = LNET_GLOBAL_RETRY_COUNT, tt = LNET_GLOBAL_TRANSACTION_TIMEOUT;
+	const u32 hs = LNET_GLOBAL_HEALTH_SENSITIVITY;
+
+	if ((g->set & (1U << rc_id)) && (g->set & (1U << tt)) && g->value[rc_id] >= g->value[tt])
+		return cfg_fail(err, -EINVAL, &g->loc[rc_id],
+				"invalid retry_count '%u': must be smaller than transaction_timeout (%u)",
+				g->value[rc_id], g->value[tt]);
+	if ((g->set & (1U << rc_id)) && (g->set & (1U << hs)) && g->value[rc_id] &&
+	    !g->value[hs])
+		return cfg_fail(err, -EINVAL, &g->loc[rc_id],
+				"invalid retry_count '%u': must be 0 while health_sensitivity is 0",
+				g->value[rc_id]);
+	return 0;
+}
+
+static int parse_global(struct dparse *p, const struct ynode *key)
+{
+	const struct ynode *k, *map = key->value;
+	int rc = need_type(p, map, YNODE_MAP, "global");
+
+	for (k = rc ? NULL : map->first; k && !rc; k = k->next)
+		rc = global_key(p, k);
+	return rc ? rc : global_check(&doc_priv(p->doc)->global, p->err);
+}
+
+/* --- apply ------------------------------------------------------------------------- */
+
+static int undo_global(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	return cfg_global_apply(a->h, u->data, e);
+}
+
+static void release_global(struct undo *u)
+{
+	free(u->data);
+}
+
+/* Push how to put every settable value back, before changing any. */
+static int save_global(struct applier *a)
+{
+	struct undo u = { .undo = undo_global, .release = release_global };
+	struct cfg_global *saved = malloc(sizeof(*saved));
+	int rc;
+
+	if (!saved)
+		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+	u.data = saved;
+	rc = cfg_global_read(a->h, saved, a->err);
+	saved->set &= ~(1U << LNET_GLOBAL_LND_TIMEOUT);
+	if (rc) {
+		release_undo(&u);
+		return rc;
+	}
+	return push_undo(a, &u);
+}
+
+/* The document's values, or with a->del the defaults of the keys it lists. */
+static int apply_global(struct applier *a)
+{
+	const struct cfg_global *g = &doc_priv(a->doc)->global;
+	const struct cfg_global_spec *s;
+	struct cfg_global def;
+	int rc;
+
+	if (!g->set)
+		return 0;
+	rc = save_global(a);
+	if (rc)
+		return rc;
+	if (!a->del)
+		return cfg_global_apply(a->h, g, a->err);
+	def = *g;
+	for (s = cfg_global_specs; s->name; s++)
+		def.value[s->id] = s->def;
+	return cfg_global_apply(a->h, &def, a->err);
+}
+
+/* --- read -------------------------------------------------------------------------- */
+
+/* Keep only what differs from the defaults: a fresh node needs no more. */
+static int read_global(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
+{
+	struct cfg_global *g = &doc_priv(doc)->global;
+	const struct cfg_global_spec *s;
+	int rc = cfg_global_read(h, g, err);
+
+	if (rc)
+		return rc;
+	g->set &= ~(1U << LNET_GLOBAL_LND_TIMEOUT);
+	for (s = cfg_global_specs; s->name; s++)
+		if (g->value[s->id] == s->def)
+			g->set &= ~(1U << s->id);
+	return 0;
+}
+
+/* --- show and write ---------------------------------------------------------------- */
+
+static void write_global_values(struct yemit *w, const struct cfg_global *g)
+{
+	const struct cfg_global_spec *s;
+
+	if (!g->set)
+		return;
+	yemit_key_map(w, "global");
+	for (s = cfg_global_specs; s->name; s++) {
+		if (g->set & (1U << s->id))
+			yemit_kv_u64(w, s->name, g->value[s->id]);
+		/* read-only, shown where Lustre shows it */
+		if (s->id == LNET_GLOBAL_ROUTER_SENSITIVITY &&
+		    (g->set & (1U << LNET_GLOBAL_LND_TIMEOUT)))
+			yemit_kv_u64(w, "lnd_timeout", g->value[LNET_GLOBAL_LND_TIMEOUT]);
+	}
+	yemit_map_end(w);
+}
+
+static void write_global(struct yemit *w, const struct cfg_doc *doc)
+{
+	write_global_values(w, &doc_priv(doc)->global);
+}
+
+/* The running values, every one (show and the full export). */
+static int emit_global(struct printer *p, struct cfg_handle *h)
+{
+	struct cfg_global g;
+	int rc = cfg_global_read(h, &g, p->err);
+
+	if (rc)
+		return rc;
+	rc = pr_start(p);
+	write_global_values(&p->w, &g);
+	return rc;
+}
+
+int cfg_show_global(struct cfg_handle *h, FILE *out, struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+
+	return pr_finish(&p, emit_global(&p, h));
+}
+
+static bool has_global(const struct cfg_doc *doc)
+{
+	return doc_priv(doc)->global.set;
+}
+
+const struct cfg_section cfg_sec_global = {
+	.keys = global_top,
+	.parse = parse_global,
+	.apply = apply_global,
+	.read = read_global,
+	.has = has_global,
+	.write = write_global,
+	.export = emit_global,
+};

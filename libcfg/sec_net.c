@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The net section: local NIs, parsed, applied, read back and shown
+ * (cfg_show_nets, the net part of export).
+ *
+ *   net:
+ *   - net type: tcp                 # "lo" blocks are skipped
+ *     tunables: {...}               # optional default for the NIs below
+ *     local NI(s):                  # absent: the whole net (import --del)
+ *     - interfaces: {0: eth0}       # or a sequence [eth0, eth1]
+ *       tunables: {peer_timeout, peer_credits, peer_buffer_credits, credits}
+ *
+ * Read-only keys that show and export write (nid, status, statistics,
+ * health stats, udsp info, credits) are accepted and ignored, so that a
+ * full export imports back. A net entry is one cfg_net per local NI, or one
+ * without interfaces for the whole net.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "section.h"
+
+static const char *const net_top[] = { "net", NULL };
+static const char *const net_keys[] = { "net type", "local NI(s)", "tunables", NULL };
+static const char *const ni_keys[] = { "interfaces", "tunables", NULL };
+static const char *const ni_ignored[] = {
+	"nid", "status", "statistics", "health stats", "udsp info",
+	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
+	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
+	NULL
+};
+static const char *const tunable_keys[] = {
+	"peer_timeout", "peer_credits", "peer_buffer_credits", "credits", NULL
+};
+
+/* --- parse ------------------------------------------------------------------------ */
+
+struct tunable_spec {
+	const char *key;
+	s32 min, max;
+	size_t off;
+};
+
+static const struct tunable_spec tunables[] = {
+	{ "peer_timeout", 0, 86400, offsetof(struct lnet_ni_tunables_cfg, peer_timeout) },
+	{ "peer_credits", 1, 1024, offsetof(struct lnet_ni_tunables_cfg, peer_credits) },
+	{ "peer_buffer_credits", 0, 16384,
+	  offsetof(struct lnet_ni_tunables_cfg, peer_buffer_credits) },
+	{ "credits", 1, 65536, offsetof(struct lnet_ni_tunables_cfg, credits) },
+};
+
+static int parse_tunables(struct dparse *p, const struct ynode *map,
+			  struct lnet_ni_tunables_cfg *tun)
+{
+	const struct ynode *k;
+	size_t i;
+	int rc;
+
+	if (is_empty(map))
+		return 0;
+	rc = need_type(p, map, YNODE_MAP, "tunables");
+	if (!rc)
+		rc = check_keys(p, map, "tunables", tunable_keys, NULL);
+	for (k = map->first; k && !rc; k = k->next) {
+		for (i = 0; strcmp(tunables[i].key, k->str); i++)
+			;
+		rc = need_number(p, k->value, k->str);
+		if (!rc)
+			rc = at_node(p->err, k->value,
+				     cfg_parse_s32(k->str, k->value->str,
+						   tunables[i].min, tunables[i].max,
+						   (s32 *)((char *)tun + tunables[i].off),
+						   p->err));
+	}
+	return rc;
+}
+
+static int parse_ifname(struct dparse *p, const struct ynode *v, struct cfg_net *n)
+{
+	int rc = need_value(p, v, "interfaces");
+
+	if (rc)
+		return rc;
+	if (strchr(v->str, ','))
+		return cfg_fail(p->err, -EINVAL, &v->loc,
+				"invalid interfaces '%s': expected one interface name per entry",
+				v->str);
+	return at_node(p->err, v, cfg_parse_ifnames("interfaces", v->str, n, p->err));
+}
+
+/* {0: eth0, 1: eth1} (Lustre) or [eth0, eth1]. */
+static int parse_interfaces(struct dparse *p, const struct ynode *ifs, struct cfg_net *n)
+{
+	const struct ynode *c;
+	u32 index;
+	int rc = 0;
+
+	if (ifs->type == YNODE_SEQ) {
+		for (c = ifs->first; c && !rc; c = c->next)
+			rc = parse_ifname(p, c, n);
+		return rc;
+	}
+	rc = need_type(p, ifs, YNODE_MAP, "interfaces");
+	for (c = ifs->first; c && !rc; c = c->next) {
+		rc = at_node(p->err, c, cfg_parse_u32("interfaces index", c->str, 0,
+						      CFG_MAX_IFS - 1, &index, p->err));
+		if (!rc)
+			rc = parse_ifname(p, c->value, n);
+	}
+	return rc;
+}
+
+/* @n (and its interfaces) into the document. */
+static int add_net(struct dparse *p, const struct cfg_net *n)
+{
+	struct cfg_doc *d = p->doc;
+
+	return doc_append(&d->nets, &d->nnets, n, sizeof(*n), p->err);
+}
+
+static int parse_local_ni(struct dparse *p, const struct ynode *item,
+			  const struct cfg_net *net)
+{
+	struct cfg_net n = *net;
+	const struct ynode *ifs;
+	int rc;
+
+	n.loc = item->loc;
+	rc = need_type(p, item, YNODE_MAP, "local NI(s)");
+	if (!rc)
+		rc = check_keys(p, item, "a local NI", ni_keys, ni_ignored);
+	if (rc)
+		return rc;
+	ifs = ytree_get(item, "interfaces");
+	if (is_empty(ifs))
+		return cfg_fail(p->err, -EINVAL, &item->loc,
+				"a local NI needs 'interfaces' (e.g. '0: eth0')");
+	/* no interface would mean the whole net: with --del, all of its NIs */
+	if (ifs->type != YNODE_SCALAR && !ifs->first)
+		return cfg_fail(p->err, -EINVAL, &ifs->loc,
+				"'interfaces' is empty: a local NI needs one (e.g. '0: eth0')");
+	rc = parse_interfaces(p, ifs, &n);
+	if (!rc)
+		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
+	if (!rc)
+		rc = add_net(p, &n);
+	if (rc)
+		cfg_net_fini(&n);
+	return rc;
+}
+
+static int parse_net_item(struct dparse *p, const struct ynode *item)
+{
+	const struct ynode *type, *nis, *c;
+	struct cfg_net n;
+	int rc;
+
+	cfg_net_init(&n);
+	n.loc = item->loc;
+	rc = need_type(p, item, YNODE_MAP, "net");
+	if (!rc)
+		rc = check_keys(p, item, "a net", net_keys, NULL);
+	if (rc)
+		return rc;
+	type = ytree_get(item, "net type");
+	if (!type)
+		return cfg_fail(p->err, -EINVAL, &item->loc, "a net needs 'net type'");
+	rc = need_value(p, type, "net type");
+	if (!rc)
+		rc = at_node(p->err, type, cfg_parse_net("net type", type->str,
+							 &n.net_id, p->err));
+	if (rc || LNET_NET_LND(n.net_id) == LNET_LND_LO)
+		return rc;	/* lo is always there: a full export lists it */
+	rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
+	nis = ytree_get(item, "local NI(s)");
+	if (rc || is_empty(nis))
+		return rc ? rc : add_net(p, &n);
+	rc = need_type(p, nis, YNODE_SEQ, "local NI(s)");
+	if (!rc && !nis->first)
+		return cfg_fail(p->err, -EINVAL, &nis->loc,
+				"'local NI(s)' is empty: list the NIs, or leave it out for the whole net");
+	for (c = nis->first; c && !rc; c = c->next)
+		rc = parse_local_ni(p, c, &n);
+	return rc;
+}
+
+static int parse_nets(struct dparse *p, const struct ynode *key)
+{
+	return parse_items(p, key, parse_net_item);
+}
+
+/* --- apply ------------------------------------------------------------------------- */
+
+static int undo_net_add(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	return cfg_net_del(a->h, a->doc->nets[u->item], e);
+}
+
+/* A deleted net: add its NIs (one cfg_net each) again. */
+static int undo_net_del(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	const struct cfg_net *nets = u->data;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < u->ndata && !rc; i++)
+		rc = cfg_net_add(a->h, &nets[i], e);
+	return rc;
+}
+
+static void release_nets(struct undo *u)
+{
+	struct cfg_net *nets = u->data;
+	size_t i;
+
+	for (i = 0; i < u->ndata; i++)
+		cfg_net_fini(&nets[i]);
+	free(nets);
+}
+
+static int add_nets(struct applier *a)
+{
+	const struct cfg_doc *d = a->doc;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < d->nnets; i++) {
+		const struct cfg_net *n = d->nets[i];
+		struct undo u = { .undo = undo_net_add, .item = i };
+
+		if (!n->nifs)
+			return cfg_fail(a->err, -EINVAL, &n->loc,
+					"adding a net needs 'local NI(s)' with 'interfaces'");
+		rc = cfg_net_add(a->h, n, a->err);
+		if (rc)
+			return item_failed(a, &n->loc, rc);
+		rc = push_undo(a, &u);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The model of one running NI: its interface and tunables, in net @net_id. */
+static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni,
+		     struct cfg_err *err)
+{
+	cfg_net_init(s);
+	s->net_id = net_id;
+	s->tun.peer_timeout = ni->ni_peer_timeout;
+	s->tun.peer_credits = ni->ni_peer_credits;
+	s->tun.peer_buffer_credits = ni->ni_peer_buffer_credits;
+	s->tun.credits = ni->ni_credits;
+	if (cfg_net_append(s, ni->ni_ifname))
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
+static bool lists_ifname(const struct cfg_net *n, const char *ifname)
+{
+	u32 j;
+
+	for (j = 0; j < n->nifs; j++)
+		if (!strcmp(n->ifnames[j], ifname))
+			return true;
+	return false;
+}
+
+/* The NIs of @n as they are now (one cfg_net per NI), to add them back. */
+static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
+{
+	struct cfg_net *nets;
+	struct lnet_ioc_ni ni;
+	u32 i;
+	int rc;
+
+	for (i = 0;; i++) {
+		memset(&ni, 0, sizeof(ni));
+		rc = cfg_ni_get(a->h, i, n->net_id, &ni);
+		if (rc == -ENOENT)
+			return 0;
+		if (rc)
+			return cfg_fail(a->err, rc, &n->loc, "cannot read the NIs from %s: %s",
+					cfg_target(a->h), strerror(-rc));
+		if (n->nifs && !lists_ifname(n, ni.ni_ifname))
+			continue;
+		nets = realloc(u->data, (u->ndata + 1) * sizeof(*nets));
+		if (!nets)
+			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+		u->data = nets;
+		rc = net_of_ni(&nets[u->ndata], n->net_id, &ni, a->err);
+		u->ndata++;
+		if (rc)
+			return rc;
+	}
+}
+
+static int del_nets(struct applier *a)
+{
+	const struct cfg_doc *d = a->doc;
+	size_t i;
+	int rc;
+
+	for (i = d->nnets; i-- > 0;) {
+		const struct cfg_net *n = d->nets[i];
+		struct undo u = { .undo = undo_net_del, .release = release_nets, .item = i };
+
+		rc = save_nis(a, n, &u);
+		if (!rc)
+			rc = cfg_net_del(a->h, n, a->err);
+		if (rc) {
+			release_undo(&u);
+			return item_failed(a, &n->loc, rc);
+		}
+		rc = push_undo(a, &u);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int apply_nets(struct applier *a)
+{
+	return a->del ? del_nets(a) : add_nets(a);
+}
+
+/* --- read -------------------------------------------------------------------------- */
+
+static int read_nets(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
+{
+	struct lnet_ioc_ni ni;
+	struct cfg_net n;
+	u32 i;
+	int rc;
+
+	for (i = 0;; i++) {
+		memset(&ni, 0, sizeof(ni));
+		rc = cfg_ni_get(h, i, 0, &ni);
+		if (rc == -ENOENT)
+			return 0;
+		if (rc)
+			return cfg_fail(err, rc, NULL, "cannot read the NIs from %s: %s",
+					cfg_target(h), strerror(-rc));
+		/* The net is that of the NID: the one thing every NI has. */
+		if (LNET_NET_LND(lnet_nid_net(&ni.ni_nid)) == LNET_LND_LO)
+			continue;
+		rc = net_of_ni(&n, lnet_nid_net(&ni.ni_nid), &ni, err);
+		if (!rc)
+			rc = doc_append(&doc->nets, &doc->nnets, &n, sizeof(n), err);
+		if (rc) {
+			cfg_net_fini(&n);
+			return rc;
+		}
+	}
+}
+
+/* --- show and write ---------------------------------------------------------------- */
+
+/* A local NI's health stats, Lustre's keys: the LOCAL_* failures. */
+static void emit_ni_health(struct yemit *w, const struct lnet_ioc_ni *ni)
+{
+	static const struct hs_key local[] = {
+		{ "interrupts", LNET_IOC_HS_LOCAL_INTERRUPT },
+		{ "dropped", LNET_IOC_HS_LOCAL_DROPPED },
+		{ "aborted", LNET_IOC_HS_LOCAL_ABORTED },
+		{ "no route", LNET_IOC_HS_LOCAL_NO_ROUTE },
+		{ "timeouts", LNET_IOC_HS_LOCAL_TIMEOUT },
+		{ "error", LNET_IOC_HS_LOCAL_ERROR },
+	};
+
+	yemit_key_map(w, "health stats");
+	yemit_kv_u64(w, "fatal_error", ni->ni_status != LNET_NI_STATUS_UP);
+	yemit_kv_u64(w, "health value", ni->ni_health);
+	emit_hs_counters(w, ni->ni_hstatus, local, sizeof(local) / sizeof(local[0]));
+	yemit_kv_u64(w, "ping_count", ni->ni_ping_count);
+	yemit_kv_u64(w, "next_ping", ni->ni_next_ping_s);
+	yemit_map_end(w);
+}
+
+/* A local NI's transmit credits (-v 2), named as for peer NIs. */
+static void emit_ni_credits(struct yemit *w, const struct lnet_ioc_ni *ni)
+{
+	yemit_kv_s64(w, "max_tx_credits", ni->ni_credits);
+	yemit_kv_u64(w, "available_tx_credits", ni->ni_tx_credits);
+	yemit_kv_s64(w, "min_tx_credits", ni->ni_min_tx_credits);
+	yemit_kv_u64(w, "tx_q_num_of_buf", ni->ni_txq_len);
+}
+
+/* Only the tunables that are set (-1 = the default, not written). */
+static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables_cfg *t)
+{
+	if (t->peer_timeout < 0 && t->peer_credits < 0 &&
+	    t->peer_buffer_credits < 0 && t->credits < 0)
+		return;
+	yemit_key_map(w, "tunables");
+	if (t->peer_timeout >= 0)
+		yemit_kv_s64(w, "peer_timeout", t->peer_timeout);
+	if (t->peer_credits >= 0)
+		yemit_kv_s64(w, "peer_credits", t->peer_credits);
+	if (t->peer_buffer_credits >= 0)
+		yemit_kv_s64(w, "peer_buffer_credits", t->peer_buffer_credits);
+	if (t->credits >= 0)
+		yemit_kv_s64(w, "credits", t->credits);
+	yemit_map_end(w);
+}
+
+static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
+{
+	struct lnet_ni_tunables_cfg tun = {
+		ni->ni_peer_timeout, ni->ni_peer_credits,
+		ni->ni_peer_buffer_credits, ni->ni_credits,
+	};
+
+	yemit_map_start(w);
+	emit_nid(w, "nid", &ni->ni_nid);
+	yemit_kv_str(w, "status", status_name(ni->ni_status));
+	if (ni->ni_ifname[0]) {
+		yemit_key_map(w, "interfaces");
+		yemit_plain(w, "0");
+		yemit_str(w, ni->ni_ifname);
+		yemit_map_end(w);
+	}
+	if (verbose >= 1)
+		emit_stats(w, ni->ni_send_count, ni->ni_recv_count, ni->ni_drop_count);
+	if (verbose >= 4) {
+		yemit_key_map(w, "udsp info");
+		emit_prio(w, "net priority", ni->ni_net_priority);
+		emit_prio(w, "nid priority", ni->ni_nid_priority);
+		yemit_map_end(w);
+	}
+	if (verbose >= 2) {
+		emit_msg_stats(w, (const __u64 (*)[__LNET_IOC_MSG_MAX])ni->ni_stats);
+		emit_ni_health(w, ni);
+		emit_ni_credits(w, ni);
+	}
+	if (verbose >= 1)
+		emit_tunables(w, &tun);
+	yemit_map_end(w);
+}
+
+static int emit_nets(struct printer *p, struct cfg_handle *h, u32 net_id, int verbose)
+{
+	struct yemit *w = &p->w;
+	struct lnet_ioc_ni ni;
+	u32 i, net, cur = 0;
+	int rc;
+
+	for (i = 0;; i++) {
+		memset(&ni, 0, sizeof(ni));
+		rc = cfg_ni_get(h, i, net_id, &ni);
+		if (rc)
+			break;
+		net = lnet_nid_net(&ni.ni_nid);
+		if (!i) {
+			pr_start(p);
+			yemit_key_seq(w, "net");
+		} else if (net != cur) {
+			yemit_seq_end(w);
+			yemit_map_end(w);
+		}
+		if (!i || net != cur) {
+			yemit_map_start(w);
+			emit_net(w, "net type", net);
+			yemit_key_seq(w, "local NI(s)");
+			cur = net;
+		}
+		emit_ni(w, &ni, verbose);
+	}
+	if (i) {
+		yemit_seq_end(w);
+		yemit_map_end(w);
+		yemit_seq_end(w);
+	}
+	if (rc == -ENOENT && (i || !net_id))
+		return 0;
+	if (rc == -ENOENT) {
+		char buf[LNET_NET_STR_MAX];
+
+		lnet_net_print(net_id, buf, sizeof(buf));
+		return cfg_fail(p->err, rc, NULL, "no NI in net '%s'", buf);
+	}
+	return cfg_fail(p->err, rc, NULL, "cannot read the NIs from %s: %s",
+			cfg_target(h), strerror(-rc));
+}
+
+int cfg_show_nets(struct cfg_handle *h, u32 net_id, int verbose, FILE *out,
+		  struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+
+	return pr_finish(&p, emit_nets(&p, h, net_id, verbose));
+}
+
+static int export_nets(struct printer *p, struct cfg_handle *h)
+{
+	return emit_nets(p, h, 0, 4);
+}
+
+/*
+ * A net entry without interfaces (a whole net, import --del) stays a block
+ * of its own, and NIs are grouped only while consecutive, so that reading
+ * the output back gives the same entries in the same order.
+ */
+static size_t write_net_block(struct yemit *w, struct cfg_net *const *nets, size_t n)
+{
+	size_t k = 1, i;
+	char key[12];
+	u32 j;
+
+	yemit_map_start(w);
+	emit_net(w, "net type", nets[0]->net_id);
+	if (!nets[0]->nifs) {
+		emit_tunables(w, &nets[0]->tun);
+		yemit_map_end(w);
+		return 1;
+	}
+	while (k < n && nets[k]->net_id == nets[0]->net_id && nets[k]->nifs)
+		k++;
+	yemit_key_seq(w, "local NI(s)");
+	for (i = 0; i < k; i++) {
+		yemit_map_start(w);
+		yemit_key_map(w, "interfaces");
+		for (j = 0; j < nets[i]->nifs; j++) {
+			snprintf(key, sizeof(key), "%u", j);
+			yemit_plain(w, key);
+			yemit_str(w, nets[i]->ifnames[j]);
+		}
+		yemit_map_end(w);
+		emit_tunables(w, &nets[i]->tun);
+		yemit_map_end(w);
+	}
+	yemit_seq_end(w);
+	yemit_map_end(w);
+	return k;
+}
+
+static void write_nets(struct yemit *w, const struct cfg_doc *doc)
+{
+	size_t i;
+
+	yemit_key_seq(w, "net");
+	for (i = 0; i < doc->nnets;)
+		i += write_net_block(w, doc->nets + i, doc->nnets - i);
+	yemit_seq_end(w);
+}
+
+static bool has_nets(const struct cfg_doc *doc)
+{
+	return doc->nnets;
+}
+
+const struct cfg_section cfg_sec_net = {
+	.keys = net_top,
+	.parse = parse_nets,
+	.apply = apply_nets,
+	.read = read_nets,
+	.has = has_nets,
+	.write = write_nets,
+	.export = export_nets,
+};

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The routing and buffers sections (one struct cfg_routing): parsed,
+ * applied, read back and shown (cfg_show_routing, their part of export).
+ *
+ *   routing: {enable: 1}
+ *   buffers: {tiny: 2048, small: 16384, large: 1024}   # 0 = the default
+ *
+ * Applying saves the running values first and puts them back on undo;
+ * import --del puts the keys listed back to their defaults. A document
+ * read from LNet keeps only what differs from the defaults.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "section.h"
+
+static const char *const routing_top[] = { "routing", "buffers", NULL };
+static const char *const routing_keys[] = { "enable", NULL };
+
+/* --- parse ------------------------------------------------------------------------ */
+
+static int routing_section(struct dparse *p, const struct ynode *map)
+{
+	struct cfg_routing *r = &doc_priv(p->doc)->routing;
+	const struct ynode *v;
+	int rc = need_type(p, map, YNODE_MAP, "routing");
+
+	if (!rc)
+		rc = check_keys(p, map, "routing", routing_keys, NULL);
+	v = rc ? NULL : ytree_get(map, "enable");
+	if (!v)
+		return rc;
+	rc = need_number(p, v, "enable");
+	if (!rc)
+		rc = at_node(p->err, v, cfg_parse_u32("enable", v->str, 0, 1,
+						      &r->enable, p->err));
+	if (!rc) {
+		r->set |= CFG_RTR_ENABLE;
+		r->loc = map->loc;
+	}
+	return rc;
+}
+
+static int buffers_section(struct dparse *p, const struct ynode *map)
+{
+	static const char *const keys[] = { "tiny", "small", "large", NULL };
+	struct cfg_routing *r = &doc_priv(p->doc)->routing;
+	const struct ynode *k;
+	unsigned int kind;
+	int rc = need_type(p, map, YNODE_MAP, "buffers");
+
+	if (!rc)
+		rc = check_keys(p, map, "buffers", keys, NULL);
+	for (k = rc ? NULL : map->first; k && !rc; k = k->next) {
+		for (kind = 0; strcmp(keys[kind], k->str); kind++)
+			;
+		rc = need_number(p, k->value, k->str);
+		if (!rc)
+			rc = at_node(p->err, k->value,
+				     cfg_parse_buffers(k->str, k->value->str, kind,
+						       &r->buffers[kind], p->err));
+		r->set |= CFG_RTR_BUF(kind);
+	}
+	r->buffers_loc = map->loc;
+	return rc;
+}
+
+static int parse_routing(struct dparse *p, const struct ynode *key)
+{
+	if (!strcmp(key->str, "routing"))
+		return routing_section(p, key->value);
+	return buffers_section(p, key->value);
+}
+
+/* --- apply ------------------------------------------------------------------------- */
+
+static int undo_routing(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	const struct cfg_routing *saved = u->data;
+	int rc = cfg_routing_set(a->h, saved->enable, e);
+
+	return rc ? rc : cfg_buffers_set(a->h, saved->buffers, e);
+}
+
+static void release_routing(struct undo *u)
+{
+	free(u->data);
+}
+
+/* Push how to put the running values back, before changing them. */
+static int save_routing(struct applier *a)
+{
+	struct undo u = { .undo = undo_routing, .release = release_routing };
+	struct cfg_routing *saved = malloc(sizeof(*saved));
+	int rc;
+
+	if (!saved)
+		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+	u.data = saved;
+	rc = cfg_routing_get(a->h, saved, a->err);
+	if (rc) {
+		release_undo(&u);
+		return rc;
+	}
+	return push_undo(a, &u);
+}
+
+/* The document's values, or with a->del the defaults. */
+static int apply_routing(struct applier *a)
+{
+	const struct cfg_routing *r = &doc_priv(a->doc)->routing;
+	s32 counts[CFG_NBUF];
+	unsigned int k;
+	int rc;
+
+	if (!r->set)
+		return 0;
+	rc = save_routing(a);
+	if (!rc && (r->set & CFG_RTR_ENABLE)) {
+		rc = cfg_routing_set(a->h, a->del ? 0 : r->enable, a->err);
+		if (rc)
+			a->err->loc = r->loc;
+	}
+	if (rc || !(r->set & ~CFG_RTR_ENABLE))
+		return rc;
+	for (k = 0; k < CFG_NBUF; k++)
+		counts[k] = !(r->set & CFG_RTR_BUF(k)) ? -1 : a->del ? 0 : r->buffers[k];
+	rc = cfg_buffers_set(a->h, counts, a->err);
+	if (rc)
+		a->err->loc = r->buffers_loc;
+	return rc;
+}
+
+/* --- read -------------------------------------------------------------------------- */
+
+/* Keep only what differs from the defaults: a fresh node needs no more. */
+static int read_routing(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
+{
+	static const s32 buf_def[CFG_NBUF] = {
+		LNET_TINY_BUF_DEF, LNET_SMALL_BUF_DEF, LNET_LARGE_BUF_DEF
+	};
+	struct cfg_routing *r = &doc_priv(doc)->routing;
+	unsigned int k;
+	int rc = cfg_routing_get(h, r, err);
+
+	if (rc)
+		return rc;
+	if (!r->enable)
+		r->set &= ~CFG_RTR_ENABLE;
+	for (k = 0; k < CFG_NBUF; k++)
+		if (r->buffers[k] == buf_def[k])
+			r->set &= ~CFG_RTR_BUF(k);
+	return 0;
+}
+
+/* --- show and write ---------------------------------------------------------------- */
+
+static void write_routing_values(struct yemit *w, const struct cfg_routing *r)
+{
+	unsigned int k;
+
+	if (r->set & CFG_RTR_ENABLE) {
+		yemit_key_map(w, "routing");
+		yemit_kv_u64(w, "enable", r->enable);
+		yemit_map_end(w);
+	}
+	if (!(r->set & ~CFG_RTR_ENABLE))
+		return;
+	yemit_key_map(w, "buffers");
+	for (k = 0; k < CFG_NBUF; k++)
+		if (r->set & CFG_RTR_BUF(k))
+			yemit_kv_u64(w, cfg_buf_names[k], (u32)r->buffers[k]);
+	yemit_map_end(w);
+}
+
+static void write_routing(struct yemit *w, const struct cfg_doc *doc)
+{
+	write_routing_values(w, &doc_priv(doc)->routing);
+}
+
+/* The running values, every one (show and the full export). */
+static int emit_routing(struct printer *p, struct cfg_handle *h)
+{
+	struct cfg_routing r;
+	int rc = cfg_routing_get(h, &r, p->err);
+
+	if (rc)
+		return rc;
+	rc = pr_start(p);
+	write_routing_values(&p->w, &r);
+	return rc;
+}
+
+int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err)
+{
+	struct printer p = { .out = out, .err = err };
+
+	return pr_finish(&p, emit_routing(&p, h));
+}
+
+static bool has_routing(const struct cfg_doc *doc)
+{
+	return doc_priv(doc)->routing.set;
+}
+
+const struct cfg_section cfg_sec_routing = {
+	.keys = routing_top,
+	.parse = parse_routing,
+	.apply = apply_routing,
+	.read = read_routing,
+	.has = has_routing,
+	.write = write_routing,
+	.export = emit_routing,
+};
