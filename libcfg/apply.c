@@ -328,10 +328,7 @@ static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 		s->nifs = 1;
 		memcpy(s->ifnames[0], ni.ni_ifname, sizeof(s->ifnames[0]));
 		s->ifnames[0][LNET_IFNAME_LEN - 1] = '\0';
-		s->tun.peer_timeout = ni.ni_peer_timeout;
-		s->tun.peer_credits = ni.ni_peer_credits;
-		s->tun.peer_buffer_credits = ni.ni_peer_buffer_credits;
-		s->tun.credits = ni.ni_credits;
+		s->tun = ni.ni_tun;
 	}
 }
 
@@ -549,10 +546,7 @@ static int read_nets(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *
 		n->nifs = 1;
 		memcpy(n->ifnames[0], ni.ni_ifname, sizeof(n->ifnames[0]));
 		n->ifnames[0][LNET_IFNAME_LEN - 1] = '\0';
-		n->tun.peer_timeout = ni.ni_peer_timeout;
-		n->tun.peer_credits = ni.ni_peer_credits;
-		n->tun.peer_buffer_credits = ni.ni_peer_buffer_credits;
-		n->tun.credits = ni.ni_credits;
+		n->tun = ni.ni_tun;
 	}
 }
 

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ytree.h"
+#include "../kernel/core/validate.h"
 #include "route_priv.h"
 
 struct dparse {
@@ -53,9 +54,8 @@ static const char *const ni_ignored[] = {
 	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
 	NULL
 };
-static const char *const tunable_keys[] = {
-	"peer_timeout", "peer_credits", "peer_buffer_credits", "credits", NULL
-};
+#define TUN_KEY(id, name, opt, min, max, def, help) #name,
+static const char *const tunable_keys[] = { LNET_NI_TUNABLES(TUN_KEY) NULL };
 static const char *const peer_keys[] = {
 	"primary nid", "Multi-Rail", "Lock Primary NID", "peer ni", NULL
 };
@@ -186,22 +186,9 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size, struct cfg_err *
 
 /* --- net ------------------------------------------------------------------- */
 
-struct tunable_spec {
-	const char *key;
-	s32 min, max;
-	size_t off;
-};
-
-static const struct tunable_spec tunables[] = {
-	{ "peer_timeout", 0, 86400, offsetof(struct lnet_ni_tunables_cfg, peer_timeout) },
-	{ "peer_credits", 1, 1024, offsetof(struct lnet_ni_tunables_cfg, peer_credits) },
-	{ "peer_buffer_credits", 0, 16384,
-	  offsetof(struct lnet_ni_tunables_cfg, peer_buffer_credits) },
-	{ "credits", 1, 65536, offsetof(struct lnet_ni_tunables_cfg, credits) },
-};
-
+/* The keys of LNET_NI_TUNABLES, each in its row's range. */
 static int parse_tunables(struct dparse *p, const struct ynode *map,
-			  struct lnet_ni_tunables_cfg *tun)
+			  struct lnet_ni_tunables *tun)
 {
 	const struct ynode *k;
 	size_t i;
@@ -213,15 +200,15 @@ static int parse_tunables(struct dparse *p, const struct ynode *map,
 	if (!rc)
 		rc = check_keys(p, map, "tunables", tunable_keys, NULL);
 	for (k = map->first; k && !rc; k = k->next) {
-		for (i = 0; strcmp(tunables[i].key, k->str); i++)
+		for (i = 0; strcmp(tunable_keys[i], k->str); i++)
 			;
 		rc = need_number(p, k->value, k->str);
 		if (!rc)
 			rc = at_node(p->err, k->value,
 				     cfg_parse_s32(k->str, k->value->str,
-						   tunables[i].min, tunables[i].max,
-						   (s32 *)((char *)tun + tunables[i].off),
-						   p->err));
+						   lnet_ni_tun_ranges[i].min,
+						   lnet_ni_tun_ranges[i].max,
+						   lnet_ni_tun_ref(tun, i), p->err));
 	}
 	return rc;
 }

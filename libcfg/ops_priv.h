@@ -4,6 +4,7 @@
 #define LNET_CFG_OPS_PRIV_H
 
 #include "cfg.h"
+#include "../kernel/core/validate.h"
 
 /*
  * The message for an error every command can return (lnetd unreachable,

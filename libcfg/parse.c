@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cfg.h"
+#include "../kernel/core/validate.h"
 
 int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 	     const char *fmt, ...)
@@ -30,10 +31,7 @@ int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
 void cfg_net_init(struct cfg_net *n)
 {
 	memset(n, 0, sizeof(*n));
-	n->tun.peer_timeout = -1;
-	n->tun.peer_credits = -1;
-	n->tun.peer_buffer_credits = -1;
-	n->tun.credits = -1;
+	lnet_ni_tunables_unset(&n->tun);
 }
 
 void cfg_peer_init(struct cfg_peer *p)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "yemit.h"
+#include "../kernel/core/validate.h"
 #include "route_priv.h"
 
 struct printer {
@@ -157,27 +158,26 @@ static void emit_peer_ni_health(struct yemit *w, const struct lnet_ioc_peer *pr)
 /* A local NI's transmit credits (-v 2), named as for peer NIs. */
 static void emit_ni_credits(struct yemit *w, const struct lnet_ioc_ni *ni)
 {
-	yemit_kv_s64(w, "max_tx_credits", ni->ni_credits);
+	yemit_kv_s64(w, "max_tx_credits", ni->ni_tun.credits);
 	yemit_kv_u64(w, "available_tx_credits", ni->ni_tx_credits);
 	yemit_kv_s64(w, "min_tx_credits", ni->ni_min_tx_credits);
 	yemit_kv_u64(w, "tx_q_num_of_buf", ni->ni_txq_len);
 }
 
 /* Only the tunables that are set (-1 = the default, not written). */
-static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables_cfg *t)
+static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables *t)
 {
-	if (t->peer_timeout < 0 && t->peer_credits < 0 &&
-	    t->peer_buffer_credits < 0 && t->credits < 0)
+	bool any = false;
+	u32 i;
+
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		any |= lnet_ni_tun_get(t, i) >= 0;
+	if (!any)
 		return;
 	yemit_key_map(w, "tunables");
-	if (t->peer_timeout >= 0)
-		yemit_kv_s64(w, "peer_timeout", t->peer_timeout);
-	if (t->peer_credits >= 0)
-		yemit_kv_s64(w, "peer_credits", t->peer_credits);
-	if (t->peer_buffer_credits >= 0)
-		yemit_kv_s64(w, "peer_buffer_credits", t->peer_buffer_credits);
-	if (t->credits >= 0)
-		yemit_kv_s64(w, "credits", t->credits);
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		if (lnet_ni_tun_get(t, i) >= 0)
+			yemit_kv_s64(w, lnet_ni_tun_ranges[i].name, lnet_ni_tun_get(t, i));
 	yemit_map_end(w);
 }
 
@@ -201,11 +201,6 @@ static void emit_nid_list(struct yemit *w, const char *key,
 
 static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 {
-	struct lnet_ni_tunables_cfg tun = {
-		ni->ni_peer_timeout, ni->ni_peer_credits,
-		ni->ni_peer_buffer_credits, ni->ni_credits,
-	};
-
 	yemit_map_start(w);
 	emit_nid(w, "nid", &ni->ni_nid);
 	yemit_kv_str(w, "status", status_name(ni->ni_status));
@@ -229,7 +224,7 @@ static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 		emit_ni_credits(w, ni);
 	}
 	if (verbose >= 1)
-		emit_tunables(w, &tun);
+		emit_tunables(w, &ni->ni_tun);
 	yemit_map_end(w);
 }
 

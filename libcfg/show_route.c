@@ -5,7 +5,7 @@
  *
  *   route:                          routing:        global:
  *   - net: o2ib                         enable: 1       numa_range: 0
- *     gateway: 10.0.0.254@tcp       buffers:            ... (CFG_GLOBALS order,
+ *     gateway: 10.0.0.254@tcp       buffers:            ... (LNET_GLOBALS order,
  *     hop: -1        (-v, backup)       tiny: 2048      lnd_timeout after
  *     priority: 0    (-v, backup)       small: 16384    router_sensitivity)
  *     state: up      (-v)               large: 1024
