@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "route_priv.h"
+#include "ops_priv.h"
 
 static const char *const route_keys[] = { "net", "gateway", "hop", "priority", NULL };
 static const char *const route_ignored[] = { "state", "type", NULL };
@@ -237,24 +238,6 @@ static int global_key(struct cfg_doc *doc, const struct ynode *k, struct cfg_err
 	return rc;
 }
 
-/* Cross-checks that hold whatever order the settings are applied in. */
-static int global_check(const struct cfg_global *g, struct cfg_err *err)
-{
-	const u32 rc_id = LNET_GLOBAL_RETRY_COUNT, tt = LNET_GLOBAL_TRANSACTION_TIMEOUT;
-	const u32 hs = LNET_GLOBAL_HEALTH_SENSITIVITY;
-
-	if ((g->set & (1U << rc_id)) && (g->set & (1U << tt)) && g->value[rc_id] >= g->value[tt])
-		return cfg_fail(err, -EINVAL, &g->loc[rc_id],
-				"invalid retry_count '%u': must be smaller than transaction_timeout (%u)",
-				g->value[rc_id], g->value[tt]);
-	if ((g->set & (1U << rc_id)) && (g->set & (1U << hs)) && g->value[rc_id] &&
-	    !g->value[hs])
-		return cfg_fail(err, -EINVAL, &g->loc[rc_id],
-				"invalid retry_count '%u': must be 0 while health_sensitivity is 0",
-				g->value[rc_id]);
-	return 0;
-}
-
 static int global_section(struct cfg_doc *doc, const struct ynode *map, struct cfg_err *err)
 {
 	const struct ynode *k;
@@ -262,7 +245,7 @@ static int global_section(struct cfg_doc *doc, const struct ynode *map, struct c
 
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next)
 		rc = global_key(doc, k, err);
-	return rc ? rc : global_check(&doc->global, err);
+	return rc ? rc : cfg_global_doc_check(&doc->global, err);
 }
 
 int cfg_doc_parse_route_section(struct cfg_doc *doc, const struct ynode *key,

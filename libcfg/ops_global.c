@@ -104,6 +104,29 @@ int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 va
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
 }
 
+/*
+ * retry_count is the one setting whose checks compare it with settings
+ * whose defaults never fail them (transaction_timeout 150 is above the
+ * largest retry_count, health_sensitivity 100 is not 0): checking it alone
+ * finds every conflict among the settings the document gives.
+ */
+int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err)
+{
+	const u32 id = LNET_GLOBAL_RETRY_COUNT;
+	u32 cur[__LNET_GLOBAL_MAX], i;
+	struct lnet_bad bad;
+
+	if (!(g->set & G_BIT(id)))
+		return 0;
+	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
+		cur[i] = (g->set & G_BIT(i)) ? g->value[i] : (u32)lnet_global_ranges[i].def;
+	if (!lnet_global_check(cur, id, g->value[id], &bad))
+		return 0;
+	global_bad(spec_of(id), g->value[id], cur, &bad, err);
+	err->loc = g->loc[id];
+	return -EINVAL;
+}
+
 int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *err)
 {
 	u32 id;

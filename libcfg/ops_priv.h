@@ -18,4 +18,11 @@ int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
 const char *cfg_nid_str(const struct lnet_nid *nid, char *buf, size_t len);
 const char *cfg_net_str(u32 net_id, char *buf, size_t len);
 
+/*
+ * ops_global.c: the cross-checks among the global settings of a document,
+ * whatever order they are applied in (the ones it leaves out count at
+ * their defaults; the running values are checked when applying).
+ */
+int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err);
+
 #endif /* LNET_CFG_OPS_PRIV_H */
