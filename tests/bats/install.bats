@@ -48,8 +48,8 @@ listed() {
 			./usr/share/bash-completion/completions/lnetctl ./usr/share/lnet \
 			./usr/share/lnet/yaml-schemas ./usr/share/man ./usr/share/man/man5 \
 			./usr/share/man/man8
-		printf './usr/include/lnet/%s\n' cfg.h list.h lnet_ioctl.h lnet_udsp.h nid.h \
-			os.h os_user.h udsp_wire.h
+		printf './usr/include/lnet/%s\n' cfg.h list.h lnet_ioctl.h lnet_tunables.h lnet_udsp.h \
+			nid.h os.h os_user.h udsp_wire.h
 		listed ./usr/share/man/man5 'man/*.5'
 		listed ./usr/share/man/man8 'man/*.8'
 		listed ./usr/share/lnet/yaml-schemas 'yaml-schemas/*.schema.yaml'
@@ -71,6 +71,7 @@ listed() {
 	run grep -h '^#include "' "$D"/usr/include/lnet/*.h
 	[ "$output" = '#include "nid.h"
 #include "udsp_wire.h"
+#include "lnet_tunables.h"
 #include "lnet_udsp.h"
 #include "os.h"
 #include "lnet_ioctl.h"
