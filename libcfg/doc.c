@@ -54,7 +54,7 @@ static const char *const ni_ignored[] = {
 	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
 	NULL
 };
-#define TUN_KEY(id, name, opt, min, max, def, help) #name,
+#define TUN_KEY(id, name, opt, letter, min, max, def, help) #name,
 static const char *const tunable_keys[] = { LNET_NI_TUNABLES(TUN_KEY) NULL };
 static const char *const peer_keys[] = {
 	"primary nid", "Multi-Rail", "Lock Primary NID", "peer ni", NULL

@@ -6,16 +6,12 @@
 /*
  * The options net add and net del share come first, at the same places;
  * then net add's tunables, one per row of LNET_NI_TUNABLES, the row's
- * range in its help. A tunable's short option is NET_SHORT_<id>.
+ * range in its help.
  */
 enum { NC_NET, NC_IF, NA_TUN };
 
-#define NET_SHORT_LNET_TUN_PEER_TIMEOUT		't'
-#define NET_SHORT_LNET_TUN_PEER_CREDITS		'c'
-#define NET_SHORT_LNET_TUN_PEER_BUFFER_CREDITS	'b'
-#define NET_SHORT_LNET_TUN_CREDITS		'r'
-#define NET_TUN_OPT(id, name, opt, min, max, def, help) \
-	[NA_TUN + id] = { opt, NET_SHORT_##id, LNETCTL_VALUE, help ", " #min "-" #max },
+#define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
+	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max },
 
 static const struct lnetctl_opt net_add_opts[] = {
 	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },

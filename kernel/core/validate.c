@@ -5,7 +5,7 @@
  */
 #include "validate.h"
 
-#define TUN_RANGE(id, name, opt, min, max, def, help) \
+#define TUN_RANGE(id, name, opt, letter, min, max, def, help) \
 	[id] = { #name, min, max, def, false },
 const struct lnet_range lnet_ni_tun_ranges[__LNET_TUN_MAX] = {
 	LNET_NI_TUNABLES(TUN_RANGE)
@@ -17,7 +17,7 @@ const struct lnet_range lnet_global_ranges[__LNET_GLOBAL_MAX] = {
 	[LNET_GLOBAL_LND_TIMEOUT] = { "lnd_timeout", 0, 0, 0, true },
 };
 
-#define TUN_OFFSET(id, name, opt, min, max, def, help) \
+#define TUN_OFFSET(id, name, opt, letter, min, max, def, help) \
 	[id] = offsetof(struct lnet_ni_tunables, name),
 static const size_t lnet_ni_tun_offsets[__LNET_TUN_MAX] = {
 	LNET_NI_TUNABLES(TUN_OFFSET)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include "lnet/lnet_ioctl.h"
 
-#define TUN_ROW(id, name, opt, min, max, def, help) \
+#define TUN_ROW(id, name, opt, letter, min, max, def, help) \
 	printf("tunable %s %s %d %d %d\n", #name, opt, id##_MIN, id##_MAX, id##_DEF);
 #define GLOBAL_ROW(name, id, min, max, def) \
 	printf("global %s %d %d %d\n", #name, id##_MIN, id##_MAX, id##_DEF);

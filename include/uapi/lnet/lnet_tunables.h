@@ -6,16 +6,18 @@
  * writing a number again. Included by lnet_ioctl.h.
  *
  * Tunable tables (per NI today; per LND later) have rows
- *     X(id, name, opt, min, max, def, help)
+ *     X(id, name, opt, letter, min, max, def, help)
  *   id    the enum constant made for the row (its index in the table)
  *   name  the YAML key and the field of the struct made from the table
- *   opt   the lnetctl option, without "--"
+ *   opt   the lnetctl option, without "--"; letter its one-letter form
+ *         (0 for none)
  *   min, max, def   the allowed range and the value -1 stands for
  *   help  a phrase for lnetctl's help; the range is appended to it
  * The setting table has rows
  *     X(name, id, min, max, def)
  *   name  the YAML key and `lnetctl set` sub-command
- *   id    its enum lnet_global constant (the ABI number is fixed there)
+ *   id    its enum lnet_global constant (the ABI number is fixed there:
+ *         a new setting is a number there and a row here)
  * The rows of LNET_GLOBALS are in the order `global show` prints them.
  *
  * min, max and def are plain decimal literals: lnetctl's help and the man
@@ -31,21 +33,20 @@
 
 /* Per NI (IOC_LIBCFS_ADD_NET, GET_NET: ni_tun); -1 = the default. */
 #define LNET_NI_TUNABLES(X)						\
-	X(LNET_TUN_PEER_TIMEOUT, peer_timeout, "peer-timeout",		\
+	X(LNET_TUN_PEER_TIMEOUT, peer_timeout, "peer-timeout", 't',	\
 	  0, 86400, 180, "seconds before a silent peer is dead")	\
-	X(LNET_TUN_PEER_CREDITS, peer_credits, "peer-credits",		\
+	X(LNET_TUN_PEER_CREDITS, peer_credits, "peer-credits", 'c',	\
 	  1, 1024, 8, "concurrent sends to one peer")			\
 	X(LNET_TUN_PEER_BUFFER_CREDITS, peer_buffer_credits,		\
-	  "peer-buffer-credits", 0, 16384, 0,				\
+	  "peer-buffer-credits", 'b', 0, 16384, 0,			\
 	  "router buffer credits per peer")				\
-	X(LNET_TUN_CREDITS, credits, "credits",				\
+	X(LNET_TUN_CREDITS, credits, "credits", 'r',			\
 	  1, 65536, 256, "concurrent sends on the NI")
 
 /*
  * The global settings (IOC_LIBCFS_SET_GLOBAL). lnd_timeout is not a row:
- * it is read-only, derived from transaction_timeout and retry_count.
- * 2147483647 is the largest value a setting takes (Lustre's module
- * parameters are ints).
+ * it is read-only, derived from transaction_timeout and retry_count. No
+ * setting goes above 2147483647 (INT_MAX).
  */
 #define LNET_GLOBALS(X)							\
 	X(numa_range, LNET_GLOBAL_NUMA_RANGE, 0, 2147483647, 0)		\
@@ -62,9 +63,9 @@
 
 /* --- what the tables make ------------------------------------------------- */
 
-#define __LNET_TUN_ENUM(id, name, opt, min, max, def, help)	id,
-#define __LNET_TUN_FIELD(id, name, opt, min, max, def, help)	__s32 name;
-#define __LNET_TUN_NUMS(id, name, opt, min, max, def, help)	\
+#define __LNET_TUN_ENUM(id, name, opt, letter, min, max, def, help)	id,
+#define __LNET_TUN_FIELD(id, name, opt, letter, min, max, def, help)	__s32 name;
+#define __LNET_TUN_NUMS(id, name, opt, letter, min, max, def, help)	\
 	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
 #define __LNET_GLOBAL_NUMS(name, id, min, max, def)		\
 	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
