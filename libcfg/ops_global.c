@@ -105,10 +105,10 @@ int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 va
 }
 
 /*
- * retry_count is the one setting whose checks compare it with settings
- * whose defaults never fail them (transaction_timeout 150 is above the
- * largest retry_count, health_sensitivity 100 is not 0): checking it alone
- * finds every conflict among the settings the document gives.
+ * retry_count is checked alone: its checks cover both sides of each
+ * cross-check, and the defaults of the settings it is compared with pass
+ * every retry_count in range (test_validate holds the table to that), so
+ * only the settings the document gives can conflict.
  */
 int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err)
 {
