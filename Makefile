@@ -39,13 +39,16 @@ endif
 B := build
 S := build/san
 
-# NID library + UDSP wire + libc OS layer: linked by everything.
-NIDLIB_SRCS := kernel/os/os_user.c $(wildcard kernel/nid/*.c) kernel/udsp/udsp_wire.c
+# NID library + UDSP wire + the state-free validators + libc OS layer:
+# linked by everything (libcfg runs the core's own checks before sending).
+NIDLIB_SRCS := kernel/os/os_user.c $(wildcard kernel/nid/*.c) kernel/udsp/udsp_wire.c \
+	kernel/core/validate.c
 # The rest of the LNet core (kernel/), user-space build.
 # kernel/lnd/socklnd/ and os_user_sock.c are user space only for now (the
 # kernel build of the socket LND comes with a later issue).
 CORE_SRCS := kernel/os/os_user_if.c kernel/os/os_user_thread.c \
-	$(wildcard kernel/os/os_user_sock*.c) $(filter-out kernel/udsp/udsp_wire.c, \
+	$(wildcard kernel/os/os_user_sock*.c) $(filter-out kernel/udsp/udsp_wire.c \
+	kernel/core/validate.c, \
 	$(wildcard kernel/core/*.c kernel/udsp/*.c kernel/wire/*.c kernel/lnd/*.c \
 	kernel/lnd/socklnd/*.c))
 CFG_SRCS := $(wildcard libcfg/*.c)

@@ -79,9 +79,7 @@ struct cfg_net {
 	uint32_t net_id;
 	uint32_t nifs;
 	char (*ifnames)[LNET_IFNAME_LEN];	/* nifs names, at most CFG_MAX_IFS */
-	struct lnet_ni_tunables_cfg {
-		int32_t peer_timeout, peer_credits, peer_buffer_credits, credits;
-	} tun;				/* -1 = default */
+	struct lnet_ni_tunables tun;	/* lnet_tunables.h; -1 = default */
 	struct cfg_loc loc;
 };
 
@@ -260,30 +258,17 @@ int cfg_routing_set(struct cfg_handle *h, uint32_t enable, struct cfg_err *err);
 int cfg_buffers_set(struct cfg_handle *h, const int32_t counts[CFG_NBUF], struct cfg_err *err);
 
 /*
- * The global settings: one row each, X(name, id, min, max, default), in
- * the order `global show` prints them. lnd_timeout is read-only: it is
- * shown (cfg_global_read) but cannot be set.
+ * The global settings: the rows of LNET_GLOBALS (lnet_tunables.h), in the
+ * order `global show` prints them. lnd_timeout is read-only: it is shown
+ * (cfg_global_read) but cannot be set.
  */
-#define CFG_GLOBALS(X) \
-	X(numa_range, LNET_GLOBAL_NUMA_RANGE, 0, 2147483647, 0) \
-	X(max_interfaces, LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 200) \
-	X(discovery, LNET_GLOBAL_DISCOVERY, 0, 1, 1) \
-	X(drop_asym_route, LNET_GLOBAL_DROP_ASYM_ROUTE, 0, 1, 0) \
-	X(retry_count, LNET_GLOBAL_RETRY_COUNT, 0, 100, 2) \
-	X(transaction_timeout, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1, 86400, 150) \
-	X(health_sensitivity, LNET_GLOBAL_HEALTH_SENSITIVITY, 0, 1000, 100) \
-	X(recovery_interval, LNET_GLOBAL_RECOVERY_INTERVAL, 1, 86400, 1) \
-	X(router_sensitivity, LNET_GLOBAL_ROUTER_SENSITIVITY, 0, 100, 100) \
-	X(response_tracking, LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3) \
-	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0)
-
 struct cfg_global_spec {
 	const char *name;
 	uint32_t id;			/* enum lnet_global */
 	uint32_t min, max, def;
 };
 
-/* The rows of CFG_GLOBALS, then a NULL name. */
+/* The rows of LNET_GLOBALS, then a NULL name. */
 extern const struct cfg_global_spec cfg_global_specs[];
 const struct cfg_global_spec *cfg_global_find(const char *name);
 

@@ -47,10 +47,7 @@ static void model_init(void *obj, size_t size)
 void cfg_net_init_size(struct cfg_net *n, size_t size)
 {
 	model_init(n, size);
-	n->tun.peer_timeout = -1;
-	n->tun.peer_credits = -1;
-	n->tun.peer_buffer_credits = -1;
-	n->tun.credits = -1;
+	lnet_ni_tunables_unset(&n->tun);
 }
 
 void cfg_peer_init_size(struct cfg_peer *p, size_t size)

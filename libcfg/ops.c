@@ -102,10 +102,7 @@ static void ni_request(struct lnet_ioc_ni *ni, u32 net_id, const char *ifname)
 	ni->ni_net = net_id;
 	if (ifname)
 		snprintf(ni->ni_ifname, sizeof(ni->ni_ifname), "%s", ifname);
-	ni->ni_peer_timeout = -1;
-	ni->ni_peer_credits = -1;
-	ni->ni_peer_buffer_credits = -1;
-	ni->ni_credits = -1;
+	lnet_ni_tunables_unset(&ni->ni_tun);
 }
 
 int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out)
@@ -115,41 +112,45 @@ int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *
 	return cfg_ioctl(h, IOC_LIBCFS_GET_NET, out);
 }
 
-/* The ranges of lnet_ioctl.h (ADD_NET); -1 always means the default. */
-static const struct {
-	const char *name;
-	s32 min, max;
-} tun_ranges[] = {
-	{ "peer_timeout", 0, 86400 },
-	{ "peer_credits", 1, 1024 },
-	{ "peer_buffer_credits", 0, 16384 },
-	{ "credits", 1, 65536 },
-};
-
-static int net_add_check(const struct cfg_net *n, const char *net,
-			 struct cfg_err *err)
+/* The message for what lnet_ni_add_check() refused (on @ifname). */
+static int net_add_bad(const struct cfg_net *n, const char *net, const char *ifname,
+		       const struct lnet_bad *bad, struct cfg_err *err)
 {
-	const s32 tun[] = { n->tun.peer_timeout, n->tun.peer_credits,
-			    n->tun.peer_buffer_credits, n->tun.credits };
-	u32 lnd = LNET_NET_LND(n->net_id);
-	size_t i;
+	const struct lnet_range *r = &lnet_ni_tun_ranges[bad->field];
 
-	if (lnd == LNET_LND_LO)
+	switch (bad->why) {
+	case LNET_BAD_LO_NET:
 		return cfg_fail(err, -EINVAL, &n->loc,
 				"net lo cannot be added: 'lnetctl lnet configure' creates 0@lo");
-	if (!lnet_lnd_is_ip(lnd))
+	case LNET_BAD_LND:
 		return cfg_fail(err, -EINVAL, &n->loc,
 				"net %s cannot be added: only tcp, o2ib and efa nets run on an interface",
 				net);
-	if (!n->nifs)
-		return cfg_fail(err, -EINVAL, &n->loc,
-				"net %s needs at least one interface", net);
-	for (i = 0; i < sizeof(tun) / sizeof(tun[0]); i++)
-		if (tun[i] != -1 && (tun[i] < tun_ranges[i].min || tun[i] > tun_ranges[i].max))
+	case LNET_BAD_IFNAME:
+		if (!n->nifs)
 			return cfg_fail(err, -EINVAL, &n->loc,
-					"invalid %s '%d': expected an integer %d-%d",
-					tun_ranges[i].name, tun[i],
-					tun_ranges[i].min, tun_ranges[i].max);
+					"net %s needs at least one interface", net);
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"invalid interface '%s': expected 1-%d characters",
+				ifname, LNET_IFNAME_LEN - 1);
+	}
+	return cfg_fail(err, -EINVAL, &n->loc, "invalid %s '%d': expected an integer %d-%d",
+			r->name, lnet_ni_tun_get(&n->tun, bad->field), r->min, r->max);
+}
+
+/* LNet's own checks of each NI (validate.c), before the first is added. */
+static int net_add_check(const struct cfg_net *n, const char *net,
+			 struct cfg_err *err)
+{
+	struct lnet_bad bad;
+	u32 i = 0;
+
+	do {
+		const char *ifname = n->nifs ? n->ifnames[i] : "";
+
+		if (lnet_ni_add_check(n->net_id, ifname, &n->tun, &bad))
+			return net_add_bad(n, net, ifname, &bad, err);
+	} while (++i < n->nifs);
 	return 0;
 }
 
@@ -197,10 +198,7 @@ static int ni_add(struct cfg_handle *h, const struct cfg_net *n, u32 i)
 	struct lnet_ioc_ni ni;
 
 	ni_request(&ni, n->net_id, n->ifnames[i]);
-	ni.ni_peer_timeout = n->tun.peer_timeout;
-	ni.ni_peer_credits = n->tun.peer_credits;
-	ni.ni_peer_buffer_credits = n->tun.peer_buffer_credits;
-	ni.ni_credits = n->tun.credits;
+	ni.ni_tun = n->tun;
 	return cfg_ioctl(h, IOC_LIBCFS_ADD_NET, &ni);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Global settings (one table, CFG_GLOBALS in cfg.h, for lnetctl set, the
- * YAML global section and global show) and LNet statistics.
+ * Global settings (one table, LNET_GLOBALS in lnet_tunables.h, for lnetctl
+ * set, the YAML global section and global show; checked before sending by
+ * the core's own validator) and LNet statistics.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 
 #define GLOBAL_ROW(name, id, min, max, def) { #name, id, min, max, def },
 const struct cfg_global_spec cfg_global_specs[] = {
-	CFG_GLOBALS(GLOBAL_ROW)
+	LNET_GLOBALS(GLOBAL_ROW)
 	{ NULL }
 };
 
@@ -55,43 +56,75 @@ static u32 global_now(struct cfg_handle *h, u32 id)
 	return v;
 }
 
-/* Why LNet refused a value that is in range: the cross-checks. */
-static int global_refused(struct cfg_handle *h, const struct cfg_global_spec *s,
-			  u32 value, struct cfg_err *err)
+/* The message for a value lnet_global_check() refused, as @bad says. */
+static int global_bad(const struct cfg_global_spec *s, u32 value, const u32 *cur,
+		      const struct lnet_bad *bad, struct cfg_err *err)
 {
-	u32 tt = global_now(h, LNET_GLOBAL_TRANSACTION_TIMEOUT);
-	u32 rc = global_now(h, LNET_GLOBAL_RETRY_COUNT);
+	const char *other = lnet_global_ranges[bad->other].name;
 
-	if (s->id == LNET_GLOBAL_RETRY_COUNT && value >= tt)
+	switch (bad->why) {
+	case LNET_BAD_NOT_BELOW:
 		return cfg_fail(err, -EINVAL, NULL,
-				"invalid retry_count '%u': must be smaller than transaction_timeout (%u)",
-				value, tt);
-	if (s->id == LNET_GLOBAL_RETRY_COUNT)
+				"invalid %s '%u': must be smaller than %s (%u)",
+				s->name, value, other, cur[bad->other]);
+	case LNET_BAD_NOT_ABOVE:
 		return cfg_fail(err, -EINVAL, NULL,
-				"invalid retry_count '%u': must be 0 while health_sensitivity is 0",
-				value);
-	if (s->id == LNET_GLOBAL_TRANSACTION_TIMEOUT)
-		return cfg_fail(err, -EINVAL, NULL,
-				"invalid transaction_timeout '%u': must be greater than retry_count (%u)",
-				value, rc);
-	return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': refused by LNet", s->name, value);
+				"invalid %s '%u': must be greater than %s (%u)",
+				s->name, value, other, cur[bad->other]);
+	case LNET_BAD_ZERO_WHILE:
+		return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': must be 0 while %s is 0",
+				s->name, value, other);
+	case LNET_BAD_RANGE:
+		return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': expected an integer %u-%u",
+				s->name, value, s->min, s->max);
+	}
+	return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': not a setting LNet takes",
+			s->name, value);
 }
 
 int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
 		   struct cfg_err *err)
 {
+	struct lnet_bad bad = { .why = LNET_BAD_RANGE };
+	struct cfg_global cur;
+	struct cfg_err ignored;
 	char doing[64];
 	u32 v = value;
 	int rc;
 
-	if (value < s->min || value > s->max)
-		return cfg_fail(err, -EINVAL, NULL, "invalid %s '%u': expected an integer %u-%u",
-				s->name, value, s->min, s->max);
-	rc = global_cmd(h, IOC_LIBCFS_SET_GLOBAL, s->id, &v);
-	if (rc == -EINVAL && !cfg_unreachable(h))
-		return global_refused(h, s, value, err);
+	if (value < s->min || value > s->max)	/* no need to ask LNet */
+		return global_bad(s, value, NULL, &bad, err);
 	snprintf(doing, sizeof(doing), "cannot set %s", s->name);
+	/* the cross-checks compare with the running values */
+	rc = cfg_global_read(h, &cur, &ignored);
+	if (!rc && lnet_global_check(cur.value, s->id, value, &bad))
+		return global_bad(s, value, cur.value, &bad, err);
+	if (!rc)
+		rc = global_cmd(h, IOC_LIBCFS_SET_GLOBAL, s->id, &v);
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
+}
+
+/*
+ * retry_count is checked alone: its checks cover both sides of each
+ * cross-check, and the defaults of the settings it is compared with pass
+ * every retry_count in range (test_validate holds the table to that), so
+ * only the settings the document gives can conflict.
+ */
+int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err)
+{
+	const u32 id = LNET_GLOBAL_RETRY_COUNT;
+	u32 cur[__LNET_GLOBAL_MAX], i;
+	struct lnet_bad bad;
+
+	if (!(g->set & G_BIT(id)))
+		return 0;
+	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
+		cur[i] = (g->set & G_BIT(i)) ? g->value[i] : (u32)lnet_global_ranges[i].def;
+	if (!lnet_global_check(cur, id, g->value[id], &bad))
+		return 0;
+	global_bad(spec_of(id), g->value[id], cur, &bad, err);
+	err->loc = g->loc[id];
+	return -EINVAL;
 }
 
 int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *err)

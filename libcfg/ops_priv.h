@@ -9,6 +9,7 @@
 #define LNET_CFG_OPS_PRIV_H
 
 #include "cfg_priv.h"
+#include "../kernel/core/validate.h"
 
 /*
  * The message for an error every command can return (lnetd unreachable,
@@ -59,5 +60,12 @@ int cfg_global_read(struct cfg_handle *h, struct cfg_global *g, struct cfg_err *
  * whatever the running values are; a failure restores what this call set.
  */
 int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cfg_err *err);
+
+/*
+ * ops_global.c: the cross-checks among the global settings of a document,
+ * whatever order they are applied in (the ones it leaves out count at
+ * their defaults; the running values are checked when applying).
+ */
+int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err);
 
 #endif /* LNET_CFG_OPS_PRIV_H */

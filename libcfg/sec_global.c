@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The global section: LNet's global settings (CFG_GLOBALS), parsed,
+ * The global section: LNet's global settings (LNET_GLOBALS), parsed,
  * applied, read back and shown (cfg_show_global, its part of export).
  *
  *   global: {numa_range: 0, ...}    # the keys of `lnetctl global show`
@@ -41,24 +41,6 @@ static int global_key(struct dparse *p, const struct ynode *k)
 	return rc;
 }
 
-/* Cross-checks that hold whatever order the settings are applied in. */
-static int global_check(const struct cfg_global *g, struct cfg_err *err)
-{
-	const u32 rc_id = LNET_GLOBAL_RETRY_COUNT, tt = LNET_GLOBAL_TRANSACTION_TIMEOUT;
-	const u32 hs = LNET_GLOBAL_HEALTH_SENSITIVITY;
-
-	if ((g->set & (1U << rc_id)) && (g->set & (1U << tt)) && g->value[rc_id] >= g->value[tt])
-		return cfg_fail(err, -EINVAL, &g->loc[rc_id],
-				"invalid retry_count '%u': must be smaller than transaction_timeout (%u)",
-				g->value[rc_id], g->value[tt]);
-	if ((g->set & (1U << rc_id)) && (g->set & (1U << hs)) && g->value[rc_id] &&
-	    !g->value[hs])
-		return cfg_fail(err, -EINVAL, &g->loc[rc_id],
-				"invalid retry_count '%u': must be 0 while health_sensitivity is 0",
-				g->value[rc_id]);
-	return 0;
-}
-
 static int parse_global(struct dparse *p, const struct ynode *key)
 {
 	const struct ynode *k, *map = key->value;
@@ -66,7 +48,7 @@ static int parse_global(struct dparse *p, const struct ynode *key)
 
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next)
 		rc = global_key(p, k);
-	return rc ? rc : global_check(&doc_priv(p->doc)->global, p->err);
+	return rc ? rc : cfg_global_doc_check(&doc_priv(p->doc)->global, p->err);
 }
 
 /* --- apply ------------------------------------------------------------------------- */

@@ -29,28 +29,14 @@ static const char *const ni_ignored[] = {
 	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
 	NULL
 };
-static const char *const tunable_keys[] = {
-	"peer_timeout", "peer_credits", "peer_buffer_credits", "credits", NULL
-};
+#define TUN_KEY(id, name, opt, letter, min, max, def, help) #name,
+static const char *const tunable_keys[] = { LNET_NI_TUNABLES(TUN_KEY) NULL };
 
 /* --- parse ------------------------------------------------------------------------ */
 
-struct tunable_spec {
-	const char *key;
-	s32 min, max;
-	size_t off;
-};
-
-static const struct tunable_spec tunables[] = {
-	{ "peer_timeout", 0, 86400, offsetof(struct lnet_ni_tunables_cfg, peer_timeout) },
-	{ "peer_credits", 1, 1024, offsetof(struct lnet_ni_tunables_cfg, peer_credits) },
-	{ "peer_buffer_credits", 0, 16384,
-	  offsetof(struct lnet_ni_tunables_cfg, peer_buffer_credits) },
-	{ "credits", 1, 65536, offsetof(struct lnet_ni_tunables_cfg, credits) },
-};
-
+/* The keys of LNET_NI_TUNABLES, each in its row's range. */
 static int parse_tunables(struct dparse *p, const struct ynode *map,
-			  struct lnet_ni_tunables_cfg *tun)
+			  struct lnet_ni_tunables *tun)
 {
 	const struct ynode *k;
 	size_t i;
@@ -62,15 +48,15 @@ static int parse_tunables(struct dparse *p, const struct ynode *map,
 	if (!rc)
 		rc = check_keys(p, map, "tunables", tunable_keys, NULL);
 	for (k = map->first; k && !rc; k = k->next) {
-		for (i = 0; strcmp(tunables[i].key, k->str); i++)
+		for (i = 0; strcmp(tunable_keys[i], k->str); i++)
 			;
 		rc = need_number(p, k->value, k->str);
 		if (!rc)
 			rc = at_node(p->err, k->value,
 				     cfg_parse_s32(k->str, k->value->str,
-						   tunables[i].min, tunables[i].max,
-						   (s32 *)((char *)tun + tunables[i].off),
-						   p->err));
+						   lnet_ni_tun_ranges[i].min,
+						   lnet_ni_tun_ranges[i].max,
+						   lnet_ni_tun_ref(tun, i), p->err));
 	}
 	return rc;
 }
@@ -247,10 +233,7 @@ static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni
 {
 	cfg_net_init(s);
 	s->net_id = net_id;
-	s->tun.peer_timeout = ni->ni_peer_timeout;
-	s->tun.peer_credits = ni->ni_peer_credits;
-	s->tun.peer_buffer_credits = ni->ni_peer_buffer_credits;
-	s->tun.credits = ni->ni_credits;
+	s->tun = ni->ni_tun;
 	if (cfg_net_append(s, ni->ni_ifname))
 		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 	return 0;
@@ -380,37 +363,31 @@ static void emit_ni_health(struct yemit *w, const struct lnet_ioc_ni *ni)
 /* A local NI's transmit credits (-v 2), named as for peer NIs. */
 static void emit_ni_credits(struct yemit *w, const struct lnet_ioc_ni *ni)
 {
-	yemit_kv_s64(w, "max_tx_credits", ni->ni_credits);
+	yemit_kv_s64(w, "max_tx_credits", ni->ni_tun.credits);
 	yemit_kv_u64(w, "available_tx_credits", ni->ni_tx_credits);
 	yemit_kv_s64(w, "min_tx_credits", ni->ni_min_tx_credits);
 	yemit_kv_u64(w, "tx_q_num_of_buf", ni->ni_txq_len);
 }
 
 /* Only the tunables that are set (-1 = the default, not written). */
-static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables_cfg *t)
+static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables *t)
 {
-	if (t->peer_timeout < 0 && t->peer_credits < 0 &&
-	    t->peer_buffer_credits < 0 && t->credits < 0)
+	bool any = false;
+	u32 i;
+
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		any |= lnet_ni_tun_get(t, i) >= 0;
+	if (!any)
 		return;
 	yemit_key_map(w, "tunables");
-	if (t->peer_timeout >= 0)
-		yemit_kv_s64(w, "peer_timeout", t->peer_timeout);
-	if (t->peer_credits >= 0)
-		yemit_kv_s64(w, "peer_credits", t->peer_credits);
-	if (t->peer_buffer_credits >= 0)
-		yemit_kv_s64(w, "peer_buffer_credits", t->peer_buffer_credits);
-	if (t->credits >= 0)
-		yemit_kv_s64(w, "credits", t->credits);
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		if (lnet_ni_tun_get(t, i) >= 0)
+			yemit_kv_s64(w, lnet_ni_tun_ranges[i].name, lnet_ni_tun_get(t, i));
 	yemit_map_end(w);
 }
 
 static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 {
-	struct lnet_ni_tunables_cfg tun = {
-		ni->ni_peer_timeout, ni->ni_peer_credits,
-		ni->ni_peer_buffer_credits, ni->ni_credits,
-	};
-
 	yemit_map_start(w);
 	emit_nid(w, "nid", &ni->ni_nid);
 	yemit_kv_str(w, "status", status_name(ni->ni_status));
@@ -434,7 +411,7 @@ static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 		emit_ni_credits(w, ni);
 	}
 	if (verbose >= 1)
-		emit_tunables(w, &tun);
+		emit_tunables(w, &ni->ni_tun);
 	yemit_map_end(w);
 }
 

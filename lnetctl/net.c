@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* lnetctl net add | del | show: local NIs, one per interface. */
 #include "lnetctl.h"
+#include "../kernel/core/validate.h"
 
-/* The options net add and net del share come first, at the same places. */
-enum { NC_NET, NC_IF, NA_PEER_TIMEOUT, NA_PEER_CREDITS, NA_PEER_BUF_CREDITS,
-       NA_CREDITS };
+/*
+ * The options net add and net del share come first, at the same places;
+ * then net add's tunables, one per row of LNET_NI_TUNABLES, the row's
+ * range in its help.
+ */
+enum { NC_NET, NC_IF, NA_TUN };
+
+#define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
+	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max },
 
 static const struct lnetctl_opt net_add_opts[] = {
 	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
 		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)" },
-	[NA_PEER_TIMEOUT] = { "peer-timeout", 't', LNETCTL_VALUE,
-			      "seconds before a silent peer is dead, 0-86400" },
-	[NA_PEER_CREDITS] = { "peer-credits", 'c', LNETCTL_VALUE,
-			      "concurrent sends to one peer, 1-1024" },
-	[NA_PEER_BUF_CREDITS] = { "peer-buffer-credits", 'b', LNETCTL_VALUE,
-				  "router buffer credits per peer, 0-16384" },
-	[NA_CREDITS] = { "credits", 'r', LNETCTL_VALUE, "concurrent sends on the NI, 1-65536" },
+	LNET_NI_TUNABLES(NET_TUN_OPT)
 	{ NULL }
 };
 
@@ -35,26 +36,22 @@ static const struct lnetctl_opt net_show_opts[] = {
 	{ NULL }
 };
 
-/* Tunables of net add: the option, its range (-1 = default when absent). */
+/* Tunables of net add: each in its row's range (-1 = default when absent). */
 static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
 			  struct cfg_err *err)
 {
-	static const struct { int opt; s32 min, max; } t[] = {
-		{ NA_PEER_TIMEOUT, 0, 86400 },
-		{ NA_PEER_CREDITS, 1, 1024 },
-		{ NA_PEER_BUF_CREDITS, 0, 16384 },
-		{ NA_CREDITS, 1, 65536 },
-	};
-	s32 *field[] = { &n->tun.peer_timeout, &n->tun.peer_credits,
-			 &n->tun.peer_buffer_credits, &n->tun.credits };
 	char what[32];
+	u32 i;
 	int rc;
 
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (!a->val[t[i].opt])
+	for (i = 0; i < __LNET_TUN_MAX; i++) {
+		const struct lnet_range *r = &lnet_ni_tun_ranges[i];
+
+		if (!a->val[NA_TUN + i])
 			continue;
-		snprintf(what, sizeof(what), "--%s", net_add_opts[t[i].opt].name);
-		rc = cfg_parse_s32(what, a->val[t[i].opt], t[i].min, t[i].max, field[i], err);
+		snprintf(what, sizeof(what), "--%s", net_add_opts[NA_TUN + i].name);
+		rc = cfg_parse_s32(what, a->val[NA_TUN + i], r->min, r->max,
+				   lnet_ni_tun_ref(&n->tun, i), err);
 		if (rc)
 			return rc;
 	}

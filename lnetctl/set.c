@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lnetctl set NAME VALUE: routing, router buffers and the global settings.
- * The global settings come from one table (CFG_GLOBALS in cfg.h): its rows
+ * The global settings come from one table (LNET_GLOBALS in lnet_tunables.h): its rows
  * make both the sub-commands here and the checks of their values.
  */
 #include <ctype.h>
@@ -81,16 +81,19 @@ static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return lnetctl_done(ctx, cfg_global_set(ctx->h, s, value, &err), &err);
 }
 
+#define SET_STR_(x)	#x
+#define SET_STR(x)	SET_STR_(x)
 #define BUF_HELP(kind, min) \
-	"router buffers for " kind " messages: 0 (the default) or " #min "-1048576"
+	"router buffers for " kind " messages: 0 (the default) or " SET_STR(min) \
+	"-" SET_STR(LNET_BUF_MAX)
 #define SET_ROW(name, id, min, max, def) \
 	{ #name, set_global, NULL, NULL, #min "-" #max " (default " #def ")", "N" },
 
 const struct lnetctl_cmd lnetctl_set_cmds[] = {
 	{ "routing", set_routing, NULL, NULL, "1: this node routes; 0: it does not", "0|1" },
-	{ "tiny_buffers", set_buffers, NULL, NULL, BUF_HELP("tiny", 512), "N" },
-	{ "small_buffers", set_buffers, NULL, NULL, BUF_HELP("small", 4096), "N" },
-	{ "large_buffers", set_buffers, NULL, NULL, BUF_HELP("large", 256), "N" },
-	CFG_GLOBALS(SET_ROW)
+	{ "tiny_buffers", set_buffers, NULL, NULL, BUF_HELP("tiny", LNET_TINY_BUF_MIN), "N" },
+	{ "small_buffers", set_buffers, NULL, NULL, BUF_HELP("small", LNET_SMALL_BUF_MIN), "N" },
+	{ "large_buffers", set_buffers, NULL, NULL, BUF_HELP("large", LNET_LARGE_BUF_MIN), "N" },
+	LNET_GLOBALS(SET_ROW)
 	{ NULL }
 };

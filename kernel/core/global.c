@@ -2,29 +2,10 @@
 /*
  * Routing, router buffers, global settings and statistics: the values
  * lnetctl set / routing show / global show / stats read and write, with
- * the ranges and cross-checks documented in lnet_ioctl.h.
+ * the ranges of lnet_tunables.h and the cross-checks of validate.c.
  */
 #include "lnet_priv.h"
-
-struct lnet_global_spec {
-	u32 min, max, def;
-	bool read_only;
-};
-
-static const struct lnet_global_spec lnet_global_specs[__LNET_GLOBAL_MAX] = {
-	[LNET_GLOBAL_NUMA_RANGE]		= { 0, 0x7fffffff, 0 },
-	[LNET_GLOBAL_MAX_INTERFACES]		= { 16, 16384, 200 },
-	[LNET_GLOBAL_DISCOVERY]			= { 0, 1, 1 },
-	[LNET_GLOBAL_DROP_ASYM_ROUTE]		= { 0, 1, 0 },
-	[LNET_GLOBAL_RETRY_COUNT]		= { 0, 100, 2 },
-	[LNET_GLOBAL_TRANSACTION_TIMEOUT]	= { 1, 86400, 150 },
-	[LNET_GLOBAL_HEALTH_SENSITIVITY]	= { 0, 1000, 100 },
-	[LNET_GLOBAL_RECOVERY_INTERVAL]		= { 1, 86400, 1 },
-	[LNET_GLOBAL_ROUTER_SENSITIVITY]	= { 0, 100, 100 },
-	[LNET_GLOBAL_LND_TIMEOUT]		= { 0, 0, 0, true },
-	[LNET_GLOBAL_RESPONSE_TRACKING]		= { 0, 3, 3 },
-	[LNET_GLOBAL_RECOVERY_LIMIT]		= { 0, 0x7fffffff, 0 },
-};
+#include "validate.h"
 
 static const s32 lnet_buf_min[LNET_NBUF_KINDS] = {
 	LNET_TINY_BUF_MIN, LNET_SMALL_BUF_MIN, LNET_LARGE_BUF_MIN
@@ -41,7 +22,7 @@ void lnet_settings_init(struct lnet *ln)
 	for (i = 0; i < LNET_NBUF_KINDS; i++)
 		ln->ln_buffers[i] = lnet_buf_def[i];
 	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
-		ln->ln_globals[i] = lnet_global_specs[i].def;
+		ln->ln_globals[i] = lnet_global_ranges[i].def;
 }
 
 int lnet_routing_set(struct lnet *ln, u32 enable)
@@ -68,35 +49,10 @@ int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS])
 	return 0;
 }
 
-/* The settings that depend on each other (see lnet_ioctl.h). */
-static int lnet_global_cross_check(struct lnet *ln, u32 id, u32 value)
-{
-	u32 *g = ln->ln_globals;
-
-	switch (id) {
-	case LNET_GLOBAL_RETRY_COUNT:
-		if (value >= g[LNET_GLOBAL_TRANSACTION_TIMEOUT])
-			return -EINVAL;
-		if (value && !g[LNET_GLOBAL_HEALTH_SENSITIVITY])
-			return -EINVAL;
-		return 0;
-	case LNET_GLOBAL_TRANSACTION_TIMEOUT:
-		return value > g[LNET_GLOBAL_RETRY_COUNT] ? 0 : -EINVAL;
-	}
-	return 0;
-}
-
 int lnet_global_set(struct lnet *ln, u32 id, u32 value)
 {
-	const struct lnet_global_spec *s;
-	int rc;
+	int rc = lnet_global_check(ln->ln_globals, id, value, NULL);
 
-	if (id >= __LNET_GLOBAL_MAX)
-		return -EINVAL;
-	s = &lnet_global_specs[id];
-	if (s->read_only || value < s->min || value > s->max)
-		return -EINVAL;
-	rc = lnet_global_cross_check(ln, id, value);
 	if (rc)
 		return rc;
 	ln->ln_globals[id] = value;

@@ -155,15 +155,10 @@ static int lnet_ioc_add_net(struct lnet *ln, unsigned int cmd, void *buf,
 			    u32 len)
 {
 	const struct lnet_ioc_ni *n = buf;
-	struct lnet_ni_tunables tun;
 
 	if (!lnet_ifname_terminated(n->ni_ifname))
 		return -EINVAL;
-	tun.peer_timeout = n->ni_peer_timeout;
-	tun.peer_credits = n->ni_peer_credits;
-	tun.peer_buffer_credits = n->ni_peer_buffer_credits;
-	tun.credits = n->ni_credits;
-	return lnet_ni_add(ln, n->ni_net, n->ni_ifname, &tun);
+	return lnet_ni_add(ln, n->ni_net, n->ni_ifname, &n->ni_tun);
 }
 
 static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
@@ -240,10 +235,7 @@ static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
 	n->ni_nid = ni->ni_nid;
 	memset(n->ni_ifname, 0, sizeof(n->ni_ifname));
 	memcpy(n->ni_ifname, ni->ni_ifname, strlen(ni->ni_ifname));
-	n->ni_peer_timeout = ni->ni_tun.peer_timeout;
-	n->ni_peer_credits = ni->ni_tun.peer_credits;
-	n->ni_peer_buffer_credits = ni->ni_tun.peer_buffer_credits;
-	n->ni_credits = ni->ni_tun.credits;
+	n->ni_tun = ni->ni_tun;
 	n->ni_status = ni->ni_status;
 	n->ni_net_priority = ni->ni_net->net_sel_priority;
 	n->ni_nid_priority = ni->ni_sel_priority;

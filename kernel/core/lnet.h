@@ -33,10 +33,6 @@
 #include "lnet_msg.h"
 
 #define LNET_MAX_HEALTH		1000
-#define LNET_DEF_PEER_TIMEOUT	180
-#define LNET_DEF_PEER_CREDITS	8
-#define LNET_DEF_PEER_BUF_CREDITS 0
-#define LNET_DEF_CREDITS	256
 
 struct lnet_hooks;
 
@@ -45,13 +41,6 @@ enum lnet_buf_kind {
 	LNET_BUF_SMALL,
 	LNET_BUF_LARGE,
 	LNET_NBUF_KINDS,
-};
-
-struct lnet_ni_tunables {
-	s32 peer_timeout;		/* -1 = default, in every field */
-	s32 peer_credits;
-	s32 peer_buffer_credits;
-	s32 credits;
 };
 
 /* The two kinds of object that carry a struct lnet_health and lnet_counters. */

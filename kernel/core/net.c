@@ -5,48 +5,7 @@
  * is configured and cannot be added or deleted by users.
  */
 #include "lnet_priv.h"
-
-struct lnet_tun_range {
-	s32 min, max, def;
-};
-
-/* Allowed ranges (lnet_ioctl.h) and defaults, in lnet_ni_tunables order. */
-static const struct lnet_tun_range lnet_tun_ranges[] = {
-	{ 0, 86400, LNET_DEF_PEER_TIMEOUT },
-	{ 1, 1024, LNET_DEF_PEER_CREDITS },
-	{ 0, 16384, LNET_DEF_PEER_BUF_CREDITS },
-	{ 1, 65536, LNET_DEF_CREDITS },
-};
-
-static s32 *lnet_tun_field(struct lnet_ni_tunables *t, unsigned int i)
-{
-	s32 *f[] = { &t->peer_timeout, &t->peer_credits,
-		     &t->peer_buffer_credits, &t->credits };
-
-	return f[i];
-}
-
-/* Check @in (NULL = all defaults) and resolve every -1 into @out. */
-static int lnet_tunables_resolve(const struct lnet_ni_tunables *in,
-				 struct lnet_ni_tunables *out)
-{
-	unsigned int i;
-
-	if (in)
-		*out = *in;
-	else
-		memset(out, 0xff, sizeof(*out));	/* every field -1 */
-	for (i = 0; i < sizeof(lnet_tun_ranges) / sizeof(lnet_tun_ranges[0]); i++) {
-		const struct lnet_tun_range *r = &lnet_tun_ranges[i];
-		s32 *v = lnet_tun_field(out, i);
-
-		if (*v == -1)
-			*v = r->def;
-		else if (*v < r->min || *v > r->max)
-			return -EINVAL;
-	}
-	return 0;
-}
+#include "validate.h"
 
 struct lnet_net *lnet_net_find(struct lnet *ln, u32 net_id)
 {
@@ -181,20 +140,18 @@ err_net:
 	return -ENOMEM;
 }
 
-/* Arguments of an NI add that can be checked without the interface. */
-static int lnet_ni_add_check(struct lnet *ln, u32 net_id, const char *ifname,
-			     size_t *namelen)
+/*
+ * Arguments of an NI add that can be checked without the interface: those
+ * of validate.c (libcfg checks them too), then no NI on @ifname yet.
+ */
+static int lnet_ni_add_args(struct lnet *ln, u32 net_id, const char *ifname,
+			    const struct lnet_ni_tunables *tun)
 {
-	u32 lnd = LNET_NET_LND(net_id);
 	struct lnet_net *net;
+	int rc = lnet_ni_add_check(net_id, ifname, tun, NULL);
 
-	if (lnd == LNET_LND_LO || !lnet_lnd_is_ip(lnd))
-		return -EINVAL;
-	if (!ifname || !ifname[0])
-		return -EINVAL;
-	*namelen = strlen(ifname);
-	if (*namelen >= LNET_IFNAME_LEN)
-		return -EINVAL;
+	if (rc)
+		return rc;
 	net = lnet_net_find(ln, net_id);
 	if (net && lnet_ni_find_ifname(net, ifname))
 		return -EEXIST;
@@ -230,16 +187,18 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	struct lnet_net *net, *new_net = NULL;
 	struct lnet_ni *ni;
 	struct lnet_nid nid;
-	size_t namelen;
 	int rc;
 
-	rc = lnet_ni_add_check(ln, net_id, ifname, &namelen);
-	if (!rc)
-		rc = lnet_tunables_resolve(tun, &rtun);
+	if (tun)
+		rtun = *tun;
+	else
+		lnet_ni_tunables_unset(&rtun);	/* all defaults */
+	rc = lnet_ni_add_args(ln, net_id, ifname, &rtun);
 	if (!rc)
 		rc = ln->ln_if_lookup(ifname, &ifa);
 	if (rc)
 		return rc;
+	lnet_ni_tunables_fill(&rtun);
 	if (ifa.addr_len != 4 && ifa.addr_len != 16)
 		return -EADDRNOTAVAIL;
 	lnet_nid_make(&nid, net_id, ifa.addr, ifa.addr_len);
@@ -259,7 +218,7 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		goto err_net;
 	}
 	ni->ni_nid = nid;
-	memcpy(ni->ni_ifname, ifname, namelen + 1);
+	memcpy(ni->ni_ifname, ifname, strlen(ifname) + 1);
 	ni->ni_tun = rtun;
 	ni->ni_tx_credits = rtun.credits;
 	ni->ni_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;

@@ -35,7 +35,7 @@ static u32 lnet_peer_credits(struct lnet *ln, u32 net_id)
 	struct lnet_net *net = lnet_net_find(ln, net_id);
 
 	if (!net || list_empty(&net->net_nis))
-		return LNET_DEF_PEER_CREDITS;
+		return LNET_TUN_PEER_CREDITS_DEF;
 	return list_first_entry(&net->net_nis, struct lnet_ni,
 				ni_list)->ni_tun.peer_credits;
 }

@@ -167,11 +167,11 @@ static void test_ni_add_defaults(void **state)
 		assert_int_equal(lnet_nid_print(&ni->ni_nid, buf, sizeof(buf)), 12);
 		assert_string_equal(buf, "10.0.0.1@tcp");
 	}
-	assert_int_equal(ni->ni_tun.peer_timeout, LNET_DEF_PEER_TIMEOUT);
-	assert_int_equal(ni->ni_tun.peer_credits, LNET_DEF_PEER_CREDITS);
-	assert_int_equal(ni->ni_tun.peer_buffer_credits, LNET_DEF_PEER_BUF_CREDITS);
-	assert_int_equal(ni->ni_tun.credits, LNET_DEF_CREDITS);
-	assert_int_equal(ni->ni_tx_credits, LNET_DEF_CREDITS);
+	assert_int_equal(ni->ni_tun.peer_timeout, LNET_TUN_PEER_TIMEOUT_DEF);
+	assert_int_equal(ni->ni_tun.peer_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(ni->ni_tun.peer_buffer_credits, LNET_TUN_PEER_BUFFER_CREDITS_DEF);
+	assert_int_equal(ni->ni_tun.credits, LNET_TUN_CREDITS_DEF);
+	assert_int_equal(ni->ni_tx_credits, LNET_TUN_CREDITS_DEF);
 	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
 	assert_int_equal(ni->ni_health.lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
@@ -338,7 +338,7 @@ static void test_peer_mr(void **state)
 	assert_int_equal(lpni->lpni_peer_net->lpn_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(lpni->lpni_npref, 0);
 	assert_int_equal(lpni->lpni_nrtr, 0);
-	assert_int_equal(lpni->lpni_max_tx_credits, LNET_DEF_PEER_CREDITS);
+	assert_int_equal(lpni->lpni_max_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
 	/* peer alone again: same flags is fine, other flags are not */
 	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
 	assert_int_equal(lnet_peer_ni_add(ln, &p, &zero_nid, LNET_PEER_F_LOCK_PRIM),
@@ -614,10 +614,10 @@ static struct lnet_ioc_ni ioc_ni(u32 net, const char *ifname, u32 index)
 	n.ni_index = index;
 	if (ifname)
 		strcpy(n.ni_ifname, ifname);
-	n.ni_peer_timeout = -1;
-	n.ni_peer_credits = -1;
-	n.ni_peer_buffer_credits = -1;
-	n.ni_credits = -1;
+	n.ni_tun.peer_timeout = -1;
+	n.ni_tun.peer_credits = -1;
+	n.ni_tun.peer_buffer_credits = -1;
+	n.ni_tun.credits = -1;
 	return n;
 }
 
@@ -768,13 +768,13 @@ static void test_ioctl_nets(void **state)
 	struct lnet_nid e0 = nid4(TCP, 10, 0, 0, 1);
 	struct lnet_nid e2 = nid4(TCP1, 10, 0, 0, 3);
 
-	n.ni_peer_credits = 16;
+	n.ni_tun.peer_credits = 16;
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
 	n = ioc_ni(TCP1, "eth2", 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EEXIST);
 	n = ioc_ni(TCP, "eth1", 0);
-	n.ni_credits = 0;
+	n.ni_tun.credits = 0;
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
 	n = ioc_ni(LO, "eth1", 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
@@ -789,15 +789,15 @@ static void test_ioctl_nets(void **state)
 	assert_true(lnet_nid_equal(&n.ni_nid, &e0));
 	assert_int_equal(n.ni_net, TCP);	/* the reply names the NI's net */
 	assert_string_equal(n.ni_ifname, "eth0");
-	assert_int_equal(n.ni_peer_timeout, LNET_DEF_PEER_TIMEOUT);
-	assert_int_equal(n.ni_peer_credits, 16);
-	assert_int_equal(n.ni_peer_buffer_credits, 0);
-	assert_int_equal(n.ni_credits, LNET_DEF_CREDITS);
+	assert_int_equal(n.ni_tun.peer_timeout, LNET_TUN_PEER_TIMEOUT_DEF);
+	assert_int_equal(n.ni_tun.peer_credits, 16);
+	assert_int_equal(n.ni_tun.peer_buffer_credits, 0);
+	assert_int_equal(n.ni_tun.credits, LNET_TUN_CREDITS_DEF);
 	assert_int_equal(n.ni_status, LNET_NI_STATUS_UP);
 	assert_int_equal(n.ni_health, LNET_MAX_HEALTH);
 	assert_int_equal(n.ni_net_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(n.ni_nid_priority, LNET_PRIORITY_UNSET);
-	assert_int_equal(n.ni_tx_credits, LNET_DEF_CREDITS);
+	assert_int_equal(n.ni_tx_credits, LNET_TUN_CREDITS_DEF);
 	assert_int_equal(n.ni_send_count, 0);
 	n = ioc_ni(0, NULL, 2);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
@@ -879,8 +879,8 @@ static void test_ioctl_peers(void **state)
 	assert_int_equal(p.pr_health, LNET_MAX_HEALTH);
 	assert_int_equal(p.pr_net_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(p.pr_nid_priority, LNET_PRIORITY_UNSET);
-	assert_int_equal(p.pr_max_tx_credits, LNET_DEF_PEER_CREDITS);
-	assert_int_equal(p.pr_tx_credits, LNET_DEF_PEER_CREDITS);
+	assert_int_equal(p.pr_max_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(p.pr_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
 	assert_int_equal(p.pr_npref, 0);
 	p = ioc_peer(NULL, NULL, 0, 1);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);

@@ -341,8 +341,8 @@ static void test_select_credits(void **state)
 {
 	struct sel *s = *state;
 
-	s->eth1->ni_tx_credits = LNET_DEF_CREDITS + 1;
-	s->p101->lpni_tx_credits = LNET_DEF_PEER_CREDITS + 1;
+	s->eth1->ni_tx_credits = LNET_TUN_CREDITS_DEF + 1;
+	s->p101->lpni_tx_credits = LNET_TUN_PEER_CREDITS_DEF + 1;
 	pick_always(s, 4, s->eth1, s->p101);
 	/* negative (queued) credits lose to zero */
 	s->eth1->ni_tx_credits = -3;

@@ -271,9 +271,7 @@ static void test_get_corrupt_counted_by_initiator(void **state)
 static void add_tcp(struct lnet *ln)
 {
 	struct lnet_ioc_ni n = { .ni_hdr = { sizeof(n), LNET_IOC_VERSION }, .ni_net = TCP,
-				 .ni_ifname = "eth0", .ni_peer_timeout = -1,
-				 .ni_peer_credits = -1, .ni_peer_buffer_credits = -1,
-				 .ni_credits = -1 };
+				 .ni_ifname = "eth0", .ni_tun = { -1, -1, -1, -1 } };
 
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
 }

@@ -42,6 +42,7 @@
 #include <linux/types.h>
 #include <sys/ioctl.h>
 #endif
+#include "lnet_tunables.h"
 
 #define LNET_IOC_VERSION	0x00020001U	/* major 2 (ours), minor 1 */
 #define LNET_IOC_MAX_LEN	(128U * 1024U)
@@ -104,8 +105,8 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_ADD_NET (84)
  *   In: ni_net (an existing or new net; not lo), ni_ifname (the interface
  *   whose address gives the NID: IPv4 first, else a global IPv6 address),
- *   tunables (-1 = default; peer_timeout 0..86400, peer_credits 1..1024,
- *   peer_buffer_credits 0..16384, credits 1..65536).
+ *   ni_tun (each field -1 = its default, else within its range: the rows
+ *   of LNET_NI_TUNABLES in lnet_tunables.h).
  *   Errors: EINVAL (lo net, bad LND for a socket interface, tunable out of
  *   range), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
  *   usable address: loopback addresses are not NIDs), EEXIST (an NI on this
@@ -119,7 +120,8 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_GET_NET (86)
  *   In: ni_index (0, 1, ...: the index-th NI, nets in creation order, 0@lo
  *   first), ni_net (0 = any net, else only that net).
- *   Out: every field. ENOENT past the last NI. The counters:
+ *   Out: every field (ni_tun with the defaults filled in). ENOENT past
+ *   the last NI. The counters:
  *     ni_send_count / ni_recv_count / ni_drop_count  messages sent,
  *         received, dropped through this NI;
  *     ni_stats[k][t]  the same by kind k (enum lnet_ioc_stats_kind) and
@@ -183,10 +185,7 @@ struct lnet_ioc_ni {
 	__u32 ni_net;
 	struct lnet_nid ni_nid;			/* out */
 	char  ni_ifname[LNET_IFNAME_LEN];	/* NUL-terminated */
-	__s32 ni_peer_timeout;
-	__s32 ni_peer_credits;
-	__s32 ni_peer_buffer_credits;
-	__s32 ni_credits;
+	struct lnet_ni_tunables ni_tun;
 	__u32 ni_status;			/* out: enum lnet_ni_status */
 	__u32 ni_health;			/* out: 0..1000 */
 	__u32 ni_net_priority;			/* out: UDSP, LNET_PRIORITY_UNSET */
@@ -436,21 +435,15 @@ struct lnet_ioc_stats {
  * ---------------
  * IOC_LIBCFS_SET_GLOBAL (113) / IOC_LIBCFS_GET_GLOBAL (114)
  *   In: gl_id (enum lnet_global); SET also gl_value. GET returns gl_value.
- *   Ranges (default in brackets):
- *     numa_range           0..2147483647   [0]
- *     max_interfaces       16..16384       [200]
- *     discovery            0..1            [1]
- *     drop_asym_route      0..1            [0]
- *     retry_count          0..100          [2]  and < transaction_timeout;
- *                                               0 while health_sensitivity is 0
- *     transaction_timeout  1..86400        [150] and > retry_count
- *     health_sensitivity   0..1000         [100] 0 also sets retry_count to 0
- *     recovery_interval    1..86400        [1]
- *     router_sensitivity   0..100          [100]
+ *   Ranges and defaults: the rows of LNET_GLOBALS in lnet_tunables.h.
+ *   The settings that depend on each other:
+ *     retry_count          < transaction_timeout; 0 while
+ *                          health_sensitivity is 0
+ *     transaction_timeout  > retry_count
+ *     health_sensitivity   0 also sets retry_count to 0
  *     lnd_timeout          read-only: max(1, (transaction_timeout - 1) /
- *                                         (retry_count + 1))
- *     response_tracking    0..3            [3]
- *     recovery_limit       0..2147483647   [0 = forever]
+ *                          (retry_count + 1))
+ *     recovery_limit       0 = recover for ever
  *   Every setting is back to its default after CONFIGURE.
  *   Errors: EINVAL (unknown gl_id, value out of range, a cross-check above
  *   failed, SET of lnd_timeout).

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The ranges and defaults of LNet's settings: one row each, and every user
+ * (the kernel's checks, libcfg's YAML and argv parsers, lnetctl's help,
+ * the tests of the man pages and schemas) expands these rows instead of
+ * writing a number again. Included by lnet_ioctl.h.
+ *
+ * Tunable tables (per NI today; per LND later) have rows
+ *     X(id, name, opt, letter, min, max, def, help)
+ *   id    the enum constant made for the row (its index in the table)
+ *   name  the YAML key and the field of the struct made from the table
+ *   opt   the lnetctl option, without "--"; letter its one-letter form
+ *         (0 for none)
+ *   min, max, def   the allowed range and the value -1 stands for
+ *   help  a phrase for lnetctl's help; the range is appended to it
+ * The setting table has rows
+ *     X(name, id, min, max, def)
+ *   name  the YAML key and `lnetctl set` sub-command
+ *   id    its enum lnet_global constant (the ABI number is fixed there:
+ *         a new setting is a number there and a row here)
+ * The rows of LNET_GLOBALS are in the order `global show` prints them.
+ *
+ * min, max and def are plain decimal literals: lnetctl's help and the man
+ * page tests stringify them. Each row also names its numbers: <id>_MIN,
+ * <id>_MAX and <id>_DEF (LNET_TUN_CREDITS_MAX, LNET_GLOBAL_RETRY_COUNT_DEF).
+ * A tunable table is ABI (its struct is in an ioctl): rows are only ever
+ * appended, and only where the ioctl has room.
+ */
+#ifndef _UAPI_LNET_TUNABLES_H
+#define _UAPI_LNET_TUNABLES_H
+
+#include <linux/types.h>
+
+/* Per NI (IOC_LIBCFS_ADD_NET, GET_NET: ni_tun); -1 = the default. */
+#define LNET_NI_TUNABLES(X)						\
+	X(LNET_TUN_PEER_TIMEOUT, peer_timeout, "peer-timeout", 't',	\
+	  0, 86400, 180, "seconds before a silent peer is dead")	\
+	X(LNET_TUN_PEER_CREDITS, peer_credits, "peer-credits", 'c',	\
+	  1, 1024, 8, "concurrent sends to one peer")			\
+	X(LNET_TUN_PEER_BUFFER_CREDITS, peer_buffer_credits,		\
+	  "peer-buffer-credits", 'b', 0, 16384, 0,			\
+	  "router buffer credits per peer")				\
+	X(LNET_TUN_CREDITS, credits, "credits", 'r',			\
+	  1, 65536, 256, "concurrent sends on the NI")
+
+/*
+ * The global settings (IOC_LIBCFS_SET_GLOBAL). lnd_timeout is not a row:
+ * it is read-only, derived from transaction_timeout and retry_count. No
+ * setting goes above 2147483647 (INT_MAX).
+ */
+#define LNET_GLOBALS(X)							\
+	X(numa_range, LNET_GLOBAL_NUMA_RANGE, 0, 2147483647, 0)		\
+	X(max_interfaces, LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 200)	\
+	X(discovery, LNET_GLOBAL_DISCOVERY, 0, 1, 1)			\
+	X(drop_asym_route, LNET_GLOBAL_DROP_ASYM_ROUTE, 0, 1, 0)	\
+	X(retry_count, LNET_GLOBAL_RETRY_COUNT, 0, 100, 2)		\
+	X(transaction_timeout, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1, 86400, 150) \
+	X(health_sensitivity, LNET_GLOBAL_HEALTH_SENSITIVITY, 0, 1000, 100) \
+	X(recovery_interval, LNET_GLOBAL_RECOVERY_INTERVAL, 1, 86400, 1) \
+	X(router_sensitivity, LNET_GLOBAL_ROUTER_SENSITIVITY, 0, 100, 100) \
+	X(response_tracking, LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3)	\
+	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0)
+
+/* --- what the tables make ------------------------------------------------- */
+
+#define __LNET_TUN_ENUM(id, name, opt, letter, min, max, def, help)	id,
+#define __LNET_TUN_FIELD(id, name, opt, letter, min, max, def, help)	__s32 name;
+#define __LNET_TUN_NUMS(id, name, opt, letter, min, max, def, help)	\
+	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
+#define __LNET_GLOBAL_NUMS(name, id, min, max, def)		\
+	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
+
+enum lnet_ni_tunable {
+	LNET_NI_TUNABLES(__LNET_TUN_ENUM)
+	__LNET_TUN_MAX
+};
+
+/* One __s32 per row, in row order (an ioctl carries it: 16 bytes). */
+struct lnet_ni_tunables {
+	LNET_NI_TUNABLES(__LNET_TUN_FIELD)
+};
+
+enum {
+	LNET_NI_TUNABLES(__LNET_TUN_NUMS)
+	LNET_GLOBALS(__LNET_GLOBAL_NUMS)
+};
+
+#endif /* _UAPI_LNET_TUNABLES_H */

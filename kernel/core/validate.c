@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later
+/*
+ * The state-free checks of validate.h, built into lnet.ko, lnetd and
+ * liblnetcfg alike, and the tables of lnet_tunables.h made into arrays.
+ */
+#include "validate.h"
+
+#define TUN_RANGE(id, name, opt, letter, min, max, def, help) \
+	[id] = { #name, min, max, def, false },
+const struct lnet_range lnet_ni_tun_ranges[__LNET_TUN_MAX] = {
+	LNET_NI_TUNABLES(TUN_RANGE)
+};
+
+#define GLOBAL_RANGE(name, id, min, max, def) [id] = { #name, min, max, def, false },
+const struct lnet_range lnet_global_ranges[__LNET_GLOBAL_MAX] = {
+	LNET_GLOBALS(GLOBAL_RANGE)
+	[LNET_GLOBAL_LND_TIMEOUT] = { "lnd_timeout", 0, 0, 0, true },
+};
+
+#define TUN_OFFSET(id, name, opt, letter, min, max, def, help) \
+	[id] = offsetof(struct lnet_ni_tunables, name),
+static const size_t lnet_ni_tun_offsets[__LNET_TUN_MAX] = {
+	LNET_NI_TUNABLES(TUN_OFFSET)
+};
+
+s32 *lnet_ni_tun_ref(struct lnet_ni_tunables *t, u32 id)
+{
+	return (s32 *)((char *)t + lnet_ni_tun_offsets[id]);
+}
+
+s32 lnet_ni_tun_get(const struct lnet_ni_tunables *t, u32 id)
+{
+	return *(const s32 *)((const char *)t + lnet_ni_tun_offsets[id]);
+}
+
+void lnet_ni_tunables_unset(struct lnet_ni_tunables *t)
+{
+	u32 i;
+
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		*lnet_ni_tun_ref(t, i) = -1;
+}
+
+static int lnet_bad(struct lnet_bad *bad, u32 why, u32 field, u32 other)
+{
+	if (bad) {
+		bad->why = why;
+		bad->field = field;
+		bad->other = other;
+	}
+	return -EINVAL;
+}
+
+int lnet_ni_tunables_check(const struct lnet_ni_tunables *t, struct lnet_bad *bad)
+{
+	u32 i;
+
+	for (i = 0; i < __LNET_TUN_MAX; i++) {
+		const struct lnet_range *r = &lnet_ni_tun_ranges[i];
+		s32 v = lnet_ni_tun_get(t, i);
+
+		if (v != -1 && (v < r->min || v > r->max))
+			return lnet_bad(bad, LNET_BAD_RANGE, i, 0);
+	}
+	return 0;
+}
+
+void lnet_ni_tunables_fill(struct lnet_ni_tunables *t)
+{
+	u32 i;
+
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		if (*lnet_ni_tun_ref(t, i) == -1)
+			*lnet_ni_tun_ref(t, i) = lnet_ni_tun_ranges[i].def;
+}
+
+int lnet_ni_add_check(u32 net_id, const char *ifname,
+		      const struct lnet_ni_tunables *t, struct lnet_bad *bad)
+{
+	u32 lnd = LNET_NET_LND(net_id);
+
+	if (lnd == LNET_LND_LO)
+		return lnet_bad(bad, LNET_BAD_LO_NET, 0, 0);
+	if (!lnet_lnd_is_ip(lnd))
+		return lnet_bad(bad, LNET_BAD_LND, 0, 0);
+	if (!ifname || !ifname[0] || strlen(ifname) >= LNET_IFNAME_LEN)
+		return lnet_bad(bad, LNET_BAD_IFNAME, 0, 0);
+	return lnet_ni_tunables_check(t, bad);
+}
+
+/* The settings that depend on each other (see lnet_ioctl.h). */
+static int lnet_global_cross_check(const u32 *cur, u32 id, u32 value,
+				   struct lnet_bad *bad)
+{
+	const u32 tt = LNET_GLOBAL_TRANSACTION_TIMEOUT, rc = LNET_GLOBAL_RETRY_COUNT;
+	const u32 hs = LNET_GLOBAL_HEALTH_SENSITIVITY;
+
+	if (id == rc && value >= cur[tt])
+		return lnet_bad(bad, LNET_BAD_NOT_BELOW, id, tt);
+	if (id == rc && value && !cur[hs])
+		return lnet_bad(bad, LNET_BAD_ZERO_WHILE, id, hs);
+	if (id == tt && value <= cur[rc])
+		return lnet_bad(bad, LNET_BAD_NOT_ABOVE, id, rc);
+	return 0;
+}
+
+int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
+		      struct lnet_bad *bad)
+{
+	const struct lnet_range *r;
+
+	if (id >= __LNET_GLOBAL_MAX || !lnet_global_ranges[id].name)
+		return lnet_bad(bad, LNET_BAD_UNKNOWN, id, 0);
+	r = &lnet_global_ranges[id];
+	if (r->read_only)
+		return lnet_bad(bad, LNET_BAD_READ_ONLY, id, 0);
+	if (value < (u32)r->min || value > (u32)r->max)
+		return lnet_bad(bad, LNET_BAD_RANGE, id, 0);
+	return lnet_global_cross_check(cur, id, value, bad);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR LGPL-2.1-or-later */
+/*
+ * The checks of a request that need no LNet state, shared by the core
+ * (which enforces them) and libcfg (which runs them before sending, so
+ * that its message names the field and the reason instead of guessing
+ * from an errno). Ranges and defaults come from lnet_tunables.h.
+ *
+ * Every check returns 0 or -EINVAL and, on -EINVAL, says why in @bad
+ * (may be NULL); the caller writes the message.
+ */
+#ifndef LNET_VALIDATE_H
+#define LNET_VALIDATE_H
+
+#include "../nid/nid.h"
+
+enum lnet_bad_why {
+	LNET_BAD_RANGE = 1,	/* field outside min..max of its row */
+	LNET_BAD_UNKNOWN,	/* no such setting */
+	LNET_BAD_READ_ONLY,	/* a setting that cannot be set */
+	LNET_BAD_NOT_BELOW,	/* field must be smaller than setting @other */
+	LNET_BAD_NOT_ABOVE,	/* field must be greater than setting @other */
+	LNET_BAD_ZERO_WHILE,	/* field must be 0 while setting @other is 0 */
+	LNET_BAD_LO_NET,	/* the lo net: LNet makes it, users cannot */
+	LNET_BAD_LND,		/* an LND that does not run on an interface */
+	LNET_BAD_IFNAME,	/* empty, or not shorter than LNET_IFNAME_LEN */
+};
+
+struct lnet_bad {
+	u32 why;		/* enum lnet_bad_why */
+	u32 field;		/* enum lnet_ni_tunable or enum lnet_global */
+	u32 other;		/* the setting a cross-check compares with */
+};
+
+/* A row of a table of lnet_tunables.h. */
+struct lnet_range {
+	const char *name;	/* YAML key; NULL for a hole in the ids */
+	s32 min, max, def;
+	bool read_only;
+};
+
+extern const struct lnet_range lnet_ni_tun_ranges[__LNET_TUN_MAX];
+/* Indexed by enum lnet_global; lnd_timeout is read_only. */
+extern const struct lnet_range lnet_global_ranges[__LNET_GLOBAL_MAX];
+
+/* Field @id of @t. */
+s32 *lnet_ni_tun_ref(struct lnet_ni_tunables *t, u32 id);
+s32 lnet_ni_tun_get(const struct lnet_ni_tunables *t, u32 id);
+/* Every field -1 (= the default). */
+void lnet_ni_tunables_unset(struct lnet_ni_tunables *t);
+/* Every field -1 or in range; then (lnet_ni_tunables_fill) -1 made the default. */
+int lnet_ni_tunables_check(const struct lnet_ni_tunables *t, struct lnet_bad *bad);
+void lnet_ni_tunables_fill(struct lnet_ni_tunables *t);
+/*
+ * An NI of net @net_id on interface @ifname with tunables @t: the net is
+ * not lo and its LND runs on interfaces, the name fits, the tunables hold.
+ */
+int lnet_ni_add_check(u32 net_id, const char *ifname,
+		      const struct lnet_ni_tunables *t, struct lnet_bad *bad);
+
+/*
+ * Setting @id to @value when the settings are @cur (indexed by enum
+ * lnet_global): known, settable, in range, and the cross-checks of
+ * lnet_ioctl.h hold.
+ */
+int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
+		      struct lnet_bad *bad);
+
+#endif /* LNET_VALIDATE_H */

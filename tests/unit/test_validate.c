@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of kernel/core/validate.c, the checks the core and libcfg
+ * share: which field and which reason each refusal reports, the tables
+ * made into arrays, and the -1 = default of the NI tunables.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "../../kernel/core/validate.h"
+
+#define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
+
+static void assert_bad(const struct lnet_bad *bad, u32 why, u32 field, u32 other)
+{
+	assert_int_equal(bad->why, why);
+	assert_int_equal(bad->field, field);
+	assert_int_equal(bad->other, other);
+}
+
+static void defaults(u32 cur[__LNET_GLOBAL_MAX])
+{
+	u32 i;
+
+	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
+		cur[i] = lnet_global_ranges[i].def;
+}
+
+static void test_tables(void **state)
+{
+	const struct lnet_range *r = &lnet_ni_tun_ranges[LNET_TUN_PEER_CREDITS];
+	const struct lnet_range *g = &lnet_global_ranges[LNET_GLOBAL_TRANSACTION_TIMEOUT];
+
+	assert_string_equal(r->name, "peer_credits");
+	assert_int_equal(r->min, LNET_TUN_PEER_CREDITS_MIN);
+	assert_int_equal(r->max, 1024);
+	assert_int_equal(r->def, 8);
+	assert_string_equal(g->name, "transaction_timeout");
+	assert_int_equal(g->min, 1);
+	assert_int_equal(g->max, LNET_GLOBAL_TRANSACTION_TIMEOUT_MAX);
+	assert_int_equal(g->def, 150);
+	assert_false(g->read_only);
+	/* every id of enum lnet_global is a row, lnd_timeout the read-only one */
+	for (u32 i = 0; i < __LNET_GLOBAL_MAX; i++) {
+		assert_non_null(lnet_global_ranges[i].name);
+		assert_int_equal(lnet_global_ranges[i].read_only, i == LNET_GLOBAL_LND_TIMEOUT);
+	}
+	assert_int_equal(sizeof(struct lnet_ni_tunables), 4 * __LNET_TUN_MAX);
+}
+
+static void test_tunables(void **state)
+{
+	struct lnet_ni_tunables t;
+	struct lnet_bad bad = { 0 };
+
+	lnet_ni_tunables_unset(&t);
+	assert_int_equal(t.peer_timeout, -1);
+	assert_int_equal(t.credits, -1);
+	assert_int_equal(lnet_ni_tunables_check(&t, &bad), 0);
+	t.credits = 65536;
+	t.peer_timeout = 0;
+	assert_int_equal(lnet_ni_tunables_check(&t, &bad), 0);
+	t.peer_buffer_credits = 16385;
+	assert_int_equal(lnet_ni_tunables_check(&t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_TUN_PEER_BUFFER_CREDITS, 0);
+	t.peer_buffer_credits = 5;
+	t.peer_credits = 0;
+	assert_int_equal(lnet_ni_tunables_check(&t, NULL), -EINVAL);	/* @bad may be NULL */
+	assert_int_equal(lnet_ni_tunables_check(&t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_TUN_PEER_CREDITS, 0);
+	t.peer_credits = -1;
+	lnet_ni_tunables_fill(&t);
+	assert_int_equal(t.peer_timeout, 0);
+	assert_int_equal(t.peer_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(t.peer_buffer_credits, 5);
+	assert_int_equal(t.credits, 65536);
+	*lnet_ni_tun_ref(&t, LNET_TUN_CREDITS) = 7;
+	assert_int_equal(t.credits, 7);
+	assert_int_equal(lnet_ni_tun_get(&t, LNET_TUN_PEER_CREDITS), 8);
+}
+
+static void test_ni_add(void **state)
+{
+	struct lnet_ni_tunables t;
+	struct lnet_bad bad = { 0 };
+
+	lnet_ni_tunables_unset(&t);
+	assert_int_equal(lnet_ni_add_check(TCP, "eth0", &t, &bad), 0);
+	assert_int_equal(lnet_ni_add_check(LNET_NET_ID(LNET_LND_O2IB, 3), "ib0", &t, &bad), 0);
+	assert_int_equal(lnet_ni_add_check(LNET_NET_ID(LNET_LND_LO, 0), "eth0", &t, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NET, 0, 0);
+	assert_int_equal(lnet_ni_add_check(LNET_NET_ID(LNET_LND_GNI, 0), "eth0", &t, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_LND, 0, 0);
+	assert_int_equal(lnet_ni_add_check(TCP, "", &t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_IFNAME, 0, 0);
+	assert_int_equal(lnet_ni_add_check(TCP, NULL, &t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_IFNAME, 0, 0);
+	assert_int_equal(lnet_ni_add_check(TCP, "a23456789012345", &t, &bad), 0);
+	assert_int_equal(lnet_ni_add_check(TCP, "a234567890123456", &t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_IFNAME, 0, 0);
+	/* the net and the name first, then the tunables */
+	t.credits = 0;
+	assert_int_equal(lnet_ni_add_check(LNET_NET_ID(LNET_LND_LO, 0), "", &t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NET, 0, 0);
+	assert_int_equal(lnet_ni_add_check(TCP, "eth0", &t, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_TUN_CREDITS, 0);
+}
+
+static void test_global_ranges(void **state)
+{
+	struct lnet_bad bad = { 0 };
+	u32 cur[__LNET_GLOBAL_MAX];
+
+	defaults(cur);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_NUMA_RANGE, 2147483647, &bad), 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_NUMA_RANGE, 2147483648U, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_GLOBAL_NUMA_RANGE, 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_MAX_INTERFACES, 15, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_GLOBAL_MAX_INTERFACES, 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_MAX_INTERFACES, 16, &bad), 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_LND_TIMEOUT, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_READ_ONLY, LNET_GLOBAL_LND_TIMEOUT, 0);
+	assert_int_equal(lnet_global_check(cur, __LNET_GLOBAL_MAX, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_UNKNOWN, __LNET_GLOBAL_MAX, 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RECOVERY_LIMIT, 0, NULL), 0);
+}
+
+static void test_global_cross(void **state)
+{
+	struct lnet_bad bad = { 0 };
+	u32 cur[__LNET_GLOBAL_MAX];
+
+	/* the defaults accept every retry_count (cfg_global_doc_check relies on it) */
+	defaults(cur);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT,
+					   LNET_GLOBAL_RETRY_COUNT_MAX, &bad), 0);
+	cur[LNET_GLOBAL_TRANSACTION_TIMEOUT] = 10;
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT, 9, &bad), 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT, 10, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_NOT_BELOW, LNET_GLOBAL_RETRY_COUNT,
+		   LNET_GLOBAL_TRANSACTION_TIMEOUT);
+	cur[LNET_GLOBAL_RETRY_COUNT] = 4;
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_TRANSACTION_TIMEOUT, 5, &bad), 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_TRANSACTION_TIMEOUT, 4, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_NOT_ABOVE, LNET_GLOBAL_TRANSACTION_TIMEOUT,
+		   LNET_GLOBAL_RETRY_COUNT);
+	cur[LNET_GLOBAL_HEALTH_SENSITIVITY] = 0;
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT, 0, &bad), 0);
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT, 1, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_ZERO_WHILE, LNET_GLOBAL_RETRY_COUNT,
+		   LNET_GLOBAL_HEALTH_SENSITIVITY);
+	/* the range before the cross-checks */
+	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT, 101, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_GLOBAL_RETRY_COUNT, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_ni_add),
+		cmocka_unit_test(test_global_ranges),
+		cmocka_unit_test(test_global_cross),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
