@@ -154,17 +154,6 @@ static int net_add_check(const struct cfg_net *n, const char *net,
 	return 0;
 }
 
-/* Does net @net_id already have an NI on @ifname? */
-static bool net_has_ifname(struct cfg_handle *h, u32 net_id, const char *ifname)
-{
-	struct lnet_ioc_ni ni;
-	u32 i;
-
-	for (i = 0; cfg_ni_get(h, i, net_id, &ni) == 0; i++)
-		if (!strncmp(ni.ni_ifname, ifname, sizeof(ni.ni_ifname)))
-			return true;
-	return false;
-}
 
 static int ni_add_fail(struct cfg_handle *h, const struct cfg_net *n,
 		       const char *ifname, const char *net, int rc,
@@ -183,12 +172,12 @@ static int ni_add_fail(struct cfg_handle *h, const struct cfg_net *n,
 				"interface '%s' has no address usable as a NID (loopback and link-local addresses are not NIDs)",
 				ifname);
 	case -EEXIST:
-		if (net_has_ifname(h, n->net_id, ifname))
-			return cfg_fail(err, rc, &n->loc,
-					"net %s already has an NI on interface '%s'", net, ifname);
 		return cfg_fail(err, rc, &n->loc,
-				"the address of interface '%s' is already the NID of another NI",
-				ifname);
+				"net %s already has an NI on interface '%s'", net, ifname);
+	case -EADDRINUSE:
+		return cfg_fail(err, rc, &n->loc,
+				"the address of interface '%s' on net %s is already a NID (of another NI or of a peer)",
+				ifname, net);
 	}
 	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
 }

@@ -204,7 +204,7 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	lnet_nid_make(&nid, net_id, ifa.addr, ifa.addr_len);
 	/* our NID, or a peer's: a NID names one node */
 	if (lnet_ni_find(ln, &nid) || lnet_peer_ni_find(ln, &nid))
-		return -EEXIST;
+		return -EADDRINUSE;
 
 	net = lnet_net_find(ln, net_id);
 	if (!net) {

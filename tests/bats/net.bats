@@ -184,6 +184,17 @@ add_ipv6_if() {
 	[ "$output" = "$before" ]
 }
 
+@test "net add: the kernel tells a taken interface from a taken NID (EEXIST, EADDRINUSE)" {
+	lnetctl net add --net tcp --if veth0
+	fails 1 "lnetctl net add: net tcp already has an NI on interface 'veth0'" \
+		net add --net tcp --if veth0
+	lnetctl peer add --prim_nid 10.11.0.2@tcp
+	fails 1 "lnetctl net add: the address of interface 'veth1' on net tcp is already a NID (of another NI or of a peer)" \
+		net add --net tcp --if veth1
+	# on another net the same address is another NID
+	lnetctl net add --net tcp1 --if veth1
+}
+
 @test "net del: errors" {
 	lnetctl net add --net tcp --if veth0
 	run lnetctl net show

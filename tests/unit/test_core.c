@@ -219,7 +219,7 @@ static void test_ni_add_errors(void **state)
 	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), 0);
 	objs = ln->ln_nobjects;
 	assert_int_equal(lnet_ni_add(ln, TCP, "eth0", NULL), -EEXIST);
-	assert_int_equal(lnet_ni_add(ln, TCP, "eth0alias", NULL), -EEXIST);
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth0alias", NULL), -EADDRINUSE);
 	assert_int_equal(lnet_ni_add(ln, TCP, "nosuch", NULL), -ENODEV);
 	assert_int_equal(lnet_ni_add(ln, TCP1, "nosuch", NULL), -ENODEV);
 	assert_int_equal(lnet_ni_add(ln, TCP, "noaddr", NULL), -EADDRNOTAVAIL);
@@ -240,7 +240,7 @@ static void test_ni_add_peer_nid(void **state)
 
 	/* 10.0.0.2@tcp is a peer's NID: eth1 cannot take it on tcp */
 	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, 0), 0);
-	assert_int_equal(lnet_ni_add(ln, TCP, "eth1", NULL), -EEXIST);
+	assert_int_equal(lnet_ni_add(ln, TCP, "eth1", NULL), -EADDRINUSE);
 	assert_null(lnet_net_find(ln, TCP));
 	/* on another net it is another NID */
 	assert_int_equal(lnet_ni_add(ln, TCP1, "eth1", NULL), 0);

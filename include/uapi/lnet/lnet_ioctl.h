@@ -109,8 +109,9 @@ struct lnet_ioc_config {
  *   of LNET_NI_TUNABLES in lnet_tunables.h).
  *   Errors: EINVAL (lo net, bad LND for a socket interface, tunable out of
  *   range), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
- *   usable address: loopback addresses are not NIDs), EEXIST (an NI on this
- *   interface in this net, or the NID in use).
+ *   usable address: loopback addresses are not NIDs), EEXIST (the net
+ *   already has an NI on this interface), EADDRINUSE (the interface's
+ *   address on this net is already a NID: another NI's, or a peer's).
  *
  * IOC_LIBCFS_DEL_NET (85)
  *   In: ni_net, and ni_ifname (delete the NI on that interface) or an empty
