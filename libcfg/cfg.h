@@ -268,9 +268,12 @@ struct cfg_global_spec {
 	uint32_t min, max, def;
 };
 
-/* The rows of LNET_GLOBALS, then a NULL name. */
-extern const struct cfg_global_spec cfg_global_specs[];
+/*
+ * The setting called @name, or the @i-th in `global show` order (NULL past
+ * the last): pointers, so that a later release can add fields and rows.
+ */
 const struct cfg_global_spec *cfg_global_find(const char *name);
+const struct cfg_global_spec *cfg_global_spec_at(unsigned int i);
 
 /* One setting (range and cross-checks explained in the message). */
 int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, uint32_t value,

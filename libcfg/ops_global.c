@@ -27,6 +27,12 @@ const struct cfg_global_spec *cfg_global_find(const char *name)
 	return NULL;
 }
 
+const struct cfg_global_spec *cfg_global_spec_at(unsigned int i)
+{
+	return i < sizeof(cfg_global_specs) / sizeof(cfg_global_specs[0]) - 1 ?
+	       &cfg_global_specs[i] : NULL;
+}
+
 static const struct cfg_global_spec *spec_of(u32 id)
 {
 	const struct cfg_global_spec *s;

@@ -66,6 +66,9 @@ int cfg_global_apply(struct cfg_handle *h, const struct cfg_global *g, struct cf
  * whatever order they are applied in (the ones it leaves out count at
  * their defaults; the running values are checked when applying).
  */
+/* The rows of LNET_GLOBALS, then a NULL name (cfg_global_spec_at() outside). */
+extern const struct cfg_global_spec cfg_global_specs[];
+
 int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err);
 
 #endif /* LNET_CFG_OPS_PRIV_H */

@@ -566,6 +566,32 @@ static void test_finish_rejects(void **state)
 		   "invalid rule (dst + rte + priority 0): a priority applies to one descriptor only: --dst with --rte makes a preferred-router rule, which takes no priority");
 }
 
+/* The settings in LNET_GLOBALS order, by index and by name, NULL past the last. */
+static void test_global_specs(void **state)
+{
+#define G_NAME(name, id, min, max, def) #name,
+	static const char *const names[] = { LNET_GLOBALS(G_NAME) };
+#undef G_NAME
+	const struct cfg_global_spec *s;
+	unsigned int i, n = sizeof(names) / sizeof(names[0]);
+
+	for (i = 0; i < n; i++) {
+		s = cfg_global_spec_at(i);
+		assert_non_null(s);
+		assert_string_equal(s->name, names[i]);
+		assert_ptr_equal(cfg_global_find(names[i]), s);
+	}
+	assert_null(cfg_global_spec_at(n));
+	assert_null(cfg_global_spec_at(~0U));
+	assert_null(cfg_global_find("lnd_timeout"));	/* read-only: not settable */
+	assert_null(cfg_global_find("retry"));
+	s = cfg_global_find("retry_count");
+	assert_int_equal(s->id, LNET_GLOBAL_RETRY_COUNT);
+	assert_int_equal(s->min, LNET_GLOBAL_RETRY_COUNT_MIN);
+	assert_int_equal(s->max, LNET_GLOBAL_RETRY_COUNT_MAX);
+	assert_int_equal(s->def, LNET_GLOBAL_RETRY_COUNT_DEF);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -584,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_nidlist),
 		cmocka_unit_test(test_finish_shapes),
 		cmocka_unit_test(test_finish_rejects),
+		cmocka_unit_test(test_global_specs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
