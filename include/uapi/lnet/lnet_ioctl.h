@@ -382,7 +382,7 @@ struct lnet_ioc_routing {
  *     st_msgs_alloc        messages allocated now; st_msgs_max the most
  *                          there have been at once
  *     st_errors            messages the core could not even start
- *     st_dp_send_count     sends completed (any status), st_dp_send_length
+ *     st_dp_send_count     sends completed successfully, st_dp_send_length
  *                          their payload bytes; st_dp_recv_* the same for
  *                          receives; st_dp_drop_* for dropped messages
  *     st_resend_count      resends after a failure (health)
