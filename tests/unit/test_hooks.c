@@ -55,36 +55,41 @@ static void record(struct lnet *ln, const char *what, const char *obj)
 		 obj ? " " : "", obj ? obj : "");
 }
 
-static void rec_net(struct lnet *ln, struct lnet_net *net)
+/* "what net" / "what NID" for the objects the hooks are told about. */
+static void record_net(struct lnet *ln, const char *what, u32 net_id)
 {
 	char s[LNET_NID_STR_MAX];
 
-	assert_true(lnet_net_print(net->net_id, s, sizeof(s)) > 0);
-	record(ln, "net", s);
+	assert_true(lnet_net_print(net_id, s, sizeof(s)) > 0);
+	record(ln, what, s);
+}
+
+static void record_nid(struct lnet *ln, const char *what, const struct lnet_nid *nid)
+{
+	char s[LNET_NID_STR_MAX];
+
+	assert_true(lnet_nid_print(nid, s, sizeof(s)) > 0);
+	record(ln, what, s);
+}
+
+static void rec_net(struct lnet *ln, struct lnet_net *net)
+{
+	record_net(ln, "net", net->net_id);
 }
 
 static void rec_ni(struct lnet *ln, struct lnet_ni *ni)
 {
-	char s[LNET_NID_STR_MAX];
-
-	assert_true(lnet_nid_print(&ni->ni_nid, s, sizeof(s)) > 0);
-	record(ln, "ni", s);
+	record_nid(ln, "ni", &ni->ni_nid);
 }
 
 static void rec_peer_net(struct lnet *ln, struct lnet_peer_net *lpn)
 {
-	char s[LNET_NID_STR_MAX];
-
-	assert_true(lnet_net_print(lpn->lpn_net_id, s, sizeof(s)) > 0);
-	record(ln, "peer_net", s);
+	record_net(ln, "peer_net", lpn->lpn_net_id);
 }
 
 static void rec_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
 {
-	char s[LNET_NID_STR_MAX];
-
-	assert_true(lnet_nid_print(&lpni->lpni_nid, s, sizeof(s)) > 0);
-	record(ln, "peer_ni", s);
+	record_nid(ln, "peer_ni", &lpni->lpni_nid);
 }
 
 static void rec_local(struct lnet *ln)
