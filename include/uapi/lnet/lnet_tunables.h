@@ -23,8 +23,12 @@
  * min, max and def are plain decimal literals: lnetctl's help and the man
  * page tests stringify them. Each row also names its numbers: <id>_MIN,
  * <id>_MAX and <id>_DEF (LNET_TUN_CREDITS_MAX, LNET_GLOBAL_RETRY_COUNT_DEF).
- * A tunable table is ABI (its struct is in an ioctl): rows are only ever
- * appended, and only where the ioctl has room.
+ * A tunable table is ABI (its struct is in an ioctl, and in struct
+ * cfg_net of liblnetcfg): its rows are Lustre's four NI tunables and stay
+ * so. Per-LND tunables (tcp's conns_per_peer, o2ib's map_on_demand, ...)
+ * get a table and a struct of their own, carried where the ioctls and the
+ * model have room for new fields (the ioctl's reserved words, the end of
+ * struct cfg_net), never by growing this one.
  */
 #ifndef _UAPI_LNET_TUNABLES_H
 #define _UAPI_LNET_TUNABLES_H
@@ -84,5 +88,11 @@ enum {
 	LNET_NI_TUNABLES(__LNET_TUN_NUMS)
 	LNET_GLOBALS(__LNET_GLOBAL_NUMS)
 };
+
+/* Only LNET_ names stay for the includer. */
+#undef __LNET_TUN_ENUM
+#undef __LNET_TUN_FIELD
+#undef __LNET_TUN_NUMS
+#undef __LNET_GLOBAL_NUMS
 
 #endif /* _UAPI_LNET_TUNABLES_H */
