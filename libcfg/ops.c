@@ -235,9 +235,6 @@ static int net_del_fail(struct cfg_handle *h, const struct cfg_net *n,
 	if (rc == -ENOENT)
 		return cfg_fail(err, rc, &n->loc,
 				"net %s has no NI on interface '%s'", net, ifname);
-	if (rc == -EINVAL && LNET_NET_LND(n->net_id) == LNET_LND_LO)
-		return cfg_fail(err, rc, &n->loc,
-				"net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo");
 	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
 }
 
@@ -251,6 +248,9 @@ int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
 	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
 	if (rc)
 		return rc;
+	if (lnet_net_del_check(n->net_id, NULL))	/* validate.c, as the core */
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo");
 	if (!n->nifs) {
 		rc = ni_del(h, n->net_id, NULL);
 		return rc ? net_del_fail(h, n, NULL, net, rc, err) : 0;

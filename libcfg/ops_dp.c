@@ -29,17 +29,6 @@ static void ping_request(struct lnet_ioc_ping *p, const struct lnet_nid *nid,
 	p->ping_timeout_ms = timeout_ms;
 }
 
-/* Is @nid one of this node's NIDs? (To say why a --source was refused.) */
-static bool is_local_nid(struct cfg_handle *h, const struct lnet_nid *nid)
-{
-	struct lnet_ioc_ni ni;
-
-	for (u32 i = 0; !cfg_ni_get(h, i, 0, &ni); i++)
-		if (lnet_nid_equal(&ni.ni_nid, nid))
-			return true;
-	return false;
-}
-
 int cfg_ping(struct cfg_handle *h, const struct lnet_nid *nid, const struct lnet_nid *src,
 	     u32 timeout_ms, struct lnet_ioc_ping *out, struct cfg_err *err)
 {
@@ -53,7 +42,7 @@ int cfg_ping(struct cfg_handle *h, const struct lnet_nid *nid, const struct lnet
 	if (!rc)
 		return 0;
 	cfg_nid_str(nid, nbuf, sizeof(nbuf));
-	if (rc == -EINVAL && src && !cfg_unreachable(h) && !is_local_nid(h, src))
+	if (rc == -EADDRNOTAVAIL && src && !cfg_unreachable(h))
 		return cfg_fail(err, rc, NULL,
 				"failed to ping %s: --source %s is not a NID of this node",
 				nbuf, cfg_nid_str(src, sbuf, sizeof(sbuf)));
@@ -142,8 +131,7 @@ int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg
 	if (!rc)
 		return 0;
 	cfg_nid_str(&req->sft_target, nbuf, sizeof(nbuf));
-	if (rc == -EINVAL && !lnet_nid_is_zero(&req->sft_src) && !cfg_unreachable(h) &&
-	    !is_local_nid(h, &req->sft_src))
+	if (rc == -EADDRNOTAVAIL && !lnet_nid_is_zero(&req->sft_src) && !cfg_unreachable(h))
 		return cfg_fail(err, rc, NULL,
 				"selftest %s to %s failed: --source %s is not a NID of this node",
 				op, nbuf, cfg_nid_str(&req->sft_src, sbuf, sizeof(sbuf)));

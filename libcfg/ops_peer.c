@@ -48,35 +48,47 @@ static int peer_owner(struct cfg_handle *h, const struct lnet_nid *nid,
 	return rc;
 }
 
-static bool peer_is_non_mr(struct cfg_handle *h, const struct lnet_nid *prim)
-{
-	struct lnet_ioc_peer pr;
-
-	return !cfg_peer_ni_get(h, 0, prim, &pr) && (pr.pr_flags & LNET_PEER_F_NON_MR);
-}
-
-/* Everything that can be checked before asking LNet. */
-static int peer_add_check(const struct cfg_peer *p, struct cfg_err *err)
+static int peer_non_mr_fail(const struct cfg_peer *p, int rc, struct cfg_err *err)
 {
 	char a[LNET_NID_STR_MAX];
-	u32 i, others = 0;
 
-	if (lnet_nid_is_zero(&p->prim))
+	return cfg_fail(err, rc, &p->loc,
+			"peer %s is not multi-rail (non_mr): it has its primary NID only",
+			cfg_nid_str(&p->prim, a, sizeof(a)));
+}
+
+/* The message for what lnet_peer_add_check() refused. */
+static int peer_add_bad(const struct cfg_peer *p, const struct lnet_bad *bad,
+			struct cfg_err *err)
+{
+	switch (bad->why) {
+	case LNET_BAD_ZERO_NID:
 		return cfg_fail(err, -EINVAL, &p->loc, "a peer needs a primary NID");
-	if (p->flags & LNET_PEER_F_FORCE)
+	case LNET_BAD_FLAGS:
+		if (p->flags & LNET_PEER_F_FORCE)
+			return cfg_fail(err, -EINVAL, &p->loc,
+					"force applies to deleting a peer, not to adding one");
 		return cfg_fail(err, -EINVAL, &p->loc,
-				"force applies to deleting a peer, not to adding one");
-	if (LNET_NET_LND(lnet_nid_net(&p->prim)) == LNET_LND_LO)
+				"invalid peer flags '%#x': expected non_mr and lock_prim only",
+				p->flags);
+	case LNET_BAD_LO_NID:
 		return cfg_fail(err, -EINVAL, &p->loc, "0@lo cannot be a peer NID");
-	for (i = 0; i < p->nnids; i++) {
-		if (LNET_NET_LND(lnet_nid_net(&p->nids[i])) == LNET_LND_LO)
-			return cfg_fail(err, -EINVAL, &p->loc, "0@lo cannot be a peer NID");
-		others += !lnet_nid_equal(&p->nids[i], &p->prim);
 	}
-	if ((p->flags & LNET_PEER_F_NON_MR) && others)
-		return cfg_fail(err, -EINVAL, &p->loc,
-				"peer %s is not multi-rail (non_mr): it has its primary NID only",
-				cfg_nid_str(&p->prim, a, sizeof(a)));
+	return peer_non_mr_fail(p, -EINVAL, err);
+}
+
+/* LNet's own checks of each NID (validate.c), before the first is sent. */
+static int peer_add_check(const struct cfg_peer *p, struct cfg_err *err)
+{
+	struct lnet_bad bad;
+	u32 i = 0;
+
+	do {
+		const struct lnet_nid *nid = p->nnids ? &p->nids[i] : NULL;
+
+		if (lnet_peer_add_check(&p->prim, nid, p->flags, &bad))
+			return peer_add_bad(p, &bad, err);
+	} while (++i < p->nnids);
 	return 0;
 }
 
@@ -96,13 +108,13 @@ static int peer_add_fail(struct cfg_handle *h, const struct cfg_peer *p,
 	if (rc == -EEXIST && !nid)
 		return cfg_fail(err, rc, &p->loc,
 				"peer %s already exists with other flags (non_mr, lock_prim)", a);
+	/* the cause is known; the lookup only names the owner */
 	if (rc == -EEXIST && !peer_owner(h, what, &owner))
 		return cfg_fail(err, rc, &p->loc, "NID %s already belongs to peer %s",
 				b, cfg_nid_str(&owner, a, sizeof(a)));
-	if (rc == -EINVAL && peer_is_non_mr(h, &p->prim))
-		return cfg_fail(err, rc, &p->loc,
-				"peer %s is not multi-rail (non_mr): it has its primary NID only", a);
-	if (rc == -EINVAL)
+	if (rc == -EMLINK)
+		return peer_non_mr_fail(p, rc, err);
+	if (rc == -EADDRINUSE)
 		return cfg_fail(err, rc, &p->loc,
 				"NID %s is one of this node's own NIDs, not a peer's", b);
 	if (rc == -ENOSPC)
@@ -167,20 +179,17 @@ static int peer_del_fail(struct cfg_handle *h, const struct cfg_peer *p,
 			 const struct lnet_nid *nid, int rc, struct cfg_err *err)
 {
 	char a[LNET_NID_STR_MAX], b[LNET_NID_STR_MAX], doing[160];
-	struct lnet_nid owner;
-	int probe;
 
 	cfg_nid_str(&p->prim, a, sizeof(a));
 	snprintf(doing, sizeof(doing), "cannot delete peer %s", a);
 	if (cfg_unreachable(h))
 		return cfg_ioc_fail(h, rc, err, &p->loc, doing);
-	probe = peer_owner(h, &p->prim, &owner);
-	if (rc == -ENOENT && probe == -ENOENT)
+	if (rc == -ENOENT)
 		return cfg_fail(err, rc, &p->loc, "no peer has NID %s", a);
-	if (rc == -ENOENT && nid)
+	if (rc == -ENXIO && nid)
 		return cfg_fail(err, rc, &p->loc, "NID %s is not a NID of peer %s",
 				cfg_nid_str(nid, b, sizeof(b)), a);
-	if (rc == -EPERM && probe != -EPERM)
+	if (rc == -EBUSY)
 		return cfg_fail(err, rc, &p->loc,
 				"the primary NID of peer %s is locked (lock_prim): force deletes it",
 				a);

@@ -95,7 +95,7 @@ int cfg_policy_del(struct cfg_handle *h, s32 idx, struct cfg_err *err)
 	char doing[64];
 	int rc;
 
-	if (idx < -1)
+	if (lnet_udsp_del_check(idx, NULL))	/* validate.c, as the core */
 		return cfg_fail(err, -EINVAL, NULL,
 				"invalid idx '%d': expected -1 (all) or an integer 0-%d",
 				idx, LNET_UDSP_MAX_RULES - 1);

@@ -83,18 +83,46 @@ static int route_cmd(struct cfg_handle *h, unsigned int cmd, const struct cfg_ro
 	return cfg_ioctl(h, cmd, &rt);
 }
 
-static int route_check(const struct cfg_route *r, struct cfg_err *err)
+/* The message for what lnet_route_add_check() refused. */
+static int route_add_bad(const struct cfg_route *r, const struct lnet_bad *bad,
+			 struct cfg_err *err)
 {
-	u32 i;
+	char net[LNET_NET_STR_MAX];
 
-	if (LNET_NET_LND(r->net_id) == LNET_LND_LO)
+	switch (bad->why) {
+	case LNET_BAD_LO_NET:
 		return cfg_fail(err, -EINVAL, &r->loc,
 				"net lo cannot be routed: it is this node itself");
-	if (!r->ngws)
+	case LNET_BAD_NET:
+		return cfg_fail(err, -EINVAL, &r->loc,
+				"invalid net '%s': no LND of that name",
+				cfg_net_str(r->net_id, net, sizeof(net)));
+	case LNET_BAD_ZERO_NID:
 		return cfg_fail(err, -EINVAL, &r->loc, "a route needs a gateway NID");
-	for (i = 0; i < r->ngws; i++)
-		if (LNET_NET_LND(lnet_nid_net(&r->gws[i])) == LNET_LND_LO)
-			return cfg_fail(err, -EINVAL, &r->loc, "0@lo cannot be a gateway");
+	case LNET_BAD_LO_NID:
+		return cfg_fail(err, -EINVAL, &r->loc, "0@lo cannot be a gateway");
+	case LNET_BAD_HOPS:
+		return cfg_fail(err, -EINVAL, &r->loc,
+				"invalid hop '%d': expected -1 (unset) or an integer 1-%d",
+				r->hops, LNET_ROUTE_HOPS_MAX);
+	}
+	return cfg_fail(err, -EINVAL, &r->loc,
+			"invalid priority '%u': expected an integer 0-%u",
+			r->priority, LNET_ROUTE_PRIORITY_MAX);
+}
+
+/* LNet's own checks of each route (validate.c), before the first is sent. */
+static int route_check(const struct cfg_route *r, struct cfg_err *err)
+{
+	struct lnet_bad bad;
+	u32 i = 0;
+
+	do {
+		const struct lnet_nid *gw = r->ngws ? &r->gws[i] : NULL;
+
+		if (lnet_route_add_check(r->net_id, gw, (u32)r->hops, r->priority, &bad))
+			return route_add_bad(r, &bad, err);
+	} while (++i < r->ngws);
 	return 0;
 }
 
@@ -116,7 +144,7 @@ static int route_add_fail(struct cfg_handle *h, const struct cfg_route *r, u32 i
 	case -EEXIST:
 		return cfg_fail(err, rc, &r->loc,
 				"a route to %s through gateway %s already exists", net, gw);
-	case -EINVAL:
+	case -EADDRINUSE:
 		return cfg_fail(err, rc, &r->loc,
 				"gateway %s is one of this node's own NIDs", gw);
 	}
@@ -208,10 +236,12 @@ static int routing_cmd(struct cfg_handle *h, unsigned int cmd, struct lnet_ioc_r
 int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err)
 {
 	struct lnet_ioc_routing r = { .rtr_enable = enable };
-	int rc = routing_cmd(h, IOC_LIBCFS_CONFIG_RTR, &r);
+	int rc;
 
-	if (rc == -EINVAL && !cfg_unreachable(h))
-		return cfg_fail(err, rc, NULL, "invalid routing '%u': expected 0 or 1", enable);
+	if (lnet_routing_check(enable, NULL))	/* validate.c, as the core */
+		return cfg_fail(err, -EINVAL, NULL, "invalid routing '%u': expected 0 or 1",
+				enable);
+	rc = routing_cmd(h, IOC_LIBCFS_CONFIG_RTR, &r);
 	return rc ? cfg_ioc_fail(h, rc, err, NULL,
 				 enable ? "cannot enable routing" : "cannot disable routing") : 0;
 }

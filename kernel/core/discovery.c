@@ -142,8 +142,13 @@ static int lnet_merge_add_nids(struct lnet *ln, const struct lnet_nid *prim,
 
 		if (!lnet_peer_ni_find(ln, &s->nids[i])) {
 			rc = lnet_peer_ni_add(ln, prim, &s->nids[i], 0);
-			/* a non-MR peer keeps one NI; the rest still merge */
-			if (rc && rc != -EINVAL && rc != -ENOSPC)
+			/*
+			 * A non-MR peer keeps one NI (EMLINK), our own NIDs
+			 * (EADDRINUSE) and bad NIDs (EINVAL) are left out,
+			 * the rest still merge.
+			 */
+			if (rc && rc != -EINVAL && rc != -EMLINK &&
+			    rc != -EADDRINUSE && rc != -ENOSPC)
 				return rc;
 		}
 		lpni = lnet_peer_ni_find(ln, &s->nids[i]);

@@ -27,7 +27,7 @@ void lnet_settings_init(struct lnet *ln)
 
 int lnet_routing_set(struct lnet *ln, u32 enable)
 {
-	if (enable > 1)
+	if (lnet_routing_check(enable, NULL))
 		return -EINVAL;
 	ln->ln_routing = enable;
 	return 0;

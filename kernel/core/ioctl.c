@@ -588,7 +588,7 @@ static int lnet_ioc_src_check(struct lnet *ln, const struct lnet_nid *src)
 
 	if (rc || lnet_nid_is_zero(src))
 		return rc;
-	return lnet_nid_is_lo(src) || lnet_ni_find(ln, src) ? 0 : -EINVAL;
+	return lnet_nid_is_lo(src) || lnet_ni_find(ln, src) ? 0 : -EADDRNOTAVAIL;
 }
 
 static int lnet_ioc_ping_check(struct lnet *ln, unsigned int cmd,

@@ -288,7 +288,7 @@ int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname)
 	struct lnet_net *net;
 	struct lnet_ni *ni;
 
-	if (LNET_NET_LND(net_id) == LNET_LND_LO)
+	if (lnet_net_del_check(net_id, NULL))
 		return -EINVAL;
 	net = lnet_net_find(ln, net_id);
 	if (!net)

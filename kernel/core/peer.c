@@ -6,6 +6,7 @@
  * NI. Every peer NI is in the NID hash (hash.c).
  */
 #include "lnet_priv.h"
+#include "validate.h"
 
 struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid)
 {
@@ -167,7 +168,7 @@ static int lnet_peer_nid_check(struct lnet *ln, const struct lnet_nid *nid)
 	if (lnet_nid_is_zero(nid) || lnet_nid_is_lo(nid))
 		return -EINVAL;
 	if (lnet_ni_find(ln, nid))
-		return -EINVAL;
+		return -EADDRINUSE;
 	return 0;
 }
 
@@ -195,8 +196,9 @@ int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
 	struct lnet_peer *lp;
 	int rc;
 
-	if (flags & ~(u32)(LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM))
-		return -EINVAL;
+	rc = lnet_peer_add_check(prim, nid, flags, NULL);
+	if (rc)
+		return rc;
 	rc = lnet_peer_nid_check(ln, prim);
 	if (rc)
 		return rc;
@@ -210,8 +212,8 @@ int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
 	lp = lnet_peer_find(ln, prim);
 	if (lp && !lnet_nid_equal(&lp->lp_primary_nid, prim))
 		return -EEXIST;		/* @prim is another peer's NI */
-	if (lp ? (lp->lp_flags & LNET_PEER_F_NON_MR) : (flags & LNET_PEER_F_NON_MR))
-		return -EINVAL;		/* a non-MR peer has one NI */
+	if (lp && (lp->lp_flags & LNET_PEER_F_NON_MR))
+		return -EMLINK;		/* an existing non-MR peer has one NI */
 	if (lp && lp->lp_nnis >= LNET_PEER_MAX_NIS)
 		return -ENOSPC;
 	if (!lp) {
@@ -254,13 +256,13 @@ static int lnet_peer_ni_del_locked(struct lnet *ln, const struct lnet_nid *prim,
 	    lnet_nid_equal(nid, &lp->lp_primary_nid)) {
 		if ((lp->lp_flags & LNET_PEER_F_LOCK_PRIM) &&
 		    !(flags & LNET_PEER_F_FORCE))
-			return -EPERM;
+			return -EBUSY;
 		lnet_peer_delete(ln, lp);
 		return 0;
 	}
 	lpni = lnet_peer_ni_find(ln, nid);
 	if (!lpni || lpni->lpni_peer_net->lpn_peer != lp)
-		return -ENOENT;
+		return -ENXIO;		/* the peer exists, this NID is not its */
 	lnet_peer_ni_free(ln, lpni);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * rules read the routes, so every change tells the UDSP engine.
  */
 #include "lnet_priv.h"
+#include "validate.h"
 
 static struct lnet_route *lnet_route_find(struct lnet *ln, u32 net_id,
 					  const struct lnet_peer *gw)
@@ -20,19 +21,12 @@ static struct lnet_route *lnet_route_find(struct lnet *ln, u32 net_id,
 static int lnet_route_check(struct lnet *ln, u32 net_id,
 			    const struct lnet_nid *gw, u32 hops, u32 priority)
 {
-	u32 lnd = LNET_NET_LND(net_id);
+	int rc = lnet_route_add_check(net_id, gw, hops, priority, NULL);
 
-	if (!lnet_lnd_name(lnd) || lnd == LNET_LND_LO)
-		return -EINVAL;
-	if (hops != (u32)LNET_ROUTE_HOPS_UNSET &&
-	    (hops < 1 || hops > LNET_ROUTE_HOPS_MAX))
-		return -EINVAL;
-	if (priority > LNET_ROUTE_PRIORITY_MAX)
-		return -EINVAL;
-	if (!gw || lnet_nid_is_zero(gw) || lnet_nid_is_lo(gw))
-		return -EINVAL;
+	if (rc)
+		return rc;
 	if (lnet_ni_find(ln, gw))
-		return -EINVAL;		/* we are not our own gateway */
+		return -EADDRINUSE;	/* we are not our own gateway */
 	if (lnet_net_find(ln, net_id))
 		return -EISCONN;	/* a local net needs no route */
 	return 0;

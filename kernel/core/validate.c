@@ -118,3 +118,66 @@ int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
 		return lnet_bad(bad, LNET_BAD_RANGE, id, 0);
 	return lnet_global_cross_check(cur, id, value, bad);
 }
+
+/* --- objects: peers, routes, routing, rules --------------------------------- */
+
+static bool lnet_nid_lo(const struct lnet_nid *nid)
+{
+	return nid->nid_lnd == LNET_LND_LO;
+}
+
+int lnet_peer_add_check(const struct lnet_nid *prim, const struct lnet_nid *nid,
+			u32 flags, struct lnet_bad *bad)
+{
+	bool other = nid && !lnet_nid_is_zero(nid) && !lnet_nid_equal(nid, prim);
+
+	if (lnet_nid_is_zero(prim))
+		return lnet_bad(bad, LNET_BAD_ZERO_NID, LNET_BAD_NID_PRIMARY, 0);
+	if (flags & ~(u32)(LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM))
+		return lnet_bad(bad, LNET_BAD_FLAGS, 0, 0);
+	if (lnet_nid_lo(prim))
+		return lnet_bad(bad, LNET_BAD_LO_NID, LNET_BAD_NID_PRIMARY, 0);
+	if (other && lnet_nid_lo(nid))
+		return lnet_bad(bad, LNET_BAD_LO_NID, LNET_BAD_NID_OTHER, 0);
+	if (other && (flags & LNET_PEER_F_NON_MR))
+		return lnet_bad(bad, LNET_BAD_NON_MR, LNET_BAD_NID_OTHER, 0);
+	return 0;
+}
+
+int lnet_net_del_check(u32 net_id, struct lnet_bad *bad)
+{
+	if (LNET_NET_LND(net_id) == LNET_LND_LO)
+		return lnet_bad(bad, LNET_BAD_LO_NET, 0, 0);
+	return 0;
+}
+
+int lnet_route_add_check(u32 net_id, const struct lnet_nid *gw, u32 hops,
+			 u32 priority, struct lnet_bad *bad)
+{
+	u32 lnd = LNET_NET_LND(net_id);
+
+	if (lnd == LNET_LND_LO)
+		return lnet_bad(bad, LNET_BAD_LO_NET, 0, 0);
+	if (!lnet_lnd_name(lnd))
+		return lnet_bad(bad, LNET_BAD_NET, 0, 0);
+	if (!gw || lnet_nid_is_zero(gw))
+		return lnet_bad(bad, LNET_BAD_ZERO_NID, LNET_BAD_NID_GATEWAY, 0);
+	if (lnet_nid_lo(gw))
+		return lnet_bad(bad, LNET_BAD_LO_NID, LNET_BAD_NID_GATEWAY, 0);
+	if (hops != (u32)LNET_ROUTE_HOPS_UNSET &&
+	    (hops < 1 || hops > LNET_ROUTE_HOPS_MAX))
+		return lnet_bad(bad, LNET_BAD_HOPS, 0, 0);
+	if (priority > LNET_ROUTE_PRIORITY_MAX)
+		return lnet_bad(bad, LNET_BAD_PRIORITY, 0, 0);
+	return 0;
+}
+
+int lnet_routing_check(u32 enable, struct lnet_bad *bad)
+{
+	return enable > 1 ? lnet_bad(bad, LNET_BAD_ENABLE, 0, 0) : 0;
+}
+
+int lnet_udsp_del_check(s32 idx, struct lnet_bad *bad)
+{
+	return idx < -1 ? lnet_bad(bad, LNET_BAD_INDEX, 0, 0) : 0;
+}

@@ -23,6 +23,23 @@ enum lnet_bad_why {
 	LNET_BAD_LO_NET,	/* the lo net: LNet makes it, users cannot */
 	LNET_BAD_LND,		/* an LND that does not run on an interface */
 	LNET_BAD_IFNAME,	/* empty, or not shorter than LNET_IFNAME_LEN */
+	/* peers, routes, routing, rules (the block "objects" below) */
+	LNET_BAD_FLAGS,		/* a flag the command does not take */
+	LNET_BAD_ZERO_NID,	/* NID @field is missing (the zero NID) */
+	LNET_BAD_LO_NID,	/* NID @field is 0@lo: never a peer or gateway */
+	LNET_BAD_NET,		/* a net of no known LND */
+	LNET_BAD_HOPS,		/* route hops not LNET_ROUTE_HOPS_UNSET or 1..MAX */
+	LNET_BAD_PRIORITY,	/* route priority above LNET_ROUTE_PRIORITY_MAX */
+	LNET_BAD_ENABLE,	/* routing neither 0 nor 1 */
+	LNET_BAD_INDEX,		/* a rule index below -1 */
+	LNET_BAD_NON_MR,	/* a second NID asked for with LNET_PEER_F_NON_MR */
+};
+
+/* @field of LNET_BAD_ZERO_NID and LNET_BAD_LO_NID */
+enum lnet_bad_nid {
+	LNET_BAD_NID_PRIMARY = 0,	/* a peer's primary NID */
+	LNET_BAD_NID_OTHER,		/* the peer NID being added */
+	LNET_BAD_NID_GATEWAY,		/* a route's gateway */
 };
 
 struct lnet_bad {
@@ -64,5 +81,32 @@ int lnet_ni_add_check(u32 net_id, const char *ifname,
  */
 int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
 		      struct lnet_bad *bad);
+
+/* --- objects: peers, routes, routing, rules --------------------------------
+ * The checks of ADD_PEER_NI, DEL_NET, ADD_ROUTE, CONFIG_RTR and DEL_UDSP
+ * that need no state. What needs state has an errno of its own (see
+ * lnet_ioctl.h), so neither side has to guess.
+ */
+
+/*
+ * Adding @nid (NULL or zero: none) to the peer of primary NID @prim with
+ * @flags: a primary NID, only NON_MR and LOCK_PRIM, no 0@lo, and no NID
+ * besides @prim when NON_MR says the peer has one. (That an existing peer
+ * is non-MR needs state: the core answers EMLINK.)
+ */
+int lnet_peer_add_check(const struct lnet_nid *prim, const struct lnet_nid *nid,
+			u32 flags, struct lnet_bad *bad);
+/* Deleting (an NI of) net @net_id: never lo. */
+int lnet_net_del_check(u32 net_id, struct lnet_bad *bad);
+/*
+ * A route to @net_id through @gw: a known LND other than lo, a gateway
+ * that is neither zero nor 0@lo, @hops and @priority within their ranges.
+ */
+int lnet_route_add_check(u32 net_id, const struct lnet_nid *gw, u32 hops,
+			 u32 priority, struct lnet_bad *bad);
+/* Routing @enable: 0 or 1. */
+int lnet_routing_check(u32 enable, struct lnet_bad *bad);
+/* Deleting rule @idx: -1 (all) or a rule index. */
+int lnet_udsp_del_check(s32 idx, struct lnet_bad *bad);
 
 #endif /* LNET_VALIDATE_H */

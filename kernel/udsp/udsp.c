@@ -7,6 +7,7 @@
  * The engine's registration on an instance and its hooks are here too.
  */
 #include "udsp_priv.h"
+#include "../core/validate.h"
 
 struct lnet_udsp *lnet_udsp_get(struct lnet *ln, u32 idx)
 {
@@ -114,7 +115,7 @@ int lnet_udsp_del(struct lnet *ln, s32 idx)
 	struct lnet_udsp *r;
 	int rc;
 
-	if (idx < -1)
+	if (lnet_udsp_del_check(idx, NULL))
 		return -EINVAL;
 	if (idx == -1) {
 		udsp_free_rules(ln);

@@ -3,6 +3,7 @@
 # lnetctl peer add | del | show | list.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	lnet_setup
@@ -179,4 +180,27 @@ teardown() {
 	[ "$(yaml_get "sum(1 for p in d['peer'] for n in p['peer ni'] if 'udsp info' in n)")" = 2 ]
 	run lnetctl peer show -v 3
 	[ "$(yaml_get "sum(1 for p in d['peer'] for n in p['peer ni'] if 'udsp info' in n)")" = 0 ]
+}
+
+@test "peer add | del: each cause LNet reports has its own message, exit 1" {
+	lnetctl peer add --prim_nid 10.11.0.100@tcp --nid 10.11.0.101@tcp --lock_prim
+	lnetctl peer add --prim_nid 10.11.0.200@tcp --non_mr
+	run lnetctl peer show
+	before=$output
+	fails 1 "lnetctl peer add: NID 10.11.0.1@tcp is one of this node's own NIDs, not a peer's" \
+		peer add --prim_nid 10.11.0.1@tcp
+	fails 1 "lnetctl peer add: NID 10.11.0.1@tcp is one of this node's own NIDs, not a peer's" \
+		peer add --prim_nid 10.11.0.100@tcp --nid 10.11.0.1@tcp
+	fails 1 "lnetctl peer add: peer 10.11.0.200@tcp is not multi-rail (non_mr): it has its primary NID only" \
+		peer add --prim_nid 10.11.0.200@tcp --nid 10.11.0.201@tcp
+	fails 1 "lnetctl peer add: NID 10.11.0.101@tcp already belongs to peer 10.11.0.100@tcp" \
+		peer add --prim_nid 10.11.0.200@tcp --nid 10.11.0.101@tcp
+	fails 1 "lnetctl peer del: no peer has NID 10.11.0.150@tcp" \
+		peer del --prim_nid 10.11.0.150@tcp
+	fails 1 "lnetctl peer del: NID 10.11.0.150@tcp is not a NID of peer 10.11.0.100@tcp" \
+		peer del --prim_nid 10.11.0.100@tcp --nid 10.11.0.150@tcp
+	fails 1 "lnetctl peer del: the primary NID of peer 10.11.0.100@tcp is locked (lock_prim): force deletes it" \
+		peer del --prim_nid 10.11.0.100@tcp
+	run lnetctl peer show
+	[ "$output" = "$before" ]
 }

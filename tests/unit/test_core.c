@@ -351,7 +351,8 @@ static void test_peer_mr(void **state)
 	assert_null(lnet_peer_ni_find(ln, &n2));
 	assert_int_equal(lp->lp_nnis, 2);
 	assert_int_equal(count_list(&lp->lp_peer_nets), 1);
-	assert_int_equal(lnet_peer_ni_del(ln, &p, &n2, 0), -ENOENT);
+	/* the peer exists, the NID is not its NI (any more) */
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &n2, 0), -ENXIO);
 }
 
 static void test_peer_non_mr(void **state)
@@ -369,7 +370,7 @@ static void test_peer_non_mr(void **state)
 
 	assert_int_equal(lnet_peer_ni_add(ln, &p, NULL, LNET_PEER_F_NON_MR), 0);
 	assert_int_equal(lnet_peer_find(ln, &p)->lp_flags, LNET_PEER_F_NON_MR);
-	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), -EINVAL);
+	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, 0), -EMLINK);
 	assert_null(lnet_peer_ni_find(ln, &n1));
 	assert_int_equal(lnet_peer_find(ln, &p)->lp_nnis, 1);
 }
@@ -383,10 +384,11 @@ static void test_peer_lock_prim(void **state)
 
 	assert_int_equal(lnet_peer_ni_add(ln, &p, &n1, LNET_PEER_F_LOCK_PRIM), 0);
 	assert_int_equal(lnet_peer_find(ln, &p)->lp_flags, LNET_PEER_F_LOCK_PRIM);
-	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, 0), -EPERM);
-	assert_int_equal(lnet_peer_ni_del(ln, &p, &p, 0), -EPERM);
+	/* EBUSY: not EPERM, which says the caller may not modify at all */
+	assert_int_equal(lnet_peer_ni_del(ln, &p, NULL, 0), -EBUSY);
+	assert_int_equal(lnet_peer_ni_del(ln, &p, &p, 0), -EBUSY);
 	/* through a secondary NID, the primary is still locked */
-	assert_int_equal(lnet_peer_ni_del(ln, &n1, NULL, 0), -EPERM);
+	assert_int_equal(lnet_peer_ni_del(ln, &n1, NULL, 0), -EBUSY);
 	assert_non_null(lnet_peer_find(ln, &p));
 	/* a non-primary NI may go */
 	assert_int_equal(lnet_peer_ni_del(ln, &p, &n1, 0), 0);
@@ -431,9 +433,9 @@ static void test_peer_nid_rules(void **state)
 	/* x belongs to a: not to b too */
 	assert_int_equal(lnet_peer_ni_add(ln, &b, &x, 0), -EEXIST);
 	assert_null(lnet_peer_find(ln, &b));
-	/* our own NID and lo are never peer NIDs */
-	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), -EINVAL);
-	assert_int_equal(lnet_peer_ni_add(ln, &a, &local, 0), -EINVAL);
+	/* our own NID (EADDRINUSE) and lo are never peer NIDs */
+	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), -EADDRINUSE);
+	assert_int_equal(lnet_peer_ni_add(ln, &a, &local, 0), -EADDRINUSE);
 	assert_int_equal(lnet_peer_ni_add(ln, &lo, NULL, 0), -EINVAL);
 	assert_int_equal(lnet_peer_ni_add(ln, &a, &lo, 0), -EINVAL);
 	assert_int_equal(lnet_peer_ni_add(ln, &zero_nid, &a, 0), -EINVAL);
@@ -441,7 +443,7 @@ static void test_peer_nid_rules(void **state)
 	assert_int_equal(lnet_peer_ni_add(ln, &b, NULL, 1U << 3), -EINVAL);
 	/* a NID of another peer is not that peer's NI to delete */
 	assert_int_equal(lnet_peer_ni_add(ln, &b, NULL, 0), 0);
-	assert_int_equal(lnet_peer_ni_del(ln, &b, &x, 0), -ENOENT);
+	assert_int_equal(lnet_peer_ni_del(ln, &b, &x, 0), -ENXIO);
 	assert_non_null(lnet_peer_ni_find(ln, &x));
 	/* the local net's peer_credits gives the peer NI's credits */
 	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_max_tx_credits, 16);
@@ -840,9 +842,9 @@ static void test_ioctl_peers(void **state)
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true), 0);
 	p = ioc_peer(&b, NULL, LNET_PEER_F_NON_MR, 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true), 0);
-	p = ioc_peer(&b, &none, 0, 0);
+	p = ioc_peer(&b, &none, 0, 0);		/* b is non-MR: EMLINK */
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_PEER_NI, &p, sizeof(p), true),
-			 -EINVAL);
+			 -EMLINK);
 	/* malformed NIDs */
 	bad = a;
 	bad.nid_addr_len = 5;
@@ -917,10 +919,13 @@ static void test_ioctl_peers(void **state)
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false),
 			 -ENOENT);
 
-	/* delete: locked needs FORCE; a non-NI is ENOENT */
+	/* delete: locked needs FORCE (EBUSY); a NID not the peer's is ENXIO */
 	p = ioc_peer(&a, NULL, 0, 0);
-	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true), -EPERM);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true), -EBUSY);
 	p = ioc_peer(&a, &none, 0, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true),
+			 -ENXIO);
+	p = ioc_peer(&none, NULL, 0, 0);	/* no such peer */
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_DEL_PEER_NI, &p, sizeof(p), true),
 			 -ENOENT);
 	p = ioc_peer(&a, NULL, LNET_PEER_F_FORCE, 0);

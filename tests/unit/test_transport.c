@@ -279,10 +279,10 @@ static void test_peer_del(void **state)
 	assert_int_equal(cfg_peer_add(h, &p, &err), 0);
 	peer_of(&p, "10.0.2.1@tcp", "10.0.2.7@tcp");
 	reset_err();
-	assert_int_equal(cfg_peer_del(h, &p, &err), -ENOENT);
+	assert_int_equal(cfg_peer_del(h, &p, &err), -ENXIO);
 	assert_string_equal(err.msg, "NID 10.0.2.7@tcp is not a NID of peer 10.0.2.1@tcp");
 	peer_of(&p, "10.0.2.1@tcp", NULL);
-	assert_int_equal(cfg_peer_del(h, &p, &err), -EPERM);
+	assert_int_equal(cfg_peer_del(h, &p, &err), -EBUSY);
 	assert_string_equal(err.msg,
 			    "the primary NID of peer 10.0.2.1@tcp is locked (lock_prim): force deletes it");
 	assert_string_equal(peer_nids("10.0.2.1@tcp"), "10.0.2.1@tcp 10.0.2.2@tcp");
@@ -292,6 +292,83 @@ static void test_peer_del(void **state)
 	assert_int_equal(cfg_peer_del(h, &p, &err), -ENOENT);
 	assert_string_equal(err.msg, "no peer has NID 10.0.2.1@tcp");
 	cfg_peer_fini(&p);
+}
+
+/* Each cause the core reports has its errno: the message needs no second question. */
+static void test_peer_causes(void **state)
+{
+	struct cfg_peer p;
+
+	configure();
+	cfg_peer_init(&p);
+	/* an existing non-MR peer asked for a second NID: EMLINK */
+	peer_of(&p, "10.0.3.1@tcp", NULL);
+	p.flags = LNET_PEER_F_NON_MR;
+	assert_int_equal(cfg_peer_add(h, &p, &err), 0);
+	peer_of(&p, "10.0.3.1@tcp", "10.0.3.2@tcp");
+	reset_err();
+	assert_int_equal(cfg_peer_add(h, &p, &err), -EMLINK);
+	assert_string_equal(err.msg,
+			    "peer 10.0.3.1@tcp is not multi-rail (non_mr): it has its primary NID only");
+	assert_string_equal(peer_nids("10.0.3.1@tcp"), "10.0.3.1@tcp");
+	/* flags other than non_mr, lock_prim and force: named, nothing sent */
+	peer_of(&p, "10.0.3.5@tcp", NULL);
+	p.flags = 1U << 3;
+	assert_int_equal(cfg_peer_add(h, &p, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "invalid peer flags '0x8': expected non_mr and lock_prim only");
+	assert_string_equal(peer_nids("10.0.3.5@tcp"), "");
+	cfg_peer_fini(&p);
+}
+
+static void route_of(struct cfg_route *r, const char *net, const char *gw)
+{
+	struct lnet_nid nid;
+
+	cfg_route_fini(r);
+	cfg_route_init(r);
+	assert_int_equal(cfg_parse_net("--net", net, &r->net_id, &err), 0);
+	assert_int_equal(cfg_parse_nid("--gateway", gw, &nid, &err), 0);
+	assert_int_equal(cfg_route_append(r, &nid), 0);
+}
+
+/* Before: hops and priority out of range read as "gateway is our own NID". */
+static void test_route_checks_named(void **state)
+{
+	struct cfg_route r;
+
+	configure();
+	cfg_route_init(&r);
+	route_of(&r, "o2ib", "10.0.4.1@tcp");
+	r.hops = 300;
+	reset_err();
+	assert_int_equal(cfg_route_add(h, &r, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid hop '300': expected -1 (unset) or an integer 1-255");
+	r.hops = 0;
+	assert_int_equal(cfg_route_add(h, &r, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid hop '0': expected -1 (unset) or an integer 1-255");
+	r.hops = LNET_ROUTE_HOPS_UNSET;
+	r.priority = 0x80000000U;
+	assert_int_equal(cfg_route_add(h, &r, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "invalid priority '2147483648': expected an integer 0-2147483647");
+	route_of(&r, "lo", "10.0.4.1@tcp");
+	assert_int_equal(cfg_route_add(h, &r, &err), -EINVAL);
+	assert_string_equal(err.msg, "net lo cannot be routed: it is this node itself");
+	route_of(&r, "o2ib", "0@lo");
+	assert_int_equal(cfg_route_add(h, &r, &err), -EINVAL);
+	assert_string_equal(err.msg, "0@lo cannot be a gateway");
+	cfg_route_fini(&r);
+	cfg_route_init(&r);
+	assert_int_equal(cfg_parse_net("--net", "o2ib", &r.net_id, &err), 0);
+	assert_int_equal(cfg_route_add(h, &r, &err), -EINVAL);
+	assert_string_equal(err.msg, "a route needs a gateway NID");
+	cfg_route_fini(&r);
+	/* nothing reached LNet */
+	assert_int_equal(peer_nids("10.0.4.1@tcp")[0], '\0');
+	/* routing: 0 or 1, checked by the same function as the core's */
+	assert_int_equal(cfg_routing_set(h, 2, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid routing '2': expected 0 or 1");
 }
 
 /* --- rules ----------------------------------------------------------------------- */
@@ -598,6 +675,8 @@ int main(void)
 		cmocka_unit_test(test_net_messages),
 		cmocka_unit_test(test_peer_add_rollback),
 		cmocka_unit_test(test_peer_del),
+		cmocka_unit_test(test_peer_causes),
+		cmocka_unit_test(test_route_checks_named),
 		cmocka_unit_test(test_policy_add_get_del),
 		cmocka_unit_test(test_policy_bad_rule_explained),
 		cmocka_unit_test(test_not_configured),

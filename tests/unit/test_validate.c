@@ -161,6 +161,100 @@ static void test_global_cross(void **state)
 	assert_bad(&bad, LNET_BAD_RANGE, LNET_GLOBAL_RETRY_COUNT, 0);
 }
 
+/* --- objects: peers, routes, routing, rules ---------------------------------- */
+
+static struct lnet_nid tcp_nid(u8 last)
+{
+	struct lnet_nid n = { .nid_addr_len = 4, .nid_lnd = LNET_LND_TCP,
+			      .nid_addr = { 10, 0, 0, last } };
+
+	return n;
+}
+
+static const struct lnet_nid lo_nid = { .nid_addr_len = 4, .nid_lnd = LNET_LND_LO };
+static const struct lnet_nid no_nid;
+
+static void test_peer_add(void **state)
+{
+	struct lnet_nid p = tcp_nid(1), n = tcp_nid(2);
+	const u32 non_mr = LNET_PEER_F_NON_MR;
+	struct lnet_bad bad = { 0 };
+
+	assert_int_equal(lnet_peer_add_check(&p, NULL, 0, &bad), 0);
+	assert_int_equal(lnet_peer_add_check(&p, &n, LNET_PEER_F_LOCK_PRIM, &bad), 0);
+	/* non_mr: the primary alone (a zero pr_nid, or the primary again) */
+	assert_int_equal(lnet_peer_add_check(&p, NULL, non_mr, &bad), 0);
+	assert_int_equal(lnet_peer_add_check(&p, &no_nid, non_mr, &bad), 0);
+	assert_int_equal(lnet_peer_add_check(&p, &p, non_mr, &bad), 0);
+	assert_int_equal(lnet_peer_add_check(&p, &n, non_mr, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_NON_MR, LNET_BAD_NID_OTHER, 0);
+	/* the primary first, then the flags, then 0@lo */
+	assert_int_equal(lnet_peer_add_check(&no_nid, &n, LNET_PEER_F_FORCE, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_ZERO_NID, LNET_BAD_NID_PRIMARY, 0);
+	assert_int_equal(lnet_peer_add_check(&lo_nid, NULL, LNET_PEER_F_FORCE, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_FLAGS, 0, 0);
+	assert_int_equal(lnet_peer_add_check(&p, NULL, 1U << 3, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_FLAGS, 0, 0);
+	assert_int_equal(lnet_peer_add_check(&lo_nid, NULL, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NID, LNET_BAD_NID_PRIMARY, 0);
+	assert_int_equal(lnet_peer_add_check(&p, &lo_nid, non_mr, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NID, LNET_BAD_NID_OTHER, 0);
+}
+
+static void test_route_add(void **state)
+{
+	const u32 unset = (u32)LNET_ROUTE_HOPS_UNSET, o2ib = LNET_NET_ID(LNET_LND_O2IB, 1);
+	struct lnet_nid gw = tcp_nid(9);
+	struct lnet_bad bad = { 0 };
+
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, unset, 0, &bad), 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, 1, 0, &bad), 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, LNET_ROUTE_HOPS_MAX,
+					      LNET_ROUTE_PRIORITY_MAX, &bad), 0);
+	/* the net, then the gateway, then hops and priority */
+	assert_int_equal(lnet_route_add_check(LNET_NET_ID(LNET_LND_LO, 0), NULL, 0, ~0U, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NET, 0, 0);
+	assert_int_equal(lnet_route_add_check(LNET_NET_ID(77, 0), &gw, 1, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_NET, 0, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, NULL, 0, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_ZERO_NID, LNET_BAD_NID_GATEWAY, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &no_nid, 1, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_ZERO_NID, LNET_BAD_NID_GATEWAY, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &lo_nid, 0, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NID, LNET_BAD_NID_GATEWAY, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, 0, ~0U, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_HOPS, 0, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, LNET_ROUTE_HOPS_MAX + 1, 0, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_HOPS, 0, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, (u32)-2, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_HOPS, 0, 0);
+	assert_int_equal(lnet_route_add_check(o2ib, &gw, unset,
+					      LNET_ROUTE_PRIORITY_MAX + 1, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_PRIORITY, 0, 0);
+}
+
+static void test_net_del_routing_udsp(void **state)
+{
+	struct lnet_bad bad = { 0 };
+
+	assert_int_equal(lnet_net_del_check(TCP, &bad), 0);
+	assert_int_equal(lnet_net_del_check(LNET_NET_ID(LNET_LND_LO, 0), &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_LO_NET, 0, 0);
+	assert_int_equal(lnet_routing_check(0, &bad), 0);
+	assert_int_equal(lnet_routing_check(1, &bad), 0);
+	assert_int_equal(lnet_routing_check(2, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_ENABLE, 0, 0);
+	assert_int_equal(lnet_udsp_del_check(-1, &bad), 0);
+	assert_int_equal(lnet_udsp_del_check(0, &bad), 0);
+	assert_int_equal(lnet_udsp_del_check(-2, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_INDEX, 0, 0);
+	/* @bad may be NULL: the core only wants the errno */
+	assert_int_equal(lnet_udsp_del_check(-2, NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +263,9 @@ int main(void)
 		cmocka_unit_test(test_ni_add),
 		cmocka_unit_test(test_global_ranges),
 		cmocka_unit_test(test_global_cross),
+		cmocka_unit_test(test_peer_add),
+		cmocka_unit_test(test_route_add),
+		cmocka_unit_test(test_net_del_routing_udsp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

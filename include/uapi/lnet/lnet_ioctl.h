@@ -116,7 +116,8 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_DEL_NET (85)
  *   In: ni_net, and ni_ifname (delete the NI on that interface) or an empty
  *   ni_ifname (delete the whole net). Errors: ENOENT (no such net or NI),
- *   EINVAL (lo).
+ *   EINVAL (lo, or ni_ifname not terminated; lnet_net_del_check() in
+ *   kernel/core/validate.c is the state-free part, callers run it first).
  *
  * IOC_LIBCFS_GET_NET (86)
  *   In: ni_index (0, 1, ...: the index-th NI, nets in creation order, 0@lo
@@ -212,15 +213,26 @@ struct lnet_ioc_ni {
  *   (LNET_PEER_F_NON_MR, LNET_PEER_F_LOCK_PRIM: valid when the peer is
  *   created). Creates the peer if needed (the primary NID is its first NI),
  *   then adds pr_nid to it.
- *   Errors: EINVAL (lo NID, unknown flag, non-MR peer given a second NID),
- *   EEXIST (pr_nid already belongs to a peer, or the peer exists with
- *   other flags and no pr_nid was given), ENOSPC (LNET_PEER_MAX_NIS reached).
+ *   Errors, one cause each except EINVAL:
+ *     EINVAL      what lnet_peer_add_check() (kernel/core/validate.c, no
+ *                 state: callers run it first and name the field) refuses:
+ *                 zero pr_prim_nid, a flag other than NON_MR and LOCK_PRIM,
+ *                 a 0@lo NID, a second NID with NON_MR; or a malformed NID;
+ *     EADDRINUSE  pr_prim_nid or pr_nid is one of this node's own NIDs;
+ *     EMLINK      the peer exists and is non-MR: it has its primary NID only;
+ *     EEXIST      pr_nid already belongs to a peer, pr_prim_nid is another
+ *                 peer's non-primary NID, or (no pr_nid) the peer exists
+ *                 with other flags;
+ *     ENOSPC      the peer has LNET_PEER_MAX_NIS NIs.
  *
  * IOC_LIBCFS_DEL_PEER_NI (93)
  *   In: pr_prim_nid, pr_nid (zero = the whole peer), pr_flags
  *   (LNET_PEER_F_FORCE: delete a peer whose primary NID is locked).
- *   Deleting the primary NID deletes the peer. Errors: ENOENT (no such peer,
- *   or pr_nid is not one of its NIs), EPERM (locked primary without FORCE).
+ *   Deleting the primary NID deletes the peer. Errors: EINVAL (zero
+ *   pr_prim_nid, a flag other than FORCE, a malformed NID), ENOENT (no peer
+ *   has pr_prim_nid), ENXIO (the peer exists, pr_nid is not one of its NIs),
+ *   EBUSY (its primary NID is locked, LNET_PEER_F_LOCK_PRIM, and FORCE was
+ *   not given; EPERM stays the caller's lack of the right to modify).
  *
  * IOC_LIBCFS_GET_PEER_NI (94)
  *   In: pr_index (0, 1, ...: the index-th peer NI over all peers, peers in
@@ -297,10 +309,15 @@ struct lnet_ioc_peer {
  *   rt_priority (0..LNET_ROUTE_PRIORITY_MAX, 0 highest). The gateway peer is
  *   created (non-multi-rail) when no peer has that NID yet. UDSP router rules
  *   are flattened again.
- *   Errors: EINVAL (bad net or gateway NID, the gateway is one of this
- *   node's NIDs, hops or priority out of range), EISCONN (rt_net is a local
- *   net: it is reached directly, never through a gateway), EEXIST (the same
- *   net and gateway are already a route).
+ *   Errors, one cause each except EINVAL:
+ *     EINVAL      what lnet_route_add_check() (kernel/core/validate.c, no
+ *                 state: callers run it first and name the field) refuses:
+ *                 rt_net lo or of no known LND, a zero or 0@lo gateway,
+ *                 rt_hops or rt_priority out of range; or a malformed NID;
+ *     EADDRINUSE  the gateway is one of this node's own NIDs;
+ *     EISCONN     rt_net is a local net: it is reached directly, never
+ *                 through a gateway;
+ *     EEXIST      the same net and gateway are already a route.
  *
  * IOC_LIBCFS_DEL_ROUTE (82)
  *   In: rt_net, rt_gateway. The gateway peer stays. Errors: EINVAL (bad
@@ -338,7 +355,8 @@ struct lnet_ioc_route {
  * --------------------------
  * IOC_LIBCFS_CONFIG_RTR (87)
  *   In: rtr_enable (0 = this node does not forward, 1 = it routes);
- *   rtr_tiny/small/large must be 0. Errors: EINVAL (rtr_enable not 0 or 1).
+ *   rtr_tiny/small/large must be 0. Errors: EINVAL (rtr_enable not 0 or 1:
+ *   lnet_routing_check() in kernel/core/validate.c, which callers run first).
  *
  * IOC_LIBCFS_ADD_BUF (88)
  *   In: rtr_tiny, rtr_small, rtr_large: the router buffer counts, each
@@ -488,8 +506,9 @@ struct lnet_ioc_global {
  *   its order, 0@lo left out (at most LNET_PING_MAX_NIDS; the rest of the
  *   array is zero). Nothing in the peer table changes, so callers that may
  *   only show may ping (DISCOVER and SELFTEST need the right to modify).
- *   Errors: EINVAL (a bad NID, ping_src not a local NID, timeout out of
- *   range, a flag), ETIMEDOUT (no reply in time), EHOSTUNREACH (no local
+ *   Errors: EINVAL (a malformed NID, timeout out of range, a flag),
+ *   EADDRNOTAVAIL (ping_src is well formed but not one of this node's
+ *   NIDs; 0@lo counts as one), ETIMEDOUT (no reply in time), EHOSTUNREACH (no local
  *   net reaches ping_nid, or the send failed at once), EPROTO (the reply
  *   was not a ping reply).
  *
@@ -547,8 +566,9 @@ struct lnet_ioc_ping {
  *   sft_elapsed_ns from the first send to the last answer.
  *   A message that timed out is abandoned (its buffer is freed when LNet
  *   is done with it).
- *   Errors: EINVAL (bad op, NID, a value out of range, sft_src not a
- *   local NID), ENETDOWN (LNet went down during the run). Failed messages
+ *   Errors: EINVAL (bad op, a malformed NID, a value out of range),
+ *   EADDRNOTAVAIL (sft_src is well formed but not one of this node's NIDs,
+ *   as for PING_PEER), ENETDOWN (LNet went down during the run). Failed messages
  *   are not errors: they are counted.
  */
 #define LNET_SELFTEST_MAX_SIZE		1048576U

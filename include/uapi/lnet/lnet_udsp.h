@@ -61,7 +61,8 @@
  *   In: iou_idx >= 0 deletes that rule (later rules move up by one);
  *   iou_idx = -1 deletes every rule (0 even when there are none).
  *   ioc_len must be sizeof(struct lnet_ioc_udsp), iou_bulk_size 0.
- *   Errors: ENOENT (no rule at iou_idx), EINVAL (iou_idx < -1).
+ *   Errors: ENOENT (no rule at iou_idx), EINVAL (iou_idx < -1:
+ *   lnet_udsp_del_check() in kernel/core/validate.c, which callers run first).
  *
  * IOC_LIBCFS_GET_UDSP_SIZE (107)
  *   In: iou_idx >= 0. Out: iou_bulk_size = bytes the rule needs after
