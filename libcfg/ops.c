@@ -199,16 +199,19 @@ static int ni_del(struct cfg_handle *h, u32 net_id, const char *ifname)
 	return cfg_ioctl(h, IOC_LIBCFS_DEL_NET, &ni);
 }
 
-int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err)
+int cfg_net_add(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX];
+	struct cfg_net full;
+	const struct cfg_net *n = &full;
 	int rc;
 	u32 i;
 
+	rc = cfg_model_read(in, &full, &cfg_net_model, err);
+	if (rc)
+		return rc;
 	cfg_net_str(n->net_id, net, sizeof(net));
-	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
-	if (!rc)
-		rc = net_add_check(n, net, err);
+	rc = net_add_check(n, net, err);
 	for (i = 0; !rc && i < n->nifs; i++) {
 		rc = ni_add(h, n, i);
 		if (rc) {
@@ -241,16 +244,18 @@ static int net_del_fail(struct cfg_handle *h, const struct cfg_net *n,
 	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
 }
 
-int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err)
+int cfg_net_del(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX];
+	struct cfg_net full;
+	const struct cfg_net *n = &full;
 	int rc = 0;
 	u32 i;
 
-	cfg_net_str(n->net_id, net, sizeof(net));
-	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	rc = cfg_model_read(in, &full, &cfg_net_model, err);
 	if (rc)
 		return rc;
+	cfg_net_str(n->net_id, net, sizeof(net));
 	if (!n->nifs) {
 		rc = ni_del(h, n->net_id, NULL);
 		return rc ? net_del_fail(h, n, NULL, net, rc, err) : 0;
