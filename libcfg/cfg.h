@@ -60,9 +60,10 @@ int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
  *    anything else, also for a struct a function fills in. A later release
  *    only appends fields, and takes a field that lies past an older
  *    program's @size as its default. Every entry point refuses (-EINVAL)
- *    a @size smaller than the first release's (never set up), and (-E2BIG)
- *    a larger one whose bytes past what the library knows are not zero (a
- *    newer program using newer fields); the library writes only @size bytes.
+ *    a @size smaller than the first release's (LNETCFG_0.1, never set up),
+ *    and (-E2BIG) a larger one whose bytes past what the library knows are
+ *    not zero (a newer program using newer fields); the library, init
+ *    included, writes only @size bytes.
  *  - Lists (interfaces, peer NIDs, gateways) are arrays the library owns:
  *    read them as arrays (n->ifnames[i], p->nids[i], r->gws[i]), add with
  *    the parsers or cfg_*_append(), release with cfg_*_fini(); never assign

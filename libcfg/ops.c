@@ -199,16 +199,19 @@ static int ni_del(struct cfg_handle *h, u32 net_id, const char *ifname)
 	return cfg_ioctl(h, IOC_LIBCFS_DEL_NET, &ni);
 }
 
-int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err)
+int cfg_net_add(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX];
+	struct cfg_net full;
+	const struct cfg_net *n = &full;
 	int rc;
 	u32 i;
 
+	rc = cfg_model_read(in, &full, &cfg_net_model, err);
+	if (rc)
+		return rc;
 	cfg_net_str(n->net_id, net, sizeof(net));
-	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
-	if (!rc)
-		rc = net_add_check(n, net, err);
+	rc = net_add_check(n, net, err);
 	for (i = 0; !rc && i < n->nifs; i++) {
 		rc = ni_add(h, n, i);
 		if (rc) {
@@ -238,16 +241,18 @@ static int net_del_fail(struct cfg_handle *h, const struct cfg_net *n,
 	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
 }
 
-int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err)
+int cfg_net_del(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX];
+	struct cfg_net full;
+	const struct cfg_net *n = &full;
 	int rc = 0;
 	u32 i;
 
-	cfg_net_str(n->net_id, net, sizeof(net));
-	rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	rc = cfg_model_read(in, &full, &cfg_net_model, err);
 	if (rc)
 		return rc;
+	cfg_net_str(n->net_id, net, sizeof(net));
 	if (lnet_net_del_check(n->net_id, NULL))	/* validate.c, as the core */
 		return cfg_fail(err, -EINVAL, &n->loc,
 				"net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo");

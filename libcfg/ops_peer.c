@@ -138,14 +138,16 @@ static void peer_add_undo(struct cfg_handle *h, const struct cfg_peer *p,
 			peer_cmd(h, IOC_LIBCFS_DEL_PEER_NI, &p->prim, &p->nids[i], 0);
 }
 
-int cfg_peer_add(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err)
+int cfg_peer_add(struct cfg_handle *h, const struct cfg_peer *in, struct cfg_err *err)
 {
+	struct cfg_peer full;
+	const struct cfg_peer *p = &full;
 	struct lnet_nid owner;
 	bool exists, created = false;
 	int rc;
 	u32 i;
 
-	rc = cfg_model_size(p, sizeof(*p), "cfg_peer", err);
+	rc = cfg_model_read(in, &full, &cfg_peer_model, err);
 	if (!rc)
 		rc = peer_add_check(p, err);
 	if (rc)
@@ -196,15 +198,17 @@ static int peer_del_fail(struct cfg_handle *h, const struct cfg_peer *p,
 	return cfg_ioc_fail(h, rc, err, &p->loc, doing);
 }
 
-int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err *err)
+int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *in, struct cfg_err *err)
 {
-	u32 flags = p->flags & LNET_PEER_F_FORCE;
+	struct cfg_peer full;
+	const struct cfg_peer *p = &full;
+	u32 flags, i;
 	int rc;
-	u32 i;
 
-	rc = cfg_model_size(p, sizeof(*p), "cfg_peer", err);
+	rc = cfg_model_read(in, &full, &cfg_peer_model, err);
 	if (rc)
 		return rc;
+	flags = p->flags & LNET_PEER_F_FORCE;
 	if (lnet_nid_is_zero(&p->prim))
 		return cfg_fail(err, -EINVAL, &p->loc, "a peer needs a primary NID");
 	if (!p->nnids) {

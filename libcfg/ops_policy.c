@@ -64,20 +64,21 @@ static int policy_marshal(const struct cfg_policy *p, void **bufp,
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err)
 {
 	struct lnet_ioc_udsp *u;
-	void *buf;
+	struct cfg_policy full;
+	void *buf = NULL;
 	int rc;
 
-	rc = cfg_model_size(p, sizeof(*p), "cfg_policy", err);
+	rc = cfg_model_read(p, &full, &cfg_policy_model, err);
 	if (!rc)
-		rc = policy_marshal(p, &buf, err);
+		rc = policy_marshal(&full, &buf, err);
 	if (rc)
 		return rc;
 	rc = cfg_ioctl(h, IOC_LIBCFS_ADD_UDSP, buf);
 	u = buf;
 	if (rc)
-		policy_add_fail(h, p, rc, err);
+		policy_add_fail(h, &full, rc, err);
 	else
-		p->d.idx = u->iou_idx;
+		p->d.idx = u->iou_idx;	/* a first-release field: within the caller's size */
 	free(buf);
 	return rc;
 }
@@ -161,7 +162,7 @@ int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out)
 	u32 bulk;
 	int rc, tries;
 
-	rc = cfg_model_size(out, sizeof(*out), "cfg_policy", NULL);
+	rc = cfg_model_size(out, &cfg_policy_model, NULL);
 	if (rc)
 		return rc;
 	if (idx > (u32)INT32_MAX)

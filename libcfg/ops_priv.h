@@ -8,6 +8,8 @@
 #ifndef LNET_CFG_OPS_PRIV_H
 #define LNET_CFG_OPS_PRIV_H
 
+#include <stddef.h>
+
 #include "cfg_priv.h"
 #include "../kernel/core/validate.h"
 
@@ -20,14 +22,45 @@ int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
 		 const struct cfg_loc *loc, const char *doing);
 
 /*
- * Check @size, the first field of a model struct of @known bytes in this
- * release: 0, -EINVAL (smaller: not set up by its init macro) or -E2BIG
- * (larger, with bytes past @known that are not zero), with a message
- * naming @type. @err may be NULL. This release is the first, so smaller
- * is never valid; once a struct gains a field, its callers check against
- * the first release's size and default what an older program lacks.
+ * A model struct's size in the first release (LNETCFG_0.1), through its
+ * last field then: the least @size an entry point takes. A field a later
+ * release appends lies past it, so an older program's struct lacks it.
  */
-int cfg_model_size(const void *obj, size_t known, const char *type, struct cfg_err *err);
+#define CFG_SIZE_THROUGH(type, field)	(offsetof(type, field) + sizeof(((type *)0)->field))
+#define CFG_NET_SIZE_0_1	CFG_SIZE_THROUGH(struct cfg_net, loc)
+#define CFG_PEER_SIZE_0_1	CFG_SIZE_THROUGH(struct cfg_peer, loc)
+#define CFG_POLICY_SIZE_0_1	CFG_SIZE_THROUGH(struct cfg_policy, loc)
+#define CFG_ROUTE_SIZE_0_1	CFG_SIZE_THROUGH(struct cfg_route, loc)
+
+/* A model struct as this release knows it (model.c). */
+struct cfg_model {
+	const char *name;			/* "cfg_net", for messages */
+	size_t first;				/* CFG_*_SIZE_0_1 */
+	size_t known;				/* sizeof in this release */
+	void (*init)(void *obj, size_t size);	/* its cfg_*_init_size(): the defaults */
+};
+
+extern const struct cfg_model cfg_net_model, cfg_peer_model, cfg_policy_model,
+	cfg_route_model;
+
+/*
+ * Check @size, the first field of model struct @obj: 0, -EINVAL (smaller
+ * than m->first: not set up by its init macro) or -E2BIG (larger than
+ * m->known, with bytes past it that are not zero: a newer program using
+ * newer fields), with a message naming the type. @err may be NULL. Enough
+ * for an entry point that touches only first-release fields (the lists,
+ * the parsers, get): those lie within every @size it takes.
+ */
+int cfg_model_size(const void *obj, const struct cfg_model *m, struct cfg_err *err);
+/*
+ * What an entry point that reads @obj reads instead: @full (m->known
+ * bytes) set up by m->init, then @obj's bytes over it, so a field past an
+ * older program's @size has its default, as init gives it. @full's size is
+ * m->known; its lists are @obj's (read them, do not free them). 0 or as
+ * cfg_model_size().
+ */
+int cfg_model_read(const void *obj, void *full, const struct cfg_model *m,
+		   struct cfg_err *err);
 /*
  * Append @item (@size bytes) to the array *@arr of @n items, at most @max:
  * 0, -E2BIG or -ENOMEM. The room is known from @n alone (4, then doubled

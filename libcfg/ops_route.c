@@ -19,7 +19,7 @@ int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
 {
 	u32 before = r->ngws, i;
 	struct cfg_peer tmp;
-	int rc = cfg_model_size(r, sizeof(*r), "cfg_route", err);
+	int rc = cfg_model_size(r, &cfg_route_model, err);
 
 	if (rc)
 		return rc;
@@ -174,13 +174,15 @@ static bool gateway_known(struct cfg_handle *h, const struct lnet_nid *gw)
 	return !cfg_peer_ni_get(h, 0, gw, &pr);
 }
 
-int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err)
+int cfg_route_add(struct cfg_handle *h, const struct cfg_route *in, struct cfg_err *err)
 {
+	struct cfg_route full;
+	const struct cfg_route *r = &full;
 	bool *peer_new;
 	int rc;
 	u32 i;
 
-	rc = cfg_model_size(r, sizeof(*r), "cfg_route", err);
+	rc = cfg_model_read(in, &full, &cfg_route_model, err);
 	if (!rc)
 		rc = route_check(r, err);
 	if (rc)
@@ -202,15 +204,19 @@ int cfg_route_add(struct cfg_handle *h, const struct cfg_route *r, struct cfg_er
 	return rc;
 }
 
-int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_err *err)
+int cfg_route_del(struct cfg_handle *h, const struct cfg_route *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX], gw[LNET_NID_STR_MAX], doing[128];
+	struct cfg_route full;
+	const struct cfg_route *r = &full;
 	int rc = 0;
 	u32 i;
 
+	rc = cfg_model_read(in, &full, &cfg_route_model, err);
+	if (rc)
+		return rc;
 	cfg_net_str(r->net_id, net, sizeof(net));
-	rc = cfg_model_size(r, sizeof(*r), "cfg_route", err);
-	for (i = 0; !rc && i < r->ngws; i++) {
+	for (i = 0; i < r->ngws; i++) {
 		rc = route_cmd(h, IOC_LIBCFS_DEL_ROUTE, r, i);
 		if (!rc)
 			continue;

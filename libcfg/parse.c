@@ -276,7 +276,7 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 	u32 before = n->nifs;
 	const char *pos = s;
 	char name[LNET_IFNAME_LEN];
-	int rc = cfg_model_size(n, sizeof(*n), "cfg_net", err);
+	int rc = cfg_model_size(n, &cfg_net_model, err);
 
 	if (rc)
 		return rc;
@@ -381,7 +381,7 @@ int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
 	u32 before = p->nnids;
 	const char *pos = s;
 	char item[LNET_EXPR_STR_MAX];
-	int rc = cfg_model_size(p, sizeof(*p), "cfg_peer", err);
+	int rc = cfg_model_size(p, &cfg_peer_model, err);
 
 	if (rc)
 		return rc;
@@ -431,7 +431,7 @@ int cfg_policy_finish(struct cfg_policy *p, bool has_priority, u32 priority,
 	bool dst = lnet_nidexpr_present(&d->dst);
 	bool rte = lnet_nidexpr_present(&d->rte);
 	char parts[64], why[256] = "";
-	int rc = cfg_model_size(p, sizeof(*p), "cfg_policy", err);
+	int rc = cfg_model_size(p, &cfg_policy_model, err);
 
 	if (rc)
 		return rc;

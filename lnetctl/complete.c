@@ -7,7 +7,8 @@
  * mode, so a prefix, an alias or an option already given means to the
  * completion what it means to the parser. The positional words come from
  * the leaf's args in its table: FILE is a file name (the caller completes
- * it), NID a live NID, COMMAND and SUBCOMMAND (help) the table words.
+ * it), NID a live NID, COMMAND and SUBCOMMAND (help) the table words. An
+ * option's value is what its row's .values says (lnetctl.h).
  *
  * lnetctl __complete, hidden from help (it is not for people), prints one
  * word per line on stdout:
@@ -29,6 +30,11 @@
  *                                    when none)
  *   __complete tree                  every leaf as "CMD [SUB]", then one
  *                                    "CMD [SUB] --option" line per option
+ *   __complete kinds                 "--option KIND" per global option, then
+ *                                    "CMD [SUB] --option KIND" per option of
+ *                                    tree: flag, text (typed, nothing to
+ *                                    offer), nets, nids, idx, files, or unset
+ *                                    (a row that does not say: a bug)
  *
  * The words come from the tables that dispatch and help walk, so a command
  * or option added to a table is completed, and checked against the man
@@ -102,46 +108,33 @@ static int values_idx(struct cfg_handle *h,
 	return rc == -ENOENT && !cfg_unreachable(h) ? 0 : rc;
 }
 
+/* Each kind of value by its name in __complete; the live ones with their walk. */
 static const struct {
 	const char *name;
 	int (*walk)(struct cfg_handle *h, void (*fn)(const char *word, void *arg),
 		    void *arg);
 } value_kinds[] = {
+	[LNETCTL_VALUES_UNSET] = { "unset", NULL },
+	[LNETCTL_VALUES_TYPED] = { "text", NULL },
 	[LNETCTL_VALUES_NETS] = { "nets", values_nets },
 	[LNETCTL_VALUES_NIDS] = { "nids", values_nids },
 	[LNETCTL_VALUES_IDX] = { "idx", values_idx },
+	[LNETCTL_VALUES_FILE] = { "files", NULL },
 };
 
-/* The options whose values are live, by the name in their table. */
-static const struct {
-	const char *opt;
-	enum lnetctl_value_kind kind;
-} value_options[] = {
-	{ "net", LNETCTL_VALUES_NETS },
-	{ "nid", LNETCTL_VALUES_NIDS },
-	{ "prim_nid", LNETCTL_VALUES_NIDS },
-	{ "src", LNETCTL_VALUES_NIDS },
-	{ "dst", LNETCTL_VALUES_NIDS },
-	{ "rte", LNETCTL_VALUES_NIDS },
-	{ "gateway", LNETCTL_VALUES_NIDS },
-	{ "source", LNETCTL_VALUES_NIDS },
-	{ "idx", LNETCTL_VALUES_IDX },
-};
+#define N_VALUE_KINDS	(sizeof(value_kinds) / sizeof(value_kinds[0]))
 
-/* The enum lnetctl_value_kind of long option @name (no "--"); -1 when it has no live values. */
-static int option_values(const char *name)
+/* Whether @kind is one that LNet is asked for. */
+static bool live_kind(enum lnetctl_value_kind kind)
 {
-	for (size_t i = 0; i < sizeof(value_options) / sizeof(value_options[0]); i++)
-		if (!strcmp(value_options[i].opt, name))
-			return value_options[i].kind;
-	return -1;
+	return (unsigned int)kind < N_VALUE_KINDS && value_kinds[kind].walk;
 }
 
 /* @fn(word, @arg) for each live value of @kind; 0, or the -errno of the failed read. */
 static int live_values(struct cfg_handle *h, enum lnetctl_value_kind kind,
 		       void (*fn)(const char *word, void *arg), void *arg)
 {
-	if ((unsigned int)kind >= sizeof(value_kinds) / sizeof(value_kinds[0]))
+	if (!live_kind(kind))
 		return -EINVAL;
 	return value_kinds[kind].walk(h, fn, arg);
 }
@@ -154,6 +147,7 @@ struct offer {
 	struct cfg_handle *h;	/* c->h, or the LNet of the --socket on the line */
 	const char *prefix;	/* "--opt=" typed before a value, else "" */
 	const char *text;	/* what is typed of the word (after the prefix) */
+	char opt_eq[64];	/* the "--opt=" that prefix points to */
 };
 
 /* @word, behind the prefix, if it starts with what is typed. */
@@ -168,16 +162,43 @@ static void offer(const char *word, void *arg)
 	o->c->add(buf, o->c->arg);
 }
 
-/* The live values of option @i of @opts (none for an unknown one). */
+/* What option @i of @opts takes, as its row says (none for an unknown one). */
 static enum lnetctl_comp_kind offer_values(struct offer *o, const struct lnetctl_opt *opts,
 					   int i)
 {
-	int kind = i >= 0 ? option_values(opts[i].name) : -1;
+	enum lnetctl_value_kind kind = i >= 0 ? opts[i].values : LNETCTL_VALUES_UNSET;
 
+	if (kind == LNETCTL_VALUES_FILE)
+		return LNETCTL_COMP_FILES;
 	/* a failed read has nothing to offer, and no place to say so */
-	if (kind >= 0)
+	if (live_kind(kind))
 		live_values(o->h, kind, offer, o);
 	return LNETCTL_COMP_WORDS;
+}
+
+/*
+ * When the word at the cursor is the value of an option of @opts (@s their
+ * partial scan): "--opt=VALUE", or any word after a VALUE option that is
+ * still waiting. Offers what the row says into @kind and returns true.
+ */
+static bool complete_value(struct offer *o, const struct lnetctl_scan *s,
+			   const struct lnetctl_opt *opts, enum lnetctl_comp_kind *kind)
+{
+	const char *text = o->text, *eq = strchr(text, '=');
+
+	if (!s->words_only && !strncmp(text, "--", 2) && eq) {
+		snprintf(o->opt_eq, sizeof(o->opt_eq), "%.*s", (int)(eq - text + 1), text);
+		o->prefix = o->opt_eq;
+		o->text = eq + 1;
+		*kind = offer_values(o, opts, lnetctl_opt_match(opts, text + 2, eq - text - 2,
+								NULL, 0));
+		return true;
+	}
+	if (s->pending >= 0 && strncmp(text, "--", 2)) {
+		*kind = offer_values(o, opts, s->pending);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -236,23 +257,15 @@ static enum lnetctl_comp_kind complete_leaf(struct offer *o, const struct lnetct
 					    int n, char **words)
 {
 	struct lnetctl_scan s = { .opts = cmd->opts, .partial = true };
-	const char *text = o->text, *eq = strchr(text, '=');
+	enum lnetctl_comp_kind kind;
 	struct lnetctl_args a;
-	char prefix[64];
 
 	lnetctl_scan(&s, n, words, &a);
-	if (!s.words_only && !strncmp(text, "--", 2) && eq) {
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)(eq - text + 1), text);
-		o->prefix = prefix;
-		o->text = eq + 1;
-		return offer_values(o, cmd->opts, lnetctl_opt_match(cmd->opts, text + 2,
-					eq - text - 2, NULL, 0));
-	}
-	if (s.pending >= 0 && strncmp(text, "--", 2))
-		return offer_values(o, cmd->opts, s.pending);
+	if (complete_value(o, &s, cmd->opts, &kind))
+		return kind;
 	if (s.unknown)		/* the word may be its value: nothing is right */
 		return LNETCTL_COMP_WORDS;
-	if (!s.words_only && (text[0] == '-' || !cmd->args)) {
+	if (!s.words_only && (o->text[0] == '-' || !cmd->args)) {
 		lnetctl_option_words(cmd->opts, &a, offer, o);
 		return LNETCTL_COMP_WORDS;
 	}
@@ -283,16 +296,13 @@ static enum lnetctl_comp_kind complete_cmd(struct offer *o, int n, char **words)
 static enum lnetctl_comp_kind complete_globals(struct offer *o, const struct lnetctl_scan *s,
 					       const struct lnetctl_args *a)
 {
-	const char *text = o->text, *eq = strchr(text, '=');
+	enum lnetctl_comp_kind kind;
 
-	if (!s->words_only && !strncmp(text, "--", 2) && eq)
-		return lnetctl_opt_match(lnetctl_global_opts, text + 2, eq - text - 2, NULL, 0) ==
-		       LNETCTL_G_SOCKET ? LNETCTL_COMP_FILES : LNETCTL_COMP_WORDS;
-	if (s->pending == LNETCTL_G_SOCKET && strncmp(text, "--", 2))
-		return LNETCTL_COMP_FILES;
+	if (complete_value(o, s, lnetctl_global_opts, &kind))
+		return kind;
 	if (s->unknown)
 		return LNETCTL_COMP_WORDS;
-	if (!s->words_only && text[0] == '-')
+	if (!s->words_only && o->text[0] == '-')
 		lnetctl_option_words(lnetctl_global_opts, a, offer, o);
 	else
 		lnetctl_table_words(lnetctl_root, offer, o);
@@ -408,46 +418,74 @@ static int complete_options(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return LNETCTL_OK;
 }
 
+/* A walk of tree or kinds: where it is, and what it prints. */
 struct tree {
 	FILE *out;
 	const char *path;
 	const struct lnetctl_cmd *table;
+	const struct lnetctl_opt *opts;	/* the leaf's, for its options' lines */
+	bool kinds;			/* kinds: options only, each with its kind */
 };
 
-static void print_tree(FILE *out, const char *prefix, const struct lnetctl_cmd *table);
+static void print_tree(const struct tree *t);
 
-/* "PATH --option" for each spelling of the leaf's options: the tables' own, so no --help. */
+/* What completes after @opt, by name: "flag" when it takes no value, "unset" if its row does not say. */
+static const char *kind_name(const struct lnetctl_opt *opt)
+{
+	if (opt->kind == LNETCTL_FLAG)
+		return "flag";
+	if ((unsigned int)opt->values >= N_VALUE_KINDS)
+		return "unset";
+	return value_kinds[opt->values].name;
+}
+
+/* "PATH --option[ KIND]" for each spelling of the leaf's options: the tables' own, so no --help. */
 static void print_tree_option(const char *word, void *arg)
 {
 	const struct tree *t = arg;
+	int i;
 
-	if (strcmp(word, "--help"))
-		fprintf(t->out, "%s %s\n", t->path, word);
+	if (!strcmp(word, "--help"))
+		return;
+	fprintf(t->out, "%s%s%s", t->path, *t->path ? " " : "", word);
+	i = lnetctl_opt_match(t->opts, word + 2, strlen(word + 2), NULL, 0);
+	if (t->kinds)
+		fprintf(t->out, " %s", i >= 0 ? kind_name(&t->opts[i]) : "unset");
+	fputc('\n', t->out);
 }
 
-/* The entry of t->table that @word spells: its leaves, or the leaf and its options. */
+/* The entry of t->table that @word spells: its leaves, or the leaf (unless kinds) and its options. */
 static void print_tree_entry(const char *word, void *arg)
 {
 	const struct tree *t = arg;
 	const struct lnetctl_cmd *c = lnetctl_cmd_match(t->table, word);
 	char path[64];
-	struct tree leaf = { t->out, path, NULL };
+	struct tree next = { t->out, path, c->sub, c->opts, t->kinds };
 
 	snprintf(path, sizeof(path), "%s%s%s", t->path, *t->path ? " " : "", word);
 	if (c->sub) {
-		print_tree(t->out, path, c->sub);
+		print_tree(&next);
 		return;
 	}
-	fprintf(t->out, "%s\n", path);
-	lnetctl_option_words(c->opts, NULL, print_tree_option, &leaf);
+	if (!t->kinds)
+		fprintf(t->out, "%s\n", path);
+	lnetctl_option_words(c->opts, NULL, print_tree_option, &next);
 }
 
-/* The leaves under @table, "PATH" then "PATH --option" lines; aliases too. */
-static void print_tree(FILE *out, const char *prefix, const struct lnetctl_cmd *table)
+/* The leaves under t->table, "PATH" then "PATH --option" lines; aliases too. */
+static void print_tree(const struct tree *t)
 {
-	struct tree t = { out, prefix, table };
+	lnetctl_table_words(t->table, print_tree_entry, (void *)t);
+}
 
-	lnetctl_table_words(table, print_tree_entry, &t);
+/* kinds: "--option KIND" for the global options, then "PATH --option KIND" for the leaves'. */
+static void print_kinds(FILE *out)
+{
+	struct tree globals = { out, "", NULL, lnetctl_global_opts, true };
+	struct tree leaves = { out, "", lnetctl_root, NULL, true };
+
+	lnetctl_option_words(lnetctl_global_opts, NULL, print_tree_option, &globals);
+	print_tree(&leaves);
 }
 
 static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -456,10 +494,10 @@ static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (argc != 1)
 		return lnetctl_usage(ctx, "usage: __complete values nets|nids|idx");
-	for (k = 0; k < sizeof(value_kinds) / sizeof(value_kinds[0]); k++)
-		if (!strcmp(value_kinds[k].name, argv[0]))
+	for (k = 0; k < N_VALUE_KINDS; k++)
+		if (live_kind(k) && !strcmp(value_kinds[k].name, argv[0]))
 			break;
-	if (k == sizeof(value_kinds) / sizeof(value_kinds[0]))
+	if (k == N_VALUE_KINDS)
 		return lnetctl_usage(ctx, "invalid KIND '%s': expected nets, nids or idx",
 				     argv[0]);
 	/* A failed read has printed nothing new: there is just nothing more to offer. */
@@ -467,16 +505,35 @@ static int complete_values(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return LNETCTL_OK;
 }
 
-/* `kind --OPTION`: which live values OPTION takes; nothing when none. */
+/* The first option of the leaves under @table whose name or alias is @name; NULL if none. */
+static const struct lnetctl_opt *find_option(const struct lnetctl_cmd *table, const char *name)
+{
+	const struct lnetctl_opt *opt;
+
+	for (; table && table->name; table++) {
+		if (table->sub) {
+			opt = find_option(table->sub, name);
+			if (opt)
+				return opt;
+			continue;
+		}
+		for (opt = table->opts; opt && opt->name; opt++)
+			if (!strcmp(opt->name, name) || (opt->alias && !strcmp(opt->alias, name)))
+				return opt;
+	}
+	return NULL;
+}
+
+/* `kind --OPTION`: which live values OPTION takes (its row says); nothing when none. */
 static int complete_kind(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
-	int k;
+	const struct lnetctl_opt *opt;
 
 	if (argc != 1 || strncmp(argv[0], "--", 2))
 		return lnetctl_usage(ctx, "usage: __complete kind --OPTION");
-	k = option_values(argv[0] + 2);
-	if (k >= 0)
-		fprintf(ctx->out, "%s\n", value_kinds[k].name);
+	opt = find_option(lnetctl_root, argv[0] + 2);
+	if (opt && live_kind(opt->values))
+		fprintf(ctx->out, "%s\n", value_kinds[opt->values].name);
 	return LNETCTL_OK;
 }
 
@@ -493,7 +550,13 @@ int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv)
 		return LNETCTL_OK;
 	}
 	if (!strcmp(what, "tree") && argc == 1) {
-		print_tree(ctx->out, "", lnetctl_root);
+		struct tree t = { ctx->out, "", lnetctl_root, NULL, false };
+
+		print_tree(&t);
+		return LNETCTL_OK;
+	}
+	if (!strcmp(what, "kinds") && argc == 1) {
+		print_kinds(ctx->out);
 		return LNETCTL_OK;
 	}
 	if (!strcmp(what, "subcommands"))
@@ -505,5 +568,5 @@ int lnetctl_complete(struct lnetctl_ctx *ctx, int argc, char **argv)
 	if (!strcmp(what, "kind"))
 		return complete_kind(ctx, argc - 1, argv + 1);
 	return lnetctl_usage(ctx, "expected line WORD..., commands, subcommands CMD, "
-			     "options CMD [SUB], values nets|nids|idx, kind --OPTION or tree");
+			     "options CMD [SUB], values nets|nids|idx, kind --OPTION, kinds or tree");
 }

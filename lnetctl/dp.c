@@ -12,9 +12,11 @@ enum { PING_TIMEOUT, PING_SOURCE };
 
 const struct lnetctl_opt lnetctl_ping_opts[] = {
 	[PING_TIMEOUT] = { "timeout", 't', LNETCTL_VALUE,
-			   "seconds to wait for each reply, 1-180 (default 5)" },
+			   "seconds to wait for each reply, 1-180 (default 5)",
+			   .values = LNETCTL_VALUES_TYPED },
 	[PING_SOURCE] = { "source", 's', LNETCTL_VALUE,
-			  "the local NID to send from (default: selection chooses)" },
+			  "the local NID to send from (default: selection chooses)",
+			  .values = LNETCTL_VALUES_NIDS },
 	{ NULL }
 };
 
@@ -29,15 +31,20 @@ const struct lnetctl_opt lnetctl_discover_opts[] = {
 enum { ST_COUNT, ST_SIZE, ST_SOURCE, ST_CONCURRENCY, ST_TIMEOUT };
 
 static const struct lnetctl_opt selftest_opts[] = {
-	[ST_COUNT] = { "count", 'c', LNETCTL_VALUE, "messages to send, 1-1000000 (default 100)" },
+	[ST_COUNT] = { "count", 'c', LNETCTL_VALUE, "messages to send, 1-1000000 (default 100)",
+		       .values = LNETCTL_VALUES_TYPED },
 	[ST_SIZE] = { "size", 'z', LNETCTL_VALUE,
-		      "payload BYTES of each, 0-1048576, K and M suffixes (default 1M)" },
+		      "payload BYTES of each, 0-1048576, K and M suffixes (default 1M)",
+		      .values = LNETCTL_VALUES_TYPED },
 	[ST_SOURCE] = { "source", 's', LNETCTL_VALUE,
-			"the local NID to send from (default: selection chooses)" },
+			"the local NID to send from (default: selection chooses)",
+			.values = LNETCTL_VALUES_NIDS },
 	[ST_CONCURRENCY] = { "concurrency", 'n', LNETCTL_VALUE,
-			     "messages in flight at once, 1-64 (default 8)" },
+			     "messages in flight at once, 1-64 (default 8)",
+			     .values = LNETCTL_VALUES_TYPED },
 	[ST_TIMEOUT] = { "timeout", 't', LNETCTL_VALUE,
-			 "seconds one message may take before it counts failed, 1-3600 (default 10)" },
+			 "seconds one message may take before it counts failed, 1-3600 (default 10)",
+			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 

@@ -31,12 +31,29 @@ enum lnetctl_opt_kind {
 	LNETCTL_LEVEL,		/* -v, -v 4, -v4, --verbose=4: the number is optional */
 };
 
+/*
+ * What completes after a VALUE or LEVEL option, said by its row (.values):
+ * live values read from LNet, a file name, or nothing (a typed value).
+ * UNSET is what a row that says nothing gets: right for a flag, a bug for
+ * an option that takes a value (`lnetctl __complete kinds` shows it, and
+ * tests/bats/completion.bats fails on it).
+ */
+enum lnetctl_value_kind {
+	LNETCTL_VALUES_UNSET,
+	LNETCTL_VALUES_TYPED,	/* a number, a name, a list: nothing to offer */
+	LNETCTL_VALUES_NETS,	/* nets of the configured NIs, lo left out */
+	LNETCTL_VALUES_NIDS,	/* local NIDs (not 0@lo), then peer NIDs */
+	LNETCTL_VALUES_IDX,	/* policy rule indexes */
+	LNETCTL_VALUES_FILE,	/* a file name: the caller completes it */
+};
+
 struct lnetctl_opt {
 	const char *name;		/* long name, without "--" */
 	char short_name;		/* 0 = none */
 	enum lnetctl_opt_kind kind;
 	const char *help;		/* printed as "\t--name: help" */
 	const char *alias;		/* a second long name (Lustre's spelling), or NULL */
+	enum lnetctl_value_kind values;	/* what completes after it (a flag: none) */
 };
 
 struct lnetctl_ctx;
@@ -205,12 +222,6 @@ struct lnetctl_comp {
  */
 enum lnetctl_comp_kind lnetctl_complete_line(const struct lnetctl_comp *c, int n,
 					     char **words, const char *text);
-
-enum lnetctl_value_kind {
-	LNETCTL_VALUES_NETS,	/* nets of the configured NIs, lo left out */
-	LNETCTL_VALUES_NIDS,	/* local NIDs (not 0@lo), then peer NIDs */
-	LNETCTL_VALUES_IDX,	/* policy rule indexes */
-};
 
 /* --- messages (main.c) ----------------------------------------------------------- */
 

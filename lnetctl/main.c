@@ -48,7 +48,8 @@ const struct lnetctl_cmd lnetctl_root[] = {
 const struct lnetctl_opt lnetctl_global_opts[] = {
 	[LNETCTL_G_SOCKET] = { "socket", 0, LNETCTL_VALUE,
 			       "PATH of lnetd's socket (default: /dev/lnet when it exists, "
-			       "else $LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")" },
+			       "else $LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")",
+			       .values = LNETCTL_VALUES_FILE },
 	[LNETCTL_G_VERSION] = { "version", 0, LNETCTL_FLAG, "print the version and exit 0" },
 	{ NULL }
 };

@@ -11,28 +11,35 @@
 enum { NC_NET, NC_IF, NA_TUN };
 
 #define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
-	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max },
+	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max, \
+			  .values = LNETCTL_VALUES_TYPED },
 
 static const struct lnetctl_opt net_add_opts[] = {
-	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1" },
+	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1",
+		     .values = LNETCTL_VALUES_NETS },
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
-		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)" },
+		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)",
+		    .values = LNETCTL_VALUES_TYPED },
 	LNET_NI_TUNABLES(NET_TUN_OPT)
 	{ NULL }
 };
 
 static const struct lnetctl_opt net_del_opts[] = {
-	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)" },
-	[NC_IF] = { "if", 'i', LNETCTL_VALUE, "delete only the NIs on these interfaces IF[,IF...]" },
+	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)",
+		     .values = LNETCTL_VALUES_NETS },
+	[NC_IF] = { "if", 'i', LNETCTL_VALUE, "delete only the NIs on these interfaces IF[,IF...]",
+		    .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 
 enum { NS_NET, NS_VERBOSE };
 
 static const struct lnetctl_opt net_show_opts[] = {
-	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "show only this net" },
+	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "show only this net",
+		     .values = LNETCTL_VALUES_NETS },
 	[NS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "level 0-5, alone 1: 1 adds statistics and tunables, 4 the UDSP values" },
+			 "level 0-5, alone 1: 1 adds statistics and tunables, 4 the UDSP values",
+			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 

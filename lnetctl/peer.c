@@ -8,9 +8,11 @@ enum { PA_NON_MR = PC_FLAGS, PA_LOCK };
 
 static const struct lnetctl_opt peer_add_opts[] = {
 	[PC_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE,
-		      "the peer's primary NID (the peer is created if new)" },
+		      "the peer's primary NID (the peer is created if new)",
+		      .values = LNETCTL_VALUES_NIDS },
 	[PC_NID] = { "nid", 'n', LNETCTL_VALUE,
-		     "more NIDs of the peer, e.g. 10.0.0.[2-3]@tcp,5@gni" },
+		     "more NIDs of the peer, e.g. 10.0.0.[2-3]@tcp,5@gni",
+		     .values = LNETCTL_VALUES_NIDS },
 	[PA_NON_MR] = { "non_mr", 'm', LNETCTL_FLAG,
 			"create the peer without Multi-Rail (one NID only)" },
 	[PA_LOCK] = { "lock_prim", 'l', LNETCTL_FLAG,
@@ -21,9 +23,11 @@ static const struct lnetctl_opt peer_add_opts[] = {
 enum { PD_FORCE = PC_FLAGS };
 
 static const struct lnetctl_opt peer_del_opts[] = {
-	[PC_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE, "the peer's primary NID" },
+	[PC_PRIM] = { "prim_nid", 'k', LNETCTL_VALUE, "the peer's primary NID",
+		      .values = LNETCTL_VALUES_NIDS },
 	[PC_NID] = { "nid", 'n', LNETCTL_VALUE,
-		     "delete only these NIDs (without it, the whole peer)" },
+		     "delete only these NIDs (without it, the whole peer)",
+		     .values = LNETCTL_VALUES_NIDS },
 	[PD_FORCE] = { "force", 'f', LNETCTL_FLAG, "delete a peer whose primary NID is locked" },
 	{ NULL }
 };
@@ -31,9 +35,11 @@ static const struct lnetctl_opt peer_del_opts[] = {
 enum { PS_NID, PS_VERBOSE };
 
 static const struct lnetctl_opt peer_show_opts[] = {
-	[PS_NID] = { "nid", 'n', LNETCTL_VALUE, "show only the peer that owns this NID" },
+	[PS_NID] = { "nid", 'n', LNETCTL_VALUE, "show only the peer that owns this NID",
+		     .values = LNETCTL_VALUES_NIDS },
 	[PS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "level 0-5, alone 1: 1 adds credits and statistics, 4 the UDSP values" },
+			 "level 0-5, alone 1: 1 adds credits and statistics, 4 the UDSP values",
+			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 

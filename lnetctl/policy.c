@@ -7,21 +7,27 @@ enum { PO_SRC, PO_DST, PO_RTE, PO_PRIORITY, PO_IDX };
 
 static const struct lnetctl_opt policy_add_opts[] = {
 	[PO_SRC] = { "src", 's', LNETCTL_VALUE,
-		     "local NIDs or nets: an expression such as 10.0.0.[1-4]@tcp, tcp1, o2ib*" },
-	[PO_DST] = { "dst", 'd', LNETCTL_VALUE, "peer NIDs or nets (same syntax as --src)" },
-	[PO_RTE] = { "rte", 'r', LNETCTL_VALUE, "router NIDs (with --dst)" },
+		     "local NIDs or nets: an expression such as 10.0.0.[1-4]@tcp, tcp1, o2ib*",
+		     .values = LNETCTL_VALUES_NIDS },
+	[PO_DST] = { "dst", 'd', LNETCTL_VALUE, "peer NIDs or nets (same syntax as --src)",
+		     .values = LNETCTL_VALUES_NIDS },
+	[PO_RTE] = { "rte", 'r', LNETCTL_VALUE, "router NIDs (with --dst)",
+		     .values = LNETCTL_VALUES_NIDS },
 	[PO_PRIORITY] = { "priority", 'p', LNETCTL_VALUE,
 			  "0-4294967294, 0 highest (without it: --src or --dst alone gets 0, "
-			  "--src with --dst or --dst with --rte makes a preferred list)" },
+			  "--src with --dst or --dst with --rte makes a preferred list)",
+			  .values = LNETCTL_VALUES_TYPED },
 	[PO_IDX] = { "idx", 'i', LNETCTL_VALUE,
-		     "insert the rule at this position, 0 first (default: append)" },
+		     "insert the rule at this position, 0 first (default: append)",
+		     .values = LNETCTL_VALUES_IDX },
 	{ NULL }
 };
 
 enum { PD_IDX, PD_ALL };
 
 static const struct lnetctl_opt policy_del_opts[] = {
-	[PD_IDX] = { "idx", 'i', LNETCTL_VALUE, "delete the rule at this position" },
+	[PD_IDX] = { "idx", 'i', LNETCTL_VALUE, "delete the rule at this position",
+		     .values = LNETCTL_VALUES_IDX },
 	[PD_ALL] = { "all", 'a', LNETCTL_FLAG, "delete every rule" },
 	{ NULL }
 };
@@ -29,7 +35,8 @@ static const struct lnetctl_opt policy_del_opts[] = {
 enum { PS_IDX };
 
 static const struct lnetctl_opt policy_show_opts[] = {
-	[PS_IDX] = { "idx", 'i', LNETCTL_VALUE, "show only the rule at this position" },
+	[PS_IDX] = { "idx", 'i', LNETCTL_VALUE, "show only the rule at this position",
+		     .values = LNETCTL_VALUES_IDX },
 	{ NULL }
 };
 

@@ -9,31 +9,36 @@
 enum { RC_NET, RC_GATEWAY, RA_HOP, RA_PRIORITY };
 
 static const struct lnetctl_opt route_add_opts[] = {
-	[RC_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net, e.g. o2ib1" },
+	[RC_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net, e.g. o2ib1",
+		     .values = LNETCTL_VALUES_NETS },
 	[RC_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
 			 "gateways on a local net, comma separated; ranges such as "
-			 "10.0.0.[1-4]@tcp make one route per NID" },
+			 "10.0.0.[1-4]@tcp make one route per NID", .values = LNETCTL_VALUES_NIDS },
 	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE, "hops to the remote net: 1-255 (default: -1, unset)",
-		     "hop-count" },
+		     "hop-count", .values = LNETCTL_VALUES_TYPED },
 	[RA_PRIORITY] = { "priority", 'p', LNETCTL_VALUE,
-			  "0-2147483647, 0 highest (default 0)" },
+			  "0-2147483647, 0 highest (default 0)", .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 
 static const struct lnetctl_opt route_del_opts[] = {
-	[RC_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net" },
+	[RC_NET] = { "net", 'n', LNETCTL_VALUE, "the remote net", .values = LNETCTL_VALUES_NETS },
 	[RC_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
-			 "delete the routes through these gateways (NIDs, comma separated)" },
+			 "delete the routes through these gateways (NIDs, comma separated)",
+			 .values = LNETCTL_VALUES_NIDS },
 	{ NULL }
 };
 
 enum { RS_NET, RS_GATEWAY, RS_VERBOSE };
 
 static const struct lnetctl_opt route_show_opts[] = {
-	[RS_NET] = { "net", 'n', LNETCTL_VALUE, "only the routes to this net" },
-	[RS_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE, "only the routes through this gateway NID" },
+	[RS_NET] = { "net", 'n', LNETCTL_VALUE, "only the routes to this net",
+		     .values = LNETCTL_VALUES_NETS },
+	[RS_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE, "only the routes through this gateway NID",
+			 .values = LNETCTL_VALUES_NIDS },
 	[RS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "0-5 (alone: 1): 1 and up add hop, priority, state and type" },
+			 "0-5 (alone: 1): 1 and up add hop, priority, state and type",
+			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 

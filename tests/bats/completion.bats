@@ -235,6 +235,26 @@ configure_two_nets() {
 	[[ $output != *__complete* ]]
 }
 
+@test "__complete kinds: every option that takes a value says what completes after it" {
+	local bad
+	run lnetctl __complete kinds
+	[ "$status" -eq 0 ]
+	# the spellings of tree, each with the kind its row gives
+	[ "$(grep -v -- '^--' <<<"$output" | sed 's/ [^ ]*$//')" = \
+	  "$(lnetctl __complete tree | grep -- ' --')" ]
+	# a VALUE or LEVEL row without .values shows as "unset"
+	bad=$(grep -v -E ' (flag|text|nets|nids|idx|files)$' <<<"$output" || :)
+	[ -z "$bad" ] || { echo "rows without .values: $bad"; return 1; }
+	grep -Fx -- '--socket files' <<<"$output"
+	grep -Fx -- '--version flag' <<<"$output"
+	grep -Fx -- 'net show --net nets' <<<"$output"
+	grep -Fx -- 'net add --credits text' <<<"$output"
+	grep -Fx -- 'route add --hop-count text' <<<"$output"
+	grep -Fx -- 'udsp del --idx idx' <<<"$output"
+	grep -Fx -- 'selftest get --source nids' <<<"$output"
+	grep -Fx -- 'peer add --non_mr flag' <<<"$output"
+}
+
 @test "every leaf: bash offers after -- exactly what __complete options lists" {
 	local leaf want
 	local -a words

@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "../../libcfg/cfg_priv.h"
+#include "../../libcfg/ops_priv.h"
 
 static struct cfg_err err;
 
@@ -449,6 +449,93 @@ static void test_model_newer_program(void **state)
 	cfg_peer_fini(&big.p);
 }
 
+/*
+ * A program built against the first release passes its struct with the
+ * first release's size: taken; one byte less was never set up.
+ */
+static void test_model_first_release(void **state)
+{
+	struct cfg_peer p;
+	char want[128];
+
+	cfg_peer_init_size(&p, CFG_PEER_SIZE_0_1);
+	assert_int_equal(p.size, CFG_PEER_SIZE_0_1);
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.0.0.1@tcp", &p, &err), 0);
+	assert_int_equal(p.nnids, 1);
+	p.size = CFG_PEER_SIZE_0_1 - 1;
+	reset_err();
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.0.0.2@tcp", &p, &err), -EINVAL);
+	snprintf(want, sizeof(want), "struct cfg_peer of %zu bytes: not set up by cfg_peer_init()",
+		 CFG_PEER_SIZE_0_1 - 1);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(p.nnids, 1);
+	p.size = CFG_PEER_SIZE_0_1;
+	cfg_peer_fini(&p);
+}
+
+/*
+ * An older program's struct ends before the fields a later release
+ * appended. This release is the first, so the tunables of cfg_net stand in
+ * for such fields: a model whose first release ended before them. Init
+ * writes only the older program's bytes, and the copy an entry point reads
+ * has the tunables' defaults (-1), not what lies past the caller's struct.
+ */
+static void test_model_older_program(void **state)
+{
+	struct cfg_model older = cfg_net_model;
+	char names[1][LNET_IFNAME_LEN] = { "eth3" };
+	struct cfg_net old, full;
+	u32 i;
+
+	older.first = offsetof(struct cfg_net, tun);
+	memset(&old, 0x5a, sizeof(old));	/* past the older struct: not the caller's */
+	cfg_net_init_size(&old, older.first);
+	assert_int_equal(old.size, older.first);
+	assert_null(old.ifnames);
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		assert_int_equal(*lnet_ni_tun_ref(&old.tun, i), 0x5a5a5a5a);
+	old.ifnames = names;	/* cfg_net_append() checks the real first release */
+	old.nifs = 1;
+	old.net_id = LNET_NET_ID(LNET_LND_TCP, 2);
+	reset_err();
+	assert_int_equal(cfg_model_read(&old, &full, &older, &err), 0);
+	assert_int_equal(full.size, sizeof(full));
+	assert_int_equal(full.net_id, LNET_NET_ID(LNET_LND_TCP, 2));
+	assert_int_equal(full.nifs, 1);
+	assert_string_equal(full.ifnames[0], "eth3");
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		assert_int_equal(*lnet_ni_tun_ref(&full.tun, i), -1);
+	assert_int_equal(full.loc.line + full.loc.col, 0);
+	/* smaller than that first release: refused, nothing read */
+	old.size = older.first - 1;
+	memset(&full, 0, sizeof(full));
+	assert_int_equal(cfg_model_read(&old, &full, &older, &err), -EINVAL);
+	assert_int_equal(full.size, 0);
+}
+
+/* A newer program's struct through the same copy: its known fields read, the rest must be zero. */
+static void test_model_read_newer(void **state)
+{
+	struct { struct cfg_route r; u32 later; } big;
+	struct cfg_route full;
+	char want[128];
+
+	cfg_route_init_size(&big.r, sizeof(big));
+	assert_int_equal(big.r.hops, LNET_ROUTE_HOPS_UNSET);
+	big.r.priority = 4;
+	reset_err();
+	assert_int_equal(cfg_model_read(&big.r, &full, &cfg_route_model, &err), 0);
+	assert_int_equal(full.size, sizeof(full));
+	assert_int_equal(full.priority, 4);
+	assert_int_equal(full.hops, LNET_ROUTE_HOPS_UNSET);
+	big.later = 1;
+	assert_int_equal(cfg_model_read(&big.r, &full, &cfg_route_model, &err), -E2BIG);
+	snprintf(want, sizeof(want),
+		 "struct cfg_route of %zu bytes: byte %zu is set, this library knows %zu",
+		 sizeof(big), offsetof(__typeof__(big), later), sizeof(struct cfg_route));
+	assert_string_equal(err.msg, want);
+}
+
 /* Lists have no room of their own to track: cut short, they stay valid. */
 static void test_model_lists(void **state)
 {
@@ -606,6 +693,9 @@ int main(void)
 		cmocka_unit_test(test_ifnames),
 		cmocka_unit_test(test_model_not_initialized),
 		cmocka_unit_test(test_model_newer_program),
+		cmocka_unit_test(test_model_first_release),
+		cmocka_unit_test(test_model_older_program),
+		cmocka_unit_test(test_model_read_newer),
 		cmocka_unit_test(test_model_lists),
 		cmocka_unit_test(test_nidlist),
 		cmocka_unit_test(test_finish_shapes),
