@@ -238,6 +238,8 @@ leaves() {
 }
 
 @test "every option completion offers is one the parser takes and help lists, and only those" {
+	# lnetctl's own tables, whatever the transport: checked on lnetd (slow under TCG)
+	[ "$LNET_TRANSPORT" = dev ] && skip "table check of lnetctl itself: runs on lnetd"
 	local leaf opt help words got want
 	while read -r leaf; do
 		read -ra words <<<"$leaf"

@@ -236,6 +236,8 @@ configure_two_nets() {
 }
 
 @test "__complete kinds: every option that takes a value says what completes after it" {
+	# lnetctl's own tables, whatever the transport: checked on lnetd (slow under TCG)
+	[ "$LNET_TRANSPORT" = dev ] && skip "table check of lnetctl itself: runs on lnetd"
 	local bad
 	run lnetctl __complete kinds
 	[ "$status" -eq 0 ]
@@ -256,6 +258,8 @@ configure_two_nets() {
 }
 
 @test "every leaf: bash offers after -- exactly what __complete options lists" {
+	# lnetctl's own tables, whatever the transport: checked on lnetd (slow under TCG)
+	[ "$LNET_TRANSPORT" = dev ] && skip "table check of lnetctl itself: runs on lnetd"
 	local leaf want
 	local -a words
 	while read -r leaf; do

@@ -247,6 +247,8 @@ tab_list() {
 }
 
 @test "shell: Tab after -- lists every option of every leaf, as __complete options does" {
+	# lnetctl's own tables, whatever the transport: checked on lnetd (slow under TCG)
+	[ "$LNET_TRANSPORT" = dev ] && skip "table check of lnetctl itself: runs on lnetd"
 	local leaf want
 	shell_start
 	while read -r leaf; do
