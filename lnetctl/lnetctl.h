@@ -50,6 +50,7 @@ struct lnetctl_cmd {
 	const char *args;			/* positional words, for help */
 	bool hidden;				/* not listed by help (__complete) */
 	const char *alias;			/* a second name (udsp for policy), or NULL */
+	unsigned int kind;			/* for @fn: set's buffer kind */
 };
 
 struct lnetctl_ctx {

@@ -342,23 +342,22 @@ struct lnet_ioc_route {
  *
  * IOC_LIBCFS_ADD_BUF (88)
  *   In: rtr_tiny, rtr_small, rtr_large: the router buffer counts, each
- *   -1 (leave as it is), 0 (the default) or within its range:
- *     tiny  LNET_TINY_BUF_MIN..LNET_BUF_MAX  (default LNET_TINY_BUF_DEF)
- *     small LNET_SMALL_BUF_MIN..LNET_BUF_MAX (default LNET_SMALL_BUF_DEF)
- *     large LNET_LARGE_BUF_MIN..LNET_BUF_MAX (default LNET_LARGE_BUF_DEF)
- *   The counts are kept whether routing is enabled or not. rtr_enable must
- *   be 0. Errors: EINVAL (a count out of range; nothing is changed).
+ *   -1 (leave as it is), 0 (the default) or within the range of its row
+ *   of LNET_BUFFERS (lnet_tunables.h). The counts are kept whether routing
+ *   is enabled or not. rtr_enable must be 0. Errors: EINVAL (a count out
+ *   of range; nothing is changed).
  *
  * IOC_LIBCFS_GET_BUF (89)
  *   Out: rtr_enable and the three counts (never 0 or -1).
  */
-#define LNET_TINY_BUF_MIN	512
-#define LNET_SMALL_BUF_MIN	4096
-#define LNET_LARGE_BUF_MIN	256
-#define LNET_TINY_BUF_DEF	2048
-#define LNET_SMALL_BUF_DEF	16384
-#define LNET_LARGE_BUF_DEF	1024
-#define LNET_BUF_MAX		1048576
+/* The names of the buffer numbers before LNET_BUFFERS had rows. */
+#define LNET_TINY_BUF_MIN	LNET_BUF_TINY_MIN
+#define LNET_SMALL_BUF_MIN	LNET_BUF_SMALL_MIN
+#define LNET_LARGE_BUF_MIN	LNET_BUF_LARGE_MIN
+#define LNET_TINY_BUF_DEF	LNET_BUF_TINY_DEF
+#define LNET_SMALL_BUF_DEF	LNET_BUF_SMALL_DEF
+#define LNET_LARGE_BUF_DEF	LNET_BUF_LARGE_DEF
+#define LNET_BUF_MAX		LNET_BUF_TINY_MAX	/* every kind's maximum */
 
 struct lnet_ioc_routing {
 	struct lnet_ioc_hdr rtr_hdr;
