@@ -300,9 +300,9 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 /* --- ping, discover, selftest (ops_dp.c) ------------------------------------- */
 
 #define CFG_PING_TIMEOUT_DEF	5	/* seconds: ping and discover */
-#define CFG_PING_TIMEOUT_MAX	(LNET_PING_TIMEOUT_MAX_MS / 1000)
+#define CFG_PING_TIMEOUT_MAX	LNET_PING_TIMEOUT_MAX_S
 #define CFG_SELFTEST_TIMEOUT_DEF 10	/* seconds per message */
-#define CFG_SELFTEST_TIMEOUT_MAX (LNET_SELFTEST_MAX_TIMEOUT_MS / 1000)
+#define CFG_SELFTEST_TIMEOUT_MAX LNET_SELFTEST_MAX_TIMEOUT_S
 
 /*
  * A byte count: decimal digits, optionally followed by K (x 1024) or M

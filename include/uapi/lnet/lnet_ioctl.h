@@ -88,6 +88,7 @@ struct lnet_nid {
 
 /* A priority nobody has set: shown to users as -1. */
 #define LNET_PRIORITY_UNSET	0xffffffffU
+#define LNET_PRIORITY_MAX	4294967294	/* UNSET - 1; decimal for lnetctl's help */
 
 /*
  * IOC_LIBCFS_CONFIGURE (59) / IOC_LIBCFS_UNCONFIGURE (56)
@@ -314,7 +315,7 @@ struct lnet_ioc_peer {
  */
 #define LNET_ROUTE_HOPS_UNSET	(-1)
 #define LNET_ROUTE_HOPS_MAX	255
-#define LNET_ROUTE_PRIORITY_MAX	0x7fffffffU
+#define LNET_ROUTE_PRIORITY_MAX	2147483647	/* decimal: lnetctl's help stringifies it */
 
 enum lnet_route_type {
 	LNET_ROUTE_SINGLE_HOP	= 0,
@@ -504,7 +505,8 @@ struct lnet_ioc_global {
  *   also for a non-zero ping_src).
  */
 #define LNET_PING_MAX_NIDS		256	/* NIDs one ping reply may list */
-#define LNET_PING_TIMEOUT_MAX_MS	180000U
+#define LNET_PING_TIMEOUT_MAX_S		180	/* decimal: lnetctl's help stringifies it */
+#define LNET_PING_TIMEOUT_MAX_MS	(LNET_PING_TIMEOUT_MAX_S * 1000U)
 #define LNET_PING_F_FORCE		(1U << 0)	/* DISCOVER only */
 
 struct lnet_ioc_ping {
@@ -550,10 +552,12 @@ struct lnet_ioc_ping {
  *   local NID), ENETDOWN (LNet went down during the run). Failed messages
  *   are not errors: they are counted.
  */
-#define LNET_SELFTEST_MAX_SIZE		1048576U
-#define LNET_SELFTEST_MAX_COUNT		1000000U
-#define LNET_SELFTEST_MAX_CONCURRENCY	64U
-#define LNET_SELFTEST_MAX_TIMEOUT_MS	3600000U
+/* Decimal literals: lnetctl's help stringifies them. */
+#define LNET_SELFTEST_MAX_SIZE		1048576
+#define LNET_SELFTEST_MAX_COUNT		1000000
+#define LNET_SELFTEST_MAX_CONCURRENCY	64
+#define LNET_SELFTEST_MAX_TIMEOUT_S	3600
+#define LNET_SELFTEST_MAX_TIMEOUT_MS	(LNET_SELFTEST_MAX_TIMEOUT_S * 1000U)
 
 enum lnet_selftest_op {
 	LNET_SELFTEST_OP_PUT	= 1,
