@@ -247,16 +247,24 @@ int cfg_route_del(struct cfg_handle *h, const struct cfg_route *r, struct cfg_er
 int cfg_route_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
 		  struct lnet_ioc_route *out);
 
-/* Router buffer kinds, in the order of enum lnet_buf_kind. */
-#define CFG_NBUF	3
-extern const char *const cfg_buf_names[CFG_NBUF];	/* "tiny", "small", "large" */
-/* A buffer count: 0 (the default) or its range; message names @what. */
+/*
+ * The name of router buffer kind @kind (enum lnet_buf_kind: "tiny",
+ * "small", "large"), NULL past the last: a function, so that a later
+ * release can add kinds.
+ */
+const char *cfg_buf_name(unsigned int kind);
+/* A count of buffers of @kind: 0 (the default) or its range; message names @what. */
 int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
 		      struct cfg_err *err);
 
 int cfg_routing_set(struct cfg_handle *h, uint32_t enable, struct cfg_err *err);
-/* counts[i] -1 = leave it as it is. */
-int cfg_buffers_set(struct cfg_handle *h, const int32_t counts[CFG_NBUF], struct cfg_err *err);
+/*
+ * counts[k] is the count of kind k, for k < @nkinds: -1 (leave it as it
+ * is), 0 (the default) or its range. The kinds from @nkinds on are left
+ * as they are; an @nkinds above the kinds this library has is -EINVAL.
+ */
+int cfg_buffers_set(struct cfg_handle *h, const int32_t *counts, unsigned int nkinds,
+		    struct cfg_err *err);
 
 /*
  * The global settings: the rows of LNET_GLOBALS (lnet_tunables.h), in the
@@ -293,9 +301,9 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 /* --- ping, discover, selftest (ops_dp.c) ------------------------------------- */
 
 #define CFG_PING_TIMEOUT_DEF	5	/* seconds: ping and discover */
-#define CFG_PING_TIMEOUT_MAX	(LNET_PING_TIMEOUT_MAX_MS / 1000)
+#define CFG_PING_TIMEOUT_MAX	LNET_PING_TIMEOUT_MAX_S
 #define CFG_SELFTEST_TIMEOUT_DEF 10	/* seconds per message */
-#define CFG_SELFTEST_TIMEOUT_MAX (LNET_SELFTEST_MAX_TIMEOUT_MS / 1000)
+#define CFG_SELFTEST_TIMEOUT_MAX LNET_SELFTEST_MAX_TIMEOUT_S
 
 /*
  * A byte count: decimal digits, optionally followed by K (x 1024) or M

@@ -91,14 +91,14 @@ static int global_bad(const struct cfg_global_spec *s, u32 value, const u32 *cur
 int cfg_global_set(struct cfg_handle *h, const struct cfg_global_spec *s, u32 value,
 		   struct cfg_err *err)
 {
-	struct lnet_bad bad = { .why = LNET_BAD_RANGE };
+	struct lnet_bad bad;
 	struct cfg_global cur;
 	struct cfg_err ignored;
 	char doing[64];
 	u32 v = value;
 	int rc;
 
-	if (value < s->min || value > s->max)	/* no need to ask LNet */
+	if (lnet_global_range_check(s->id, value, &bad))	/* no need to ask LNet */
 		return global_bad(s, value, NULL, &bad, err);
 	snprintf(doing, sizeof(doing), "cannot set %s", s->name);
 	/* the cross-checks compare with the running values */

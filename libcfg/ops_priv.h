@@ -74,7 +74,7 @@ int cfg_list_append(void *arr, size_t n, size_t max, const void *item, size_t si
 struct cfg_routing {
 	u32 set;
 	u32 enable;			/* 0 or 1 */
-	s32 buffers[CFG_NBUF];		/* 0 = default */
+	s32 buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind; 0 = default */
 	struct cfg_loc loc, buffers_loc;
 };
 

@@ -9,11 +9,6 @@
 
 #include "ops_priv.h"
 
-const char *const cfg_buf_names[CFG_NBUF] = { "tiny", "small", "large" };
-static const s32 buf_min[CFG_NBUF] = {
-	LNET_TINY_BUF_MIN, LNET_SMALL_BUF_MIN, LNET_LARGE_BUF_MIN
-};
-
 int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
 		       struct cfg_err *err)
 {
@@ -38,17 +33,35 @@ int cfg_parse_gateways(const char *what, const char *s, struct cfg_route *r,
 	return rc;
 }
 
+const char *cfg_buf_name(unsigned int kind)
+{
+	return kind < LNET_NBUF_KINDS ? lnet_buf_ranges[kind].name : NULL;
+}
+
+/* The message for count @s of @kind, which lnet_buffers_check() refused. */
+static int buffers_bad(const char *what, const char *s, unsigned int kind,
+		       struct cfg_err *err)
+{
+	const struct lnet_range *r = &lnet_buf_ranges[kind];
+
+	return cfg_fail(err, -EINVAL, NULL,
+			"invalid %s '%s': expected 0 (the default) or an integer %d-%d",
+			what, s, r->min, r->max);
+}
+
 int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
 		      struct cfg_err *err)
 {
-	s32 v;
+	s32 counts[LNET_NBUF_KINDS] = { [0 ... LNET_NBUF_KINDS - 1] = -1 };
 
-	if (cfg_parse_s32(what, s, 0, LNET_BUF_MAX, &v, err) ||
-	    (v && v < buf_min[kind]))
-		return cfg_fail(err, -EINVAL, NULL,
-				"invalid %s '%s': expected 0 (the default) or an integer %d-%d",
-				what, s, buf_min[kind], LNET_BUF_MAX);
-	*out = v;
+	if (kind >= LNET_NBUF_KINDS)
+		return cfg_fail(err, -EINVAL, NULL, "invalid %s: no router buffer kind %u",
+				what, kind);
+	/* -1 is not a number here: only the library's callers leave a kind */
+	if (cfg_parse_s32(what, s, 0, INT32_MAX, &counts[kind], err) ||
+	    lnet_buffers_check(counts, NULL))
+		return buffers_bad(what, s, kind, err);
+	*out = counts[kind];
 	return 0;
 }
 
@@ -252,13 +265,28 @@ int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err)
 				 enable ? "cannot enable routing" : "cannot disable routing") : 0;
 }
 
-int cfg_buffers_set(struct cfg_handle *h, const s32 counts[CFG_NBUF], struct cfg_err *err)
+int cfg_buffers_set(struct cfg_handle *h, const s32 *counts, unsigned int nkinds,
+		    struct cfg_err *err)
 {
-	struct lnet_ioc_routing r = {
-		.rtr_tiny = counts[0], .rtr_small = counts[1], .rtr_large = counts[2],
-	};
-	int rc = routing_cmd(h, IOC_LIBCFS_ADD_BUF, &r);
+	s32 all[LNET_NBUF_KINDS] = { [0 ... LNET_NBUF_KINDS - 1] = -1 };
+	struct lnet_ioc_routing r = { 0 };
+	struct lnet_bad bad;
+	char val[16];
+	int rc;
 
+	if (nkinds > LNET_NBUF_KINDS)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid router buffer kinds '%u': there are %d", nkinds,
+				LNET_NBUF_KINDS);
+	memcpy(all, counts, nkinds * sizeof(*counts));
+	if (lnet_buffers_check(all, &bad)) {
+		snprintf(val, sizeof(val), "%d", all[bad.field]);
+		return buffers_bad(lnet_buf_ranges[bad.field].name, val, bad.field, err);
+	}
+	r.rtr_tiny = all[LNET_BUF_TINY];
+	r.rtr_small = all[LNET_BUF_SMALL];
+	r.rtr_large = all[LNET_BUF_LARGE];
+	rc = routing_cmd(h, IOC_LIBCFS_ADD_BUF, &r);
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot set the router buffers") : 0;
 }
 
@@ -270,10 +298,11 @@ int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_er
 	if (rc)
 		return cfg_ioc_fail(h, rc, err, NULL, "cannot read the routing settings");
 	memset(out, 0, sizeof(*out));
-	out->set = CFG_RTR_ENABLE | CFG_RTR_BUF(0) | CFG_RTR_BUF(1) | CFG_RTR_BUF(2);
+	out->set = CFG_RTR_ENABLE | CFG_RTR_BUF(LNET_BUF_TINY) | CFG_RTR_BUF(LNET_BUF_SMALL) |
+		   CFG_RTR_BUF(LNET_BUF_LARGE);
 	out->enable = r.rtr_enable;
-	out->buffers[0] = r.rtr_tiny;
-	out->buffers[1] = r.rtr_small;
-	out->buffers[2] = r.rtr_large;
+	out->buffers[LNET_BUF_TINY] = r.rtr_tiny;
+	out->buffers[LNET_BUF_SMALL] = r.rtr_small;
+	out->buffers[LNET_BUF_LARGE] = r.rtr_large;
 	return 0;
 }

@@ -44,12 +44,14 @@ static int routing_section(struct dparse *p, const struct ynode *map)
 
 static int buffers_section(struct dparse *p, const struct ynode *map)
 {
-	static const char *const keys[] = { "tiny", "small", "large", NULL };
+	const char *keys[LNET_NBUF_KINDS + 1] = { NULL };
 	struct cfg_routing *r = &doc_priv(p->doc)->routing;
 	const struct ynode *k;
 	unsigned int kind;
 	int rc = need_type(p, map, YNODE_MAP, "buffers");
 
+	for (kind = 0; kind < LNET_NBUF_KINDS; kind++)
+		keys[kind] = cfg_buf_name(kind);
 	if (!rc)
 		rc = check_keys(p, map, "buffers", keys, NULL);
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next) {
@@ -80,7 +82,7 @@ static int undo_routing(struct applier *a, const struct undo *u, struct cfg_err 
 	const struct cfg_routing *saved = u->data;
 	int rc = cfg_routing_set(a->h, saved->enable, e);
 
-	return rc ? rc : cfg_buffers_set(a->h, saved->buffers, e);
+	return rc ? rc : cfg_buffers_set(a->h, saved->buffers, LNET_NBUF_KINDS, e);
 }
 
 static void release_routing(struct undo *u)
@@ -110,7 +112,7 @@ static int save_routing(struct applier *a)
 static int apply_routing(struct applier *a)
 {
 	const struct cfg_routing *r = &doc_priv(a->doc)->routing;
-	s32 counts[CFG_NBUF];
+	s32 counts[LNET_NBUF_KINDS];
 	unsigned int k;
 	int rc;
 
@@ -124,9 +126,9 @@ static int apply_routing(struct applier *a)
 	}
 	if (rc || !(r->set & ~CFG_RTR_ENABLE))
 		return rc;
-	for (k = 0; k < CFG_NBUF; k++)
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
 		counts[k] = !(r->set & CFG_RTR_BUF(k)) ? -1 : a->del ? 0 : r->buffers[k];
-	rc = cfg_buffers_set(a->h, counts, a->err);
+	rc = cfg_buffers_set(a->h, counts, LNET_NBUF_KINDS, a->err);
 	if (rc)
 		a->err->loc = r->buffers_loc;
 	return rc;
@@ -137,9 +139,6 @@ static int apply_routing(struct applier *a)
 /* Keep only what differs from the defaults: a fresh node needs no more. */
 static int read_routing(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err *err)
 {
-	static const s32 buf_def[CFG_NBUF] = {
-		LNET_TINY_BUF_DEF, LNET_SMALL_BUF_DEF, LNET_LARGE_BUF_DEF
-	};
 	struct cfg_routing *r = &doc_priv(doc)->routing;
 	unsigned int k;
 	int rc = cfg_routing_get(h, r, err);
@@ -148,8 +147,8 @@ static int read_routing(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_er
 		return rc;
 	if (!r->enable)
 		r->set &= ~CFG_RTR_ENABLE;
-	for (k = 0; k < CFG_NBUF; k++)
-		if (r->buffers[k] == buf_def[k])
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
+		if (r->buffers[k] == lnet_buf_ranges[k].def)
 			r->set &= ~CFG_RTR_BUF(k);
 	return 0;
 }
@@ -168,9 +167,9 @@ static void write_routing_values(struct yemit *w, const struct cfg_routing *r)
 	if (!(r->set & ~CFG_RTR_ENABLE))
 		return;
 	yemit_key_map(w, "buffers");
-	for (k = 0; k < CFG_NBUF; k++)
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
 		if (r->set & CFG_RTR_BUF(k))
-			yemit_kv_u64(w, cfg_buf_names[k], (u32)r->buffers[k]);
+			yemit_kv_u64(w, cfg_buf_name(k), (u32)r->buffers[k]);
 	yemit_map_end(w);
 }
 

@@ -12,8 +12,8 @@ enum { PING_TIMEOUT, PING_SOURCE };
 
 const struct lnetctl_opt lnetctl_ping_opts[] = {
 	[PING_TIMEOUT] = { "timeout", 't', LNETCTL_VALUE,
-			   "seconds to wait for each reply, 1-180 (default 5)",
-			   .values = LNETCTL_VALUES_TYPED },
+			   "seconds to wait for each reply, 1-" LNETCTL_STR(CFG_PING_TIMEOUT_MAX)
+			   " (default " LNETCTL_STR(CFG_PING_TIMEOUT_DEF) ")", .values = LNETCTL_VALUES_TYPED },
 	[PING_SOURCE] = { "source", 's', LNETCTL_VALUE,
 			  "the local NID to send from (default: selection chooses)",
 			  .values = LNETCTL_VALUES_NIDS },
@@ -30,26 +30,28 @@ const struct lnetctl_opt lnetctl_discover_opts[] = {
 
 enum { ST_COUNT, ST_SIZE, ST_SOURCE, ST_CONCURRENCY, ST_TIMEOUT };
 
+#define ST_COUNT_DEF		100
+#define ST_CONCURRENCY_DEF	8
+
 static const struct lnetctl_opt selftest_opts[] = {
-	[ST_COUNT] = { "count", 'c', LNETCTL_VALUE, "messages to send, 1-1000000 (default 100)",
-		       .values = LNETCTL_VALUES_TYPED },
+	[ST_COUNT] = { "count", 'c', LNETCTL_VALUE,
+		       "messages to send, 1-" LNETCTL_STR(LNET_SELFTEST_MAX_COUNT)
+		       " (default " LNETCTL_STR(ST_COUNT_DEF) ")", .values = LNETCTL_VALUES_TYPED },
 	[ST_SIZE] = { "size", 'z', LNETCTL_VALUE,
-		      "payload BYTES of each, 0-1048576, K and M suffixes (default 1M)",
-		      .values = LNETCTL_VALUES_TYPED },
+		      "payload BYTES of each, 0-" LNETCTL_STR(LNET_SELFTEST_MAX_SIZE)
+		      ", K and M suffixes (default 1M)", .values = LNETCTL_VALUES_TYPED },
 	[ST_SOURCE] = { "source", 's', LNETCTL_VALUE,
 			"the local NID to send from (default: selection chooses)",
 			.values = LNETCTL_VALUES_NIDS },
 	[ST_CONCURRENCY] = { "concurrency", 'n', LNETCTL_VALUE,
-			     "messages in flight at once, 1-64 (default 8)",
-			     .values = LNETCTL_VALUES_TYPED },
+			     "messages in flight at once, 1-" LNETCTL_STR(LNET_SELFTEST_MAX_CONCURRENCY)
+			     " (default " LNETCTL_STR(ST_CONCURRENCY_DEF) ")", .values = LNETCTL_VALUES_TYPED },
 	[ST_TIMEOUT] = { "timeout", 't', LNETCTL_VALUE,
-			 "seconds one message may take before it counts failed, 1-3600 (default 10)",
-			 .values = LNETCTL_VALUES_TYPED },
+			 "seconds one message may take before it counts failed, 1-"
+			 LNETCTL_STR(CFG_SELFTEST_TIMEOUT_MAX)
+			 " (default " LNETCTL_STR(CFG_SELFTEST_TIMEOUT_DEF) ")", .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
-
-#define ST_COUNT_DEF		100
-#define ST_CONCURRENCY_DEF	8
 
 /* Every positional word as a NID, into @nids (a usage error names the bad one). */
 static int parse_targets(const struct lnetctl_ctx *ctx, const struct lnetctl_args *a,

@@ -22,6 +22,9 @@
 #define LNETCTL_USAGE	2	/* bad option, missing argument, bad value */
 
 #define LNETCTL_MAX_OPTS	16
+/* "@x" after expansion: help text from a macro that is a decimal literal. */
+#define LNETCTL_STR_(x)		#x
+#define LNETCTL_STR(x)		LNETCTL_STR_(x)
 #define LNETCTL_MAX_POS		32	/* ping NID... */
 #define LNETCTL_MAX_WORDS	64	/* words of one shell line */
 
@@ -67,6 +70,7 @@ struct lnetctl_cmd {
 	const char *args;			/* positional words, for help */
 	bool hidden;				/* not listed by help (__complete) */
 	const char *alias;			/* a second name (udsp for policy), or NULL */
+	unsigned int kind;			/* for @fn: set's buffer kind */
 };
 
 struct lnetctl_ctx {

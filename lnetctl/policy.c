@@ -14,9 +14,8 @@ static const struct lnetctl_opt policy_add_opts[] = {
 	[PO_RTE] = { "rte", 'r', LNETCTL_VALUE, "router NIDs (with --dst)",
 		     .values = LNETCTL_VALUES_NIDS },
 	[PO_PRIORITY] = { "priority", 'p', LNETCTL_VALUE,
-			  "0-4294967294, 0 highest (without it: --src or --dst alone gets 0, "
-			  "--src with --dst or --dst with --rte makes a preferred list)",
-			  .values = LNETCTL_VALUES_TYPED },
+			  "0-" LNETCTL_STR(LNET_PRIORITY_MAX) ", 0 highest (without it: --src or --dst alone gets 0, "
+			  "--src with --dst or --dst with --rte makes a preferred list)", .values = LNETCTL_VALUES_TYPED },
 	[PO_IDX] = { "idx", 'i', LNETCTL_VALUE,
 		     "insert the rule at this position, 0 first (default: append)",
 		     .values = LNETCTL_VALUES_IDX },
@@ -64,7 +63,7 @@ static int policy_from_args(const struct lnetctl_args *a, struct cfg_policy *p,
 	}
 	if (a->val[PO_PRIORITY]) {
 		rc = cfg_parse_u32("--priority", a->val[PO_PRIORITY], 0,
-				   LNET_PRIORITY_UNSET - 1, &priority, err);
+				   LNET_PRIORITY_MAX, &priority, err);
 		if (rc)
 			return rc;
 	}

@@ -14,10 +14,11 @@ static const struct lnetctl_opt route_add_opts[] = {
 	[RC_GATEWAY] = { "gateway", 'g', LNETCTL_VALUE,
 			 "gateways on a local net, comma separated; ranges such as "
 			 "10.0.0.[1-4]@tcp make one route per NID", .values = LNETCTL_VALUES_NIDS },
-	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE, "hops to the remote net: 1-255 (default: -1, unset)",
+	[RA_HOP] = { "hop", 'c', LNETCTL_VALUE,
+		     "hops to the remote net: 1-" LNETCTL_STR(LNET_ROUTE_HOPS_MAX) " (default: -1, unset)",
 		     "hop-count", .values = LNETCTL_VALUES_TYPED },
 	[RA_PRIORITY] = { "priority", 'p', LNETCTL_VALUE,
-			  "0-2147483647, 0 highest (default 0)", .values = LNETCTL_VALUES_TYPED },
+			  "0-" LNETCTL_STR(LNET_ROUTE_PRIORITY_MAX) ", 0 highest (default 0)", .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 

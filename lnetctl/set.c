@@ -48,22 +48,20 @@ static int set_routing(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return lnetctl_done(ctx, cfg_routing_set(ctx->h, enable, &err), &err);
 }
 
-/* tiny_buffers, small_buffers, large_buffers: the kind from the name. */
+/* tiny_buffers, small_buffers, large_buffers: the kind is in the row. */
 static int set_buffers(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
 	struct cfg_err err = { 0 };
-	s32 counts[CFG_NBUF] = { -1, -1, -1 };
+	s32 counts[LNET_NBUF_KINDS] = { [0 ... LNET_NBUF_KINDS - 1] = -1 };
+	unsigned int k = ctx->cmd->kind;
 	const char *val;
-	unsigned int k;
 	int rc;
 
 	if (!set_value(ctx, argc, argv, &val, &rc))
 		return rc;
-	for (k = 0; strncmp(ctx->cmd->name, cfg_buf_names[k], strlen(cfg_buf_names[k])); k++)
-		;
 	if (cfg_parse_buffers(ctx->cmd->name, val, k, &counts[k], &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	return lnetctl_done(ctx, cfg_buffers_set(ctx->h, counts, &err), &err);
+	return lnetctl_done(ctx, cfg_buffers_set(ctx->h, counts, LNET_NBUF_KINDS, &err), &err);
 }
 
 static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -81,19 +79,16 @@ static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return lnetctl_done(ctx, cfg_global_set(ctx->h, s, value, &err), &err);
 }
 
-#define SET_STR_(x)	#x
-#define SET_STR(x)	SET_STR_(x)
-#define BUF_HELP(kind, min) \
-	"router buffers for " kind " messages: 0 (the default) or " SET_STR(min) \
-	"-" SET_STR(LNET_BUF_MAX)
+#define BUF_ROW(id, name, min, max, def)					\
+	{ #name "_buffers", set_buffers, NULL, NULL,				\
+	  "router buffers for " #name " messages: 0 (the default) or " #min "-" #max, \
+	  "N", .kind = id },
 #define SET_ROW(name, id, min, max, def) \
 	{ #name, set_global, NULL, NULL, #min "-" #max " (default " #def ")", "N" },
 
 const struct lnetctl_cmd lnetctl_set_cmds[] = {
 	{ "routing", set_routing, NULL, NULL, "1: this node routes; 0: it does not", "0|1" },
-	{ "tiny_buffers", set_buffers, NULL, NULL, BUF_HELP("tiny", LNET_TINY_BUF_MIN), "N" },
-	{ "small_buffers", set_buffers, NULL, NULL, BUF_HELP("small", LNET_SMALL_BUF_MIN), "N" },
-	{ "large_buffers", set_buffers, NULL, NULL, BUF_HELP("large", LNET_LARGE_BUF_MIN), "N" },
+	LNET_BUFFERS(BUF_ROW)
 	LNET_GLOBALS(SET_ROW)
 	{ NULL }
 };

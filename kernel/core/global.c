@@ -7,20 +7,13 @@
 #include "lnet_priv.h"
 #include "validate.h"
 
-static const s32 lnet_buf_min[LNET_NBUF_KINDS] = {
-	LNET_TINY_BUF_MIN, LNET_SMALL_BUF_MIN, LNET_LARGE_BUF_MIN
-};
-static const s32 lnet_buf_def[LNET_NBUF_KINDS] = {
-	LNET_TINY_BUF_DEF, LNET_SMALL_BUF_DEF, LNET_LARGE_BUF_DEF
-};
-
 void lnet_settings_init(struct lnet *ln)
 {
 	u32 i;
 
 	ln->ln_routing = false;
 	for (i = 0; i < LNET_NBUF_KINDS; i++)
-		ln->ln_buffers[i] = lnet_buf_def[i];
+		ln->ln_buffers[i] = lnet_buf_ranges[i].def;
 	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
 		ln->ln_globals[i] = lnet_global_ranges[i].def;
 }
@@ -35,17 +28,14 @@ int lnet_routing_set(struct lnet *ln, u32 enable)
 
 int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS])
 {
+	int rc = lnet_buffers_check(counts, NULL);
 	u32 i;
 
-	for (i = 0; i < LNET_NBUF_KINDS; i++) {
-		s32 c = counts[i];
-
-		if (c != -1 && c != 0 && (c < lnet_buf_min[i] || c > LNET_BUF_MAX))
-			return -EINVAL;
-	}
+	if (rc)
+		return rc;
 	for (i = 0; i < LNET_NBUF_KINDS; i++)
 		if (counts[i] != -1)
-			ln->ln_buffers[i] = counts[i] ? counts[i] : lnet_buf_def[i];
+			ln->ln_buffers[i] = counts[i] ? counts[i] : lnet_buf_ranges[i].def;
 	return 0;
 }
 

@@ -36,13 +36,6 @@
 
 struct lnet_hooks;
 
-enum lnet_buf_kind {
-	LNET_BUF_TINY,
-	LNET_BUF_SMALL,
-	LNET_BUF_LARGE,
-	LNET_NBUF_KINDS,
-};
-
 /* The two kinds of object that carry a struct lnet_health and lnet_counters. */
 enum lnet_kind {
 	LNET_KIND_NI,			/* struct lnet_ni, a local NI */

@@ -351,7 +351,7 @@ void lnet_ping_target_fini(struct lnet *ln)
 
 u64 lnet_ping_deadline(u32 timeout_ms)
 {
-	u64 ms = timeout_ms ? timeout_ms : LNET_TUN_PEER_TIMEOUT_DEF * 1000ULL;
+	u64 ms = timeout_ms ? timeout_ms : LNET_PING_TIMEOUT_DEF_MS;
 
 	return os_now_ns() + ms * 1000000ULL;
 }

@@ -65,7 +65,12 @@ int lnet_wait_op_wait(struct lnet *ln, struct lnet_wait_op *op, u64 deadline_ns)
 void lnet_wait_op_release(struct lnet *ln, struct lnet_wait_op *op,
 			  struct lnet_handle_md h);
 
-/* os_now_ns() + @timeout_ms (0: LNET_TUN_PEER_TIMEOUT_DEF seconds). */
+/*
+ * How long the pings LNet sends itself (discovery, recovery, push) wait:
+ * as long as a peer may stay silent before it counts dead by default.
+ */
+#define LNET_PING_TIMEOUT_DEF_MS	180000
+/* os_now_ns() + @timeout_ms (0: LNET_PING_TIMEOUT_DEF_MS). */
 u64 lnet_ping_deadline(u32 timeout_ms);
 /* A zeroed ping info with room for @nnis NIs (os_free it). */
 struct lnet_ping_info *lnet_ping_info_alloc(u32 nnis);

@@ -104,8 +104,7 @@ static int lnet_global_cross_check(const u32 *cur, u32 id, u32 value,
 	return 0;
 }
 
-int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
-		      struct lnet_bad *bad)
+int lnet_global_range_check(u32 id, u32 value, struct lnet_bad *bad)
 {
 	const struct lnet_range *r;
 
@@ -116,7 +115,36 @@ int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
 		return lnet_bad(bad, LNET_BAD_READ_ONLY, id, 0);
 	if (value < (u32)r->min || value > (u32)r->max)
 		return lnet_bad(bad, LNET_BAD_RANGE, id, 0);
-	return lnet_global_cross_check(cur, id, value, bad);
+	return 0;
+}
+
+int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
+		      struct lnet_bad *bad)
+{
+	int rc = lnet_global_range_check(id, value, bad);
+
+	return rc ? rc : lnet_global_cross_check(cur, id, value, bad);
+}
+
+/* --- router buffers ------------------------------------------------------ */
+
+#define BUF_RANGE(id, name, min, max, def) [id] = { #name, min, max, def, false },
+const struct lnet_range lnet_buf_ranges[LNET_NBUF_KINDS] = {
+	LNET_BUFFERS(BUF_RANGE)
+};
+
+int lnet_buffers_check(const s32 counts[LNET_NBUF_KINDS], struct lnet_bad *bad)
+{
+	u32 i;
+
+	for (i = 0; i < LNET_NBUF_KINDS; i++) {
+		const struct lnet_range *r = &lnet_buf_ranges[i];
+		s32 c = counts[i];
+
+		if (c != -1 && c != 0 && (c < r->min || c > r->max))
+			return lnet_bad(bad, LNET_BAD_RANGE, i, 0);
+	}
+	return 0;
 }
 
 /* --- objects: peers, routes, routing, rules --------------------------------- */

@@ -44,7 +44,7 @@ enum lnet_bad_nid {
 
 struct lnet_bad {
 	u32 why;		/* enum lnet_bad_why */
-	u32 field;		/* enum lnet_ni_tunable or enum lnet_global */
+	u32 field;		/* enum lnet_ni_tunable, lnet_global or lnet_buf_kind */
 	u32 other;		/* the setting a cross-check compares with */
 };
 
@@ -75,8 +75,13 @@ int lnet_ni_add_check(u32 net_id, const char *ifname,
 		      const struct lnet_ni_tunables *t, struct lnet_bad *bad);
 
 /*
+ * Setting @id to @value: known, settable and in range (what needs no
+ * running values, so a caller can check before it reads them).
+ */
+int lnet_global_range_check(u32 id, u32 value, struct lnet_bad *bad);
+/*
  * Setting @id to @value when the settings are @cur (indexed by enum
- * lnet_global): known, settable, in range, and the cross-checks of
+ * lnet_global): lnet_global_range_check(), and the cross-checks of
  * lnet_ioctl.h hold.
  */
 int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
@@ -108,5 +113,16 @@ int lnet_route_add_check(u32 net_id, const struct lnet_nid *gw, u32 hops,
 int lnet_routing_check(u32 enable, struct lnet_bad *bad);
 /* Deleting rule @idx: -1 (all) or a rule index. */
 int lnet_udsp_del_check(s32 idx, struct lnet_bad *bad);
+
+/* --- router buffers ------------------------------------------------------ */
+
+/* Indexed by enum lnet_buf_kind: the rows of LNET_BUFFERS. */
+extern const struct lnet_range lnet_buf_ranges[LNET_NBUF_KINDS];
+
+/*
+ * Router buffer counts (IOC_LIBCFS_ADD_BUF): each -1 (leave it), 0 (the
+ * default) or in its row's range; else LNET_BAD_RANGE, field the kind.
+ */
+int lnet_buffers_check(const s32 counts[LNET_NBUF_KINDS], struct lnet_bad *bad);
 
 #endif /* LNET_VALIDATE_H */

@@ -244,6 +244,7 @@ done"
 		grep -oE '\<cfg_[a-z0-9_]+ *[([]' | sed 's/ *[([]$//' | LC_ALL=C sort -u >"$D/declared"
 	grep -qx cfg_doc_parse "$D/declared"
 	grep -qx cfg_global_spec_at "$D/declared"
+	grep -qx cfg_buf_name "$D/declared"
 	nm -D --defined-only "$D/usr/lib/liblnetcfg.so.$VERSION" | awk '{ print $3 }' >"$D/nm"
 	# the version node, then symbols that all belong to it
 	[ "$(grep -v @ "$D/nm")" = LNETCFG_0.1 ]

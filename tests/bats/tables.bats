@@ -31,6 +31,8 @@ rows() {
 	! rows global | grep -q '^lnd_timeout '
 	grep -qx 'global retry_count 0 100 2' "$BATS_FILE_TMPDIR/table"
 	grep -qx 'tunable credits credits 1 65536 256' "$BATS_FILE_TMPDIR/table"
+	[ "$(rows buffer | cut -d' ' -f1 | paste -sd' ')" = "tiny small large" ]
+	grep -qx 'buffer small 4096 1048576 16384' "$BATS_FILE_TMPDIR/table"
 }
 
 @test "the man pages and the schemas state the table's ranges and defaults" {
@@ -128,4 +130,20 @@ routing-show.schema.yaml buffers: tiny: range: states 511-1048576, the table say
 		[ "$status" -eq 1 ]
 		[ "$output" = "$BATS_TEST_TMPDIR/g.yaml:2:$((5 + ${#name})): invalid $name '$((max + 1))': expected an integer $min-$max" ]
 	done < <(rows global)
+}
+
+@test "a schema whose key list lacks a row, or names one the table lacks, fails the check" {
+	cp -r "$TOP/yaml-schemas" "$BATS_TEST_TMPDIR/s"
+	sed -i 's/^      credits: {type: integer, minimum: 0}$/      credit: {type: integer, minimum: 0}/' \
+		"$BATS_TEST_TMPDIR/s/defs.schema.yaml"
+	sed -i 's/router_sensitivity, lnd_timeout, response_tracking, recovery_limit\]/router_sensitivity, lnd_timeout, response_tracking]/' \
+		"$BATS_TEST_TMPDIR/s/global-show.schema.yaml"
+	sed -i "s/^      large: {\$ref: '#\/\$defs\/buffer_large'}$/&\n      huge: {type: integer}/" \
+		"$BATS_TEST_TMPDIR/s/lnet.schema.yaml"
+	check "$TOP/man" "$BATS_TEST_TMPDIR/s"
+	[ "$status" -eq 1 ]
+	[ "$output" = "defs.schema.yaml shown_tunables: credit: a key the table does not have
+defs.schema.yaml shown_tunables: credits: missing, the table has it
+global-show.schema.yaml required: recovery_limit: missing, the table has it
+lnet.schema.yaml buffers: huge: a key the table does not have" ]
 }

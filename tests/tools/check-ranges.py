@@ -7,9 +7,10 @@ against the tables of lnet_tunables.h.
 
 TABLE is the output of tests/tools/lnet-tables.c (the tables themselves,
 not a copy of their numbers). Prints one line per disagreement,
-"FILE: NAME: states X, the table says Y" (or "... states nothing"), and
-exits 1 when there is any; exits 0 silently when every page and schema
-agrees.
+"FILE: NAME: states X, the table says Y" (or "... states nothing"), or
+for a list of keys that must be the table's rows "FILE: NAME: a key the
+table does not have" / "FILE: NAME: missing, the table has it"; exits 1
+when there is any, 0 silently when every page and schema agrees.
 """
 import os
 import re
@@ -133,6 +134,14 @@ def check_props(rep, where, props, rows, extra=()):
             rep.expect(where, name, 'default', p['default'], row['def'])
 
 
+def check_keys(rep, where, stated, want):
+    """STATED (a schema's list of keys) names exactly the rows WANT."""
+    for name in sorted(set(stated) - set(want)):
+        rep.problems.append('%s: %s: a key the table does not have' % (where, name))
+    for name in sorted(set(want) - set(stated)):
+        rep.problems.append('%s: %s: missing, the table has it' % (where, name))
+
+
 def check_schemas(rep, schemas, rows):
     load = lambda f: yaml.safe_load(open(os.path.join(schemas, f)))
     defs = load('defs.schema.yaml')['$defs']
@@ -140,9 +149,16 @@ def check_schemas(rep, schemas, rows):
                 rows['tunable'])
     check_props(rep, 'defs.schema.yaml global', defs['global']['properties'],
                 rows['global'], extra=('lnd_timeout',))
-    lnet = load('lnet.schema.yaml')['$defs']
-    bufs = {k: [a for a in lnet['buffer_' + k]['anyOf'] if 'minimum' in a][0]
-            for k in rows['buffer']}
+    check_keys(rep, 'defs.schema.yaml shown_tunables',
+               defs['shown_tunables']['properties'], rows['tunable'])
+    shown = load('global-show.schema.yaml')['properties']['global']['required']
+    check_keys(rep, 'global-show.schema.yaml required', shown,
+               list(rows['global']) + ['lnd_timeout'])
+    lnet = load('lnet.schema.yaml')
+    keys = lnet['properties']['buffers']['properties']
+    check_keys(rep, 'lnet.schema.yaml buffers', keys, rows['buffer'])
+    bufs = {k: [a for a in lnet['$defs']['buffer_' + k]['anyOf'] if 'minimum' in a][0]
+            for k in keys if 'buffer_' + k in lnet['$defs']}
     check_props(rep, 'lnet.schema.yaml buffer_*', bufs, rows['buffer'])
     shown = load('routing-show.schema.yaml')['properties']['buffers']['properties']
     check_props(rep, 'routing-show.schema.yaml buffers', shown, rows['buffer'])

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Print the tables of lnet_tunables.h and the router buffer limits of
- * lnet_ioctl.h, one row a line, for tests/tools/check-ranges.py:
+ * Print the tables of lnet_tunables.h, one row a line, for tests/tools/check-ranges.py:
  *
  *   tunable NAME OPTION MIN MAX DEFAULT
  *   global NAME MIN MAX DEFAULT
@@ -17,13 +16,13 @@
 	printf("tunable %s %s %d %d %d\n", #name, opt, id##_MIN, id##_MAX, id##_DEF);
 #define GLOBAL_ROW(name, id, min, max, def) \
 	printf("global %s %d %d %d\n", #name, id##_MIN, id##_MAX, id##_DEF);
+#define BUFFER_ROW(id, name, min, max, def) \
+	printf("buffer %s %d %d %d\n", #name, id##_MIN, id##_MAX, id##_DEF);
 
 int main(void)
 {
 	LNET_NI_TUNABLES(TUN_ROW)
 	LNET_GLOBALS(GLOBAL_ROW)
-	printf("buffer tiny %d %d %d\n", LNET_TINY_BUF_MIN, LNET_BUF_MAX, LNET_TINY_BUF_DEF);
-	printf("buffer small %d %d %d\n", LNET_SMALL_BUF_MIN, LNET_BUF_MAX, LNET_SMALL_BUF_DEF);
-	printf("buffer large %d %d %d\n", LNET_LARGE_BUF_MIN, LNET_BUF_MAX, LNET_LARGE_BUF_DEF);
+	LNET_BUFFERS(BUFFER_ROW)
 	return 0;
 }

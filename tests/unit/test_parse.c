@@ -679,6 +679,44 @@ static void test_global_specs(void **state)
 	assert_int_equal(s->def, LNET_GLOBAL_RETRY_COUNT_DEF);
 }
 
+/* The router buffer kinds by index, NULL past the last; their counts. */
+static void test_buffers(void **state)
+{
+	const s32 bad_small[] = { -1, 4095 };
+	s32 v = 7;
+
+	assert_string_equal(cfg_buf_name(LNET_BUF_TINY), "tiny");
+	assert_string_equal(cfg_buf_name(LNET_BUF_SMALL), "small");
+	assert_string_equal(cfg_buf_name(LNET_BUF_LARGE), "large");
+	assert_null(cfg_buf_name(LNET_NBUF_KINDS));
+	assert_null(cfg_buf_name(~0U));
+	reset_err();
+	assert_int_equal(cfg_parse_buffers("small", "0", LNET_BUF_SMALL, &v, &err), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(cfg_parse_buffers("small", "4096", LNET_BUF_SMALL, &v, &err), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cfg_parse_buffers("large", "1048576", LNET_BUF_LARGE, &v, &err), 0);
+	assert_int_equal(v, 1048576);
+	assert_int_equal(cfg_parse_buffers("tiny_buffers", "511", LNET_BUF_TINY, &v, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "invalid tiny_buffers '511': expected 0 (the default) or an integer 512-1048576");
+	assert_int_equal(cfg_parse_buffers("large", "1048577", LNET_BUF_LARGE, &v, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "invalid large '1048577': expected 0 (the default) or an integer 256-1048576");
+	assert_int_equal(cfg_parse_buffers("small", "-1", LNET_BUF_SMALL, &v, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid small '-1': expected 0 (the default) or an integer 4096-1048576");
+	assert_int_equal(cfg_parse_buffers("small", "x", LNET_BUF_SMALL, &v, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid small 'x': expected 0 (the default) or an integer 4096-1048576");
+	assert_int_equal(v, 1048576);
+	assert_int_equal(cfg_parse_buffers("huge", "1", LNET_NBUF_KINDS, &v, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid huge: no router buffer kind 3");
+	/* cfg_buffers_set checks before it sends: no handle is needed to fail */
+	assert_int_equal(cfg_buffers_set(NULL, bad_small, 2, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid small '4095': expected 0 (the default) or an integer 4096-1048576");
+	assert_int_equal(cfg_buffers_set(NULL, bad_small, LNET_NBUF_KINDS + 1, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid router buffer kinds '4': there are 3");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +739,7 @@ int main(void)
 		cmocka_unit_test(test_finish_shapes),
 		cmocka_unit_test(test_finish_rejects),
 		cmocka_unit_test(test_global_specs),
+		cmocka_unit_test(test_buffers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,6 +159,64 @@ static void test_global_cross(void **state)
 	/* the range before the cross-checks */
 	assert_int_equal(lnet_global_check(cur, LNET_GLOBAL_RETRY_COUNT, 101, &bad), -EINVAL);
 	assert_bad(&bad, LNET_BAD_RANGE, LNET_GLOBAL_RETRY_COUNT, 0);
+	/* the range alone: what libcfg checks before it reads the running values */
+	assert_int_equal(lnet_global_range_check(LNET_GLOBAL_RETRY_COUNT, 1, &bad), 0);
+	assert_int_equal(lnet_global_range_check(LNET_GLOBAL_RETRY_COUNT, 101, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_GLOBAL_RETRY_COUNT, 0);
+	assert_int_equal(lnet_global_range_check(LNET_GLOBAL_LND_TIMEOUT, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_READ_ONLY, LNET_GLOBAL_LND_TIMEOUT, 0);
+}
+
+/* --- router buffers -------------------------------------------------------- */
+
+static void test_buffer_table(void **state)
+{
+	const struct lnet_range *t = &lnet_buf_ranges[LNET_BUF_TINY];
+	u32 k;
+
+	assert_int_equal(LNET_NBUF_KINDS, 3);
+	assert_string_equal(t->name, "tiny");
+	assert_int_equal(t->min, 512);
+	assert_int_equal(t->max, 1048576);
+	assert_int_equal(t->def, 2048);
+	assert_string_equal(lnet_buf_ranges[LNET_BUF_SMALL].name, "small");
+	assert_int_equal(lnet_buf_ranges[LNET_BUF_SMALL].min, LNET_BUF_SMALL_MIN);
+	assert_int_equal(lnet_buf_ranges[LNET_BUF_LARGE].def, LNET_BUF_LARGE_DEF);
+	/* the older names keep their values */
+	assert_int_equal(LNET_TINY_BUF_MIN, 512);
+	assert_int_equal(LNET_SMALL_BUF_MIN, 4096);
+	assert_int_equal(LNET_LARGE_BUF_MIN, 256);
+	assert_int_equal(LNET_TINY_BUF_DEF, 2048);
+	assert_int_equal(LNET_SMALL_BUF_DEF, 16384);
+	assert_int_equal(LNET_LARGE_BUF_DEF, 1024);
+	/* LNET_BUF_MAX says every kind has one maximum */
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
+		assert_int_equal(lnet_buf_ranges[k].max, LNET_BUF_MAX);
+}
+
+static void test_buffers_check(void **state)
+{
+	s32 c[LNET_NBUF_KINDS] = { -1, -1, -1 };
+	struct lnet_bad bad = { 0 };
+
+	assert_int_equal(lnet_buffers_check(c, &bad), 0);
+	c[LNET_BUF_TINY] = 0;
+	c[LNET_BUF_SMALL] = 4096;
+	c[LNET_BUF_LARGE] = 1048576;
+	assert_int_equal(lnet_buffers_check(c, NULL), 0);
+	c[LNET_BUF_SMALL] = 4095;
+	assert_int_equal(lnet_buffers_check(c, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_BUF_SMALL, 0);
+	c[LNET_BUF_SMALL] = -1;
+	c[LNET_BUF_LARGE] = 1048577;
+	assert_int_equal(lnet_buffers_check(c, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_BUF_LARGE, 0);
+	c[LNET_BUF_LARGE] = 255;
+	assert_int_equal(lnet_buffers_check(c, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_BUF_LARGE, 0);
+	c[LNET_BUF_LARGE] = -2;		/* only -1 leaves a kind as it is */
+	assert_int_equal(lnet_buffers_check(c, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_RANGE, LNET_BUF_LARGE, 0);
 }
 
 /* --- objects: peers, routes, routing, rules ---------------------------------- */
@@ -266,6 +324,8 @@ int main(void)
 		cmocka_unit_test(test_peer_add),
 		cmocka_unit_test(test_route_add),
 		cmocka_unit_test(test_net_del_routing_udsp),
+		cmocka_unit_test(test_buffer_table),
+		cmocka_unit_test(test_buffers_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -88,6 +88,7 @@ struct lnet_nid {
 
 /* A priority nobody has set: shown to users as -1. */
 #define LNET_PRIORITY_UNSET	0xffffffffU
+#define LNET_PRIORITY_MAX	4294967294	/* UNSET - 1; decimal for lnetctl's help */
 
 /*
  * IOC_LIBCFS_CONFIGURE (59) / IOC_LIBCFS_UNCONFIGURE (56)
@@ -331,7 +332,7 @@ struct lnet_ioc_peer {
  */
 #define LNET_ROUTE_HOPS_UNSET	(-1)
 #define LNET_ROUTE_HOPS_MAX	255
-#define LNET_ROUTE_PRIORITY_MAX	0x7fffffffU
+#define LNET_ROUTE_PRIORITY_MAX	2147483647	/* decimal: lnetctl's help stringifies it */
 
 enum lnet_route_type {
 	LNET_ROUTE_SINGLE_HOP	= 0,
@@ -360,23 +361,22 @@ struct lnet_ioc_route {
  *
  * IOC_LIBCFS_ADD_BUF (88)
  *   In: rtr_tiny, rtr_small, rtr_large: the router buffer counts, each
- *   -1 (leave as it is), 0 (the default) or within its range:
- *     tiny  LNET_TINY_BUF_MIN..LNET_BUF_MAX  (default LNET_TINY_BUF_DEF)
- *     small LNET_SMALL_BUF_MIN..LNET_BUF_MAX (default LNET_SMALL_BUF_DEF)
- *     large LNET_LARGE_BUF_MIN..LNET_BUF_MAX (default LNET_LARGE_BUF_DEF)
- *   The counts are kept whether routing is enabled or not. rtr_enable must
- *   be 0. Errors: EINVAL (a count out of range; nothing is changed).
+ *   -1 (leave as it is), 0 (the default) or within the range of its row
+ *   of LNET_BUFFERS (lnet_tunables.h). The counts are kept whether routing
+ *   is enabled or not. rtr_enable must be 0. Errors: EINVAL (a count out
+ *   of range; nothing is changed).
  *
  * IOC_LIBCFS_GET_BUF (89)
  *   Out: rtr_enable and the three counts (never 0 or -1).
  */
-#define LNET_TINY_BUF_MIN	512
-#define LNET_SMALL_BUF_MIN	4096
-#define LNET_LARGE_BUF_MIN	256
-#define LNET_TINY_BUF_DEF	2048
-#define LNET_SMALL_BUF_DEF	16384
-#define LNET_LARGE_BUF_DEF	1024
-#define LNET_BUF_MAX		1048576
+/* The names of the buffer numbers before LNET_BUFFERS had rows. */
+#define LNET_TINY_BUF_MIN	LNET_BUF_TINY_MIN
+#define LNET_SMALL_BUF_MIN	LNET_BUF_SMALL_MIN
+#define LNET_LARGE_BUF_MIN	LNET_BUF_LARGE_MIN
+#define LNET_TINY_BUF_DEF	LNET_BUF_TINY_DEF
+#define LNET_SMALL_BUF_DEF	LNET_BUF_SMALL_DEF
+#define LNET_LARGE_BUF_DEF	LNET_BUF_LARGE_DEF
+#define LNET_BUF_MAX		LNET_BUF_TINY_MAX	/* every kind's maximum */
 
 struct lnet_ioc_routing {
 	struct lnet_ioc_hdr rtr_hdr;
@@ -524,7 +524,8 @@ struct lnet_ioc_global {
  *   also for a non-zero ping_src).
  */
 #define LNET_PING_MAX_NIDS		256	/* NIDs one ping reply may list */
-#define LNET_PING_TIMEOUT_MAX_MS	180000U
+#define LNET_PING_TIMEOUT_MAX_S		180	/* decimal: lnetctl's help stringifies it */
+#define LNET_PING_TIMEOUT_MAX_MS	(LNET_PING_TIMEOUT_MAX_S * 1000U)
 #define LNET_PING_F_FORCE		(1U << 0)	/* DISCOVER only */
 
 struct lnet_ioc_ping {
@@ -571,10 +572,12 @@ struct lnet_ioc_ping {
  *   as for PING_PEER), ENETDOWN (LNet went down during the run). Failed messages
  *   are not errors: they are counted.
  */
-#define LNET_SELFTEST_MAX_SIZE		1048576U
-#define LNET_SELFTEST_MAX_COUNT		1000000U
-#define LNET_SELFTEST_MAX_CONCURRENCY	64U
-#define LNET_SELFTEST_MAX_TIMEOUT_MS	3600000U
+/* Decimal literals: lnetctl's help stringifies them. */
+#define LNET_SELFTEST_MAX_SIZE		1048576
+#define LNET_SELFTEST_MAX_COUNT		1000000
+#define LNET_SELFTEST_MAX_CONCURRENCY	64
+#define LNET_SELFTEST_MAX_TIMEOUT_S	3600
+#define LNET_SELFTEST_MAX_TIMEOUT_MS	(LNET_SELFTEST_MAX_TIMEOUT_S * 1000U)
 
 enum lnet_selftest_op {
 	LNET_SELFTEST_OP_PUT	= 1,

@@ -19,10 +19,18 @@
  *   id    its enum lnet_global constant (the ABI number is fixed there:
  *         a new setting is a number there and a row here)
  * The rows of LNET_GLOBALS are in the order `global show` prints them.
+ * The router buffer table has rows
+ *     X(id, name, min, max, def)
+ *   id    its enum lnet_buf_kind constant (its index, and its place in
+ *         struct lnet_ioc_routing: rtr_tiny, rtr_small, rtr_large)
+ *   name  the key of the YAML `buffers:` section; `lnetctl set` calls it
+ *         <name>_buffers
+ *   min, max  the range of a count; 0 stands for def
  *
  * min, max and def are plain decimal literals: lnetctl's help and the man
  * page tests stringify them. Each row also names its numbers: <id>_MIN,
- * <id>_MAX and <id>_DEF (LNET_TUN_CREDITS_MAX, LNET_GLOBAL_RETRY_COUNT_DEF).
+ * <id>_MAX and <id>_DEF (LNET_TUN_CREDITS_MAX, LNET_GLOBAL_RETRY_COUNT_DEF,
+ * LNET_BUF_TINY_MIN).
  * A tunable table is ABI (its struct is in an ioctl, and in struct
  * cfg_net of liblnetcfg): its rows are Lustre's four NI tunables and stay
  * so. Per-LND tunables (tcp's conns_per_peer, o2ib's map_on_demand, ...)
@@ -65,6 +73,15 @@
 	X(response_tracking, LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3)	\
 	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0)
 
+/*
+ * Router buffers (IOC_LIBCFS_ADD_BUF, GET_BUF), in the order of the
+ * fields of struct lnet_ioc_routing.
+ */
+#define LNET_BUFFERS(X)							\
+	X(LNET_BUF_TINY, tiny, 512, 1048576, 2048)			\
+	X(LNET_BUF_SMALL, small, 4096, 1048576, 16384)			\
+	X(LNET_BUF_LARGE, large, 256, 1048576, 1024)
+
 /* --- what the tables make ------------------------------------------------- */
 
 #define __LNET_TUN_ENUM(id, name, opt, letter, min, max, def, help)	id,
@@ -72,6 +89,9 @@
 #define __LNET_TUN_NUMS(id, name, opt, letter, min, max, def, help)	\
 	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
 #define __LNET_GLOBAL_NUMS(name, id, min, max, def)		\
+	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
+#define __LNET_BUF_ENUM(id, name, min, max, def)	id,
+#define __LNET_BUF_NUMS(id, name, min, max, def)		\
 	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
 
 enum lnet_ni_tunable {
@@ -84,9 +104,15 @@ struct lnet_ni_tunables {
 	LNET_NI_TUNABLES(__LNET_TUN_FIELD)
 };
 
+enum lnet_buf_kind {
+	LNET_BUFFERS(__LNET_BUF_ENUM)
+	LNET_NBUF_KINDS
+};
+
 enum {
 	LNET_NI_TUNABLES(__LNET_TUN_NUMS)
 	LNET_GLOBALS(__LNET_GLOBAL_NUMS)
+	LNET_BUFFERS(__LNET_BUF_NUMS)
 };
 
 /* Only LNET_ names stay for the includer. */
@@ -94,5 +120,7 @@ enum {
 #undef __LNET_TUN_FIELD
 #undef __LNET_TUN_NUMS
 #undef __LNET_GLOBAL_NUMS
+#undef __LNET_BUF_ENUM
+#undef __LNET_BUF_NUMS
 
 #endif /* _UAPI_LNET_TUNABLES_H */
