@@ -290,7 +290,7 @@ static void test_route_add(void **state)
 	assert_int_equal(lnet_route_add_check(o2ib, &gw, (u32)-2, 0, &bad), -EINVAL);
 	assert_bad(&bad, LNET_BAD_HOPS, 0, 0);
 	assert_int_equal(lnet_route_add_check(o2ib, &gw, unset,
-					      LNET_ROUTE_PRIORITY_MAX + 1, &bad), -EINVAL);
+					      (u32)LNET_ROUTE_PRIORITY_MAX + 1, &bad), -EINVAL);
 	assert_bad(&bad, LNET_BAD_PRIORITY, 0, 0);
 }
 
