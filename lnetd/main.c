@@ -23,7 +23,7 @@
 
 #include "lnetd.h"
 #include "../kernel/core/lnet.h"
-#include "../kernel/udsp/udsp.h"
+#include "../kernel/builtin/builtin.h"
 #include "../kernel/lnd/socklnd/socklnd.h"
 #include "../libcfg/cfg.h"
 
@@ -316,7 +316,7 @@ static void set_accept_port(void)
 	lnet_socklnd_set_port((u16)port);
 }
 
-/* The LNDs of lnetd (lolnd registers itself): before any configure. */
+/* lnetd's own LND (lolnd is built in): before any configure. */
 static int register_lnds(struct lnet *ln)
 {
 	int rc;
@@ -347,12 +347,12 @@ int main(int argc, char **argv)
 		unlink(o.socket);
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
-	/* The instance as the lnet module builds it: policy engine, then LNDs. */
+	/* The instance as the lnet module builds it: built-in parts, then LNDs. */
 	lnet_init(&the_lnet);
-	rc = lnet_udsp_register(&the_lnet);
+	rc = lnet_builtin_register(&the_lnet);
 	if (rc) {
 		unlink(o.socket);
-		die("cannot start the UDSP engine: %s", strerror(-rc));
+		die("cannot register the UDSP engine and lolnd: %s", strerror(-rc));
 	}
 	rc = register_lnds(&the_lnet);
 	if (rc) {

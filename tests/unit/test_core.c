@@ -12,6 +12,7 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/lnd/lolnd.h"
 #include "fake_if.h"
 
 /* --- fake interfaces -------------------------------------------------------- */
@@ -105,6 +106,9 @@ static void test_configure_creates_lo(void **state)
 	assert_non_null(ni);
 	assert_ptr_equal(ni->ni_net, net);
 	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
+	/* lolnd came with lnet_builtin_register() (fake_lnet_up) */
+	assert_non_null(ni->ni_lnd);
+	assert_int_equal(ni->ni_lnd->lnd_type, LNET_LND_LO);
 	assert_int_equal(ni->ni_health.lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(net->net_sel_priority, LNET_PRIORITY_UNSET);
@@ -123,6 +127,36 @@ static void test_configure_creates_lo(void **state)
 		assert_int_equal(ln->ln_nobjects, before);
 		assert_int_equal(count_list(&ln->ln_nets), 1);
 	}
+}
+
+/*
+ * The core registers no LND itself: an instance built without the
+ * built-in parts still has 0@lo at configure, as configuration only; the
+ * built-in parts register once.
+ */
+static void test_lo_without_lolnd(void **state)
+{
+	struct lnet *ln = calloc(1, sizeof(*ln));
+	struct lnet_nid lo = nid4(LO, 0, 0, 0, 0);
+	struct lnet_ni *ni;
+
+	assert_non_null(ln);
+	lnet_init(ln);
+	ln->ln_if_lookup = fake_lookup;
+	assert_null(lnet_lnd_find(ln, LNET_LND_LO));
+	assert_int_equal(lnet_configure(ln), 0);
+	ni = lnet_ni_find(ln, &lo);
+	assert_non_null(ni);
+	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
+	assert_null(ni->ni_lnd);
+	assert_int_equal(lnet_unconfigure(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
+	assert_non_null(lnet_lnd_find(ln, LNET_LND_LO));
+	assert_int_equal(lnet_builtin_register(ln), -EBUSY);
+	assert_int_equal(lnet_lolnd_register(ln), -EEXIST);
+	assert_int_equal(ln->ln_nobjects, 0);
+	lnet_fini(ln);
+	free(ln);
 }
 
 static void test_unconfigure_frees_everything(void **state)
@@ -1122,6 +1156,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_configure_creates_lo),
+		cmocka_unit_test(test_lo_without_lolnd),
 		T(test_unconfigure_frees_everything),
 		T(test_ni_add_defaults),
 		T(test_ni_add_values),
