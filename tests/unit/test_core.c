@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
@@ -295,6 +298,59 @@ static void test_os_if_lookup(void **state)
 	assert_int_equal(os_if_lookup("nosuchif7", &a), -ENODEV);
 	assert_int_equal(os_if_lookup("", &a), -ENODEV);
 	assert_int_equal(os_if_lookup("a23456789012345678", &a), -ENODEV);
+}
+
+/* Count the lines of @f that contain @what, then empty @f. */
+static int log_count(FILE *f, const char *what)
+{
+	char line[512];
+	int n = 0;
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, what))
+			n++;
+	rewind(f);
+	assert_int_equal(ftruncate(fileno(f), 0), 0);
+	return n;
+}
+
+static void log_site(int i)
+{
+	os_warn_ratelimited("refused %d\n", i);
+}
+
+/*
+ * Debug lines show only once asked for; a rate-limited call site logs its
+ * first OS_RATELIMIT_BURST lines of an interval, drops the rest, and
+ * counts them when it logs again in the next interval.
+ */
+static void test_os_log_levels(void **state)
+{
+	FILE *saved = os_log_file, *f = tmpfile();
+	struct os_ratelimit rl = { 0 };
+	int i;
+
+	assert_non_null(f);
+	os_log_file = f;
+	os_debug("hidden %d\n", 1);
+	assert_int_equal(log_count(f, "hidden"), 0);
+	os_log_max = OS_LOG_DEBUG;
+	os_debug("shown %d\n", 2);
+	os_log_max = OS_LOG_INFO;
+	assert_int_equal(log_count(f, "Z debug shown 2"), 1);
+	for (i = 0; i < OS_RATELIMIT_BURST + 5; i++)
+		log_site(i);
+	assert_int_equal(log_count(f, " warn refused "), OS_RATELIMIT_BURST);
+	/* the same, on a limit of our own, with the interval's end moved back */
+	for (i = 0; i < OS_RATELIMIT_BURST + 3; i++)
+		assert_int_equal(os_ratelimit_ok(&rl), i < OS_RATELIMIT_BURST);
+	assert_int_equal(log_count(f, "suppressed"), 0);
+	rl.rl_begin_ns -= OS_RATELIMIT_INTERVAL_NS;
+	assert_true(os_ratelimit_ok(&rl));
+	assert_int_equal(log_count(f, " warn 3 similar lines suppressed"), 1);
+	os_log_file = saved;
+	fclose(f);
 }
 
 static void test_ni_add_tunable_ranges(void **state)
@@ -1157,6 +1213,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_configure_creates_lo),
 		cmocka_unit_test(test_lo_without_lolnd),
+		cmocka_unit_test(test_os_log_levels),
 		T(test_unconfigure_frees_everything),
 		T(test_ni_add_defaults),
 		T(test_ni_add_values),
