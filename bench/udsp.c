@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "../kernel/udsp/udsp.h"
+#include "../kernel/builtin/builtin.h"
 
 #define NNETS		8		/* tcp0..tcp7, 8 NIs each */
 #define NIS_PER_NET	8
@@ -91,9 +92,9 @@ static void setup_local(struct lnet *ln)
 	if (!os_log_file)
 		os_log_file = fopen("/dev/null", "w");
 	lnet_init(ln);
-	rc = lnet_udsp_register(ln);
+	rc = lnet_builtin_register(ln);
 	if (rc)
-		die("udsp register", rc);
+		die("builtin register", rc);
 	ln->ln_if_lookup = fake_if_lookup;
 	rc = lnet_configure(ln);
 	if (rc)

@@ -1,31 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Value parsers shared by lnetctl's argv and the YAML importer, and the
- * model constructors. Every message has the form
+ * model constructors. Every message (through cfg_fail(), err.c) has the form
  *   invalid <what> '<value>': <allowed form or reason>
  * so that the user sees which option or key, and which value, is wrong.
  */
-#include <stdarg.h>
 #include <strings.h>
 
 #include "ops_priv.h"
-
-int cfg_fail(struct cfg_err *err, int rc, const struct cfg_loc *loc,
-	     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return rc;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	if (loc)
-		err->loc = *loc;
-	else
-		memset(&err->loc, 0, sizeof(err->loc));
-	return rc;
-}
 
 /* --- integers and booleans ------------------------------------------------ */
 

@@ -175,7 +175,7 @@ struct lnetctl_scan {
  */
 int lnetctl_scan(struct lnetctl_scan *s, int argc, char **argv, struct lnetctl_args *a);
 /*
- * Parse the options of the leaf ctx->cmd and between @min_pos and @max_pos
+ * (main.c) Parse the options of the leaf ctx->cmd and between @min_pos and @max_pos
  * positional words. Returns true to go on; false when the command must stop
  * now with a->status: 0 after --help (printed), LNETCTL_USAGE after an
  * error (printed on stderr, naming the option).

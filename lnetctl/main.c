@@ -82,6 +82,52 @@ int lnetctl_usage(const struct lnetctl_ctx *ctx, const char *fmt, ...)
 	return LNETCTL_USAGE;
 }
 
+/*
+ * A leaf's words: lnetctl_scan() (opts.c) says what it found, and this
+ * prints the help or the usage error it stands for.
+ */
+bool lnetctl_parse(struct lnetctl_ctx *ctx, int argc, char **argv,
+		   int min_pos, int max_pos, struct lnetctl_args *a)
+{
+	struct lnetctl_scan s = { .opts = ctx->cmd->opts };
+	int rc = lnetctl_scan(&s, argc, argv, a);
+
+	if (rc == LNETCTL_OPT_HELP) {
+		lnetctl_print_leaf(ctx->out, ctx->path, ctx->cmd);
+		a->status = LNETCTL_OK;
+		return false;
+	}
+	if (rc == LNETCTL_OPT_NONE) {
+		a->status = lnetctl_usage(ctx, "%s", s.msg);
+		return false;
+	}
+	if (a->npos > max_pos) {
+		a->status = lnetctl_usage(ctx, "unexpected argument '%s'", a->pos[max_pos]);
+		return false;
+	}
+	if (a->npos < min_pos) {
+		a->status = lnetctl_usage(ctx, "missing argument %s", ctx->cmd->args);
+		return false;
+	}
+	return true;
+}
+
+int lnetctl_missing(const struct lnetctl_ctx *ctx, int i)
+{
+	return lnetctl_usage(ctx, "missing required option --%s", ctx->cmd->opts[i].name);
+}
+
+int lnetctl_verbose(const struct lnetctl_ctx *ctx, const char *val, int *level)
+{
+	struct cfg_err err;
+	s32 v = 0;
+
+	if (val && cfg_parse_s32("--verbose", val, 0, LNETCTL_MAX_VERBOSE, &v, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	*level = v;
+	return LNETCTL_OK;
+}
+
 int lnetctl_fail(const struct lnetctl_ctx *ctx, int rc, const struct cfg_err *err)
 {
 	if (err && err->msg[0])

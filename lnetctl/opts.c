@@ -7,7 +7,8 @@
  * --prio and --prim). Everything else is a usage error that names the
  * option: unknown or ambiguous options (with the candidates), a missing
  * value, a repeated option, stray words. Help is never printed instead of
- * an error.
+ * an error. It prints nothing: it says what it found (the callers, such as
+ * lnetctl_parse() in main.c, print the help or the usage error).
  */
 #include <stdarg.h>
 #include <string.h>
@@ -259,48 +260,6 @@ int lnetctl_scan(struct lnetctl_scan *s, int argc, char **argv, struct lnetctl_a
 		used = 0;
 	}
 	return argc;
-}
-
-bool lnetctl_parse(struct lnetctl_ctx *ctx, int argc, char **argv,
-		   int min_pos, int max_pos, struct lnetctl_args *a)
-{
-	struct lnetctl_scan s = { .opts = ctx->cmd->opts };
-	int rc = lnetctl_scan(&s, argc, argv, a);
-
-	if (rc == LNETCTL_OPT_HELP) {
-		lnetctl_print_leaf(ctx->out, ctx->path, ctx->cmd);
-		a->status = LNETCTL_OK;
-		return false;
-	}
-	if (rc == LNETCTL_OPT_NONE) {
-		a->status = lnetctl_usage(ctx, "%s", s.msg);
-		return false;
-	}
-	if (a->npos > max_pos) {
-		a->status = lnetctl_usage(ctx, "unexpected argument '%s'", a->pos[max_pos]);
-		return false;
-	}
-	if (a->npos < min_pos) {
-		a->status = lnetctl_usage(ctx, "missing argument %s", ctx->cmd->args);
-		return false;
-	}
-	return true;
-}
-
-int lnetctl_missing(const struct lnetctl_ctx *ctx, int i)
-{
-	return lnetctl_usage(ctx, "missing required option --%s", ctx->cmd->opts[i].name);
-}
-
-int lnetctl_verbose(const struct lnetctl_ctx *ctx, const char *val, int *level)
-{
-	struct cfg_err err;
-	s32 v = 0;
-
-	if (val && cfg_parse_s32("--verbose", val, 0, LNETCTL_MAX_VERBOSE, &v, &err))
-		return lnetctl_usage(ctx, "%s", err.msg);
-	*level = v;
-	return LNETCTL_OK;
 }
 
 void lnetctl_print_opts(FILE *out, const struct lnetctl_opt *opts)

@@ -70,5 +70,6 @@ void lnetd_log(enum os_log_level level, const char *fmt, ...)
 #define lnetd_err(...)	lnetd_log(OS_LOG_ERR, __VA_ARGS__)
 #define lnetd_warn(...)	lnetd_log(OS_LOG_WARN, __VA_ARGS__)
 #define lnetd_info(...)	lnetd_log(OS_LOG_INFO, __VA_ARGS__)
+#define lnetd_debug(...)	lnetd_log(OS_LOG_DEBUG, __VA_ARGS__)
 
 #endif /* LNETD_H */

@@ -23,7 +23,7 @@
 
 #include "lnetd.h"
 #include "../kernel/core/lnet.h"
-#include "../kernel/udsp/udsp.h"
+#include "../kernel/builtin/builtin.h"
 #include "../kernel/lnd/socklnd/socklnd.h"
 #include "../libcfg/cfg.h"
 
@@ -39,7 +39,7 @@ static struct lnet the_lnet;
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE]\n"
+		"usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE] [--verbose]\n"
 		"\n"
 		"Host one LNet instance and serve lnetctl on a Unix socket.\n"
 		"\n"
@@ -47,6 +47,7 @@ static void usage(FILE *f)
 		"  -f, --foreground    do not daemonize; log to stderr unless --log\n"
 		"  -p, --pidfile FILE  write the daemon's pid to FILE\n"
 		"  -l, --log FILE      append log lines to FILE\n"
+		"  -v, --verbose       log debug lines too (each request served)\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Environment: LNET_SOCKET (default socket), LNET_ACCEPT_PORT (TCP port of the\n"
@@ -91,6 +92,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -99,12 +101,13 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 
 	if (!sock || !*sock)
 		sock = CFG_DEFAULT_SOCKET;
-	while ((c = getopt_long(argc, argv, "s:fp:l:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:fp:l:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': sock = optarg; break;
 		case 'f': o->foreground = true; break;
 		case 'p': o->pidfile = absolute(optarg); break;
 		case 'l': o->log = absolute(optarg); break;
+		case 'v': os_log_max = OS_LOG_DEBUG; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -316,7 +319,7 @@ static void set_accept_port(void)
 	lnet_socklnd_set_port((u16)port);
 }
 
-/* The LNDs of lnetd (lolnd registers itself): before any configure. */
+/* lnetd's own LND (lolnd is built in): before any configure. */
 static int register_lnds(struct lnet *ln)
 {
 	int rc;
@@ -347,12 +350,12 @@ int main(int argc, char **argv)
 		unlink(o.socket);
 		die("cannot write pidfile '%s': %s", o.pidfile, strerror(-rc));
 	}
-	/* The instance as the lnet module builds it: policy engine, then LNDs. */
+	/* The instance as the lnet module builds it: built-in parts, then LNDs. */
 	lnet_init(&the_lnet);
-	rc = lnet_udsp_register(&the_lnet);
+	rc = lnet_builtin_register(&the_lnet);
 	if (rc) {
 		unlink(o.socket);
-		die("cannot start the UDSP engine: %s", strerror(-rc));
+		die("cannot register the UDSP engine and lolnd: %s", strerror(-rc));
 	}
 	rc = register_lnds(&the_lnet);
 	if (rc) {

@@ -165,6 +165,7 @@ static void *worker_main(void *arg)
 		pool.nbusy++;
 		pthread_mutex_unlock(&pool.lock);
 		c->rc = lnet_ioctl(pool.ln, c->cmd, c->req, c->req_len, true);
+		lnetd_debug("request 0x%08x of pid %d: %d", c->cmd, (int)c->pid, c->rc);
 		pthread_mutex_lock(&pool.lock);
 		pool.nbusy--;
 		c->job_next = pool.done;

@@ -254,6 +254,16 @@ static int lnet_push_to(struct lnet *ln, const struct lnet_nid *dst,
 	return rc;
 }
 
+/* No prefix of our own: os.h gives the core's messages none. */
+static void lnet_push_fail_log(const struct lnet_nid *prim, int rc)
+{
+	char nid[LNET_NID_STR_MAX];
+
+	if (lnet_nid_print(prim, nid, sizeof(nid)) < 0)
+		snprintf(nid, sizeof(nid), "?");
+	os_warn("push to %s after its discovery failed: error %d\n", nid, rc);
+}
+
 int lnet_discover(struct lnet *ln, const struct lnet_nid *dst, u32 timeout_ms,
 		  struct lnet_ping_result *res)
 {
@@ -274,8 +284,7 @@ int lnet_discover(struct lnet *ln, const struct lnet_nid *dst, u32 timeout_ms,
 			int prc = lnet_push_to(ln, &prim, deadline);
 
 			if (prc)
-				os_warn("discover: push to a peer failed: error %d\n",
-					prc);
+				lnet_push_fail_log(&prim, prc);
 		}
 	}
 	if (!rc)

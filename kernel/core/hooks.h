@@ -4,7 +4,8 @@
  * core knowing it. The selection policy engine (kernel/udsp/) is the one
  * user: it registers once per instance, right after lnet_init() (the lnet
  * module's init, lnetd's start, and every test or bench that builds an
- * instance: lnet_udsp_register()), and stays until lnet_fini().
+ * instance: lnet_builtin_register() in kernel/builtin/), and stays until
+ * lnet_fini().
  *
  * The core calls the hooks with ln_api_mutex held, from the code that
  * changed the objects (ioctl handlers, configure, discovery, the data

@@ -10,8 +10,10 @@
  *
  * Contexts: every entry point runs in process context and may sleep; none
  * runs in interrupt, softirq or atomic context.
- *  - lnet_init(), lnet_udsp_register(), lnet_fini(): the module's init and
- *    exit (insmod, rmmod); lnetd's main thread. Nothing else runs then.
+ *  - lnet_init(), the registrations of the engine and the LNDs
+ *    (lnet_builtin_register(), lnet_lnd_register()), lnet_fini(): the
+ *    module's init and exit (insmod, rmmod); lnetd's main thread. Nothing
+ *    else runs then.
  *  - lnet_ioctl(): the caller's ioctl system call (module), one of lnetd's
  *    worker threads (one request each); it may wait for the network.
  *  - lnet_link_event(): the module's work item (a kworker), queued by the

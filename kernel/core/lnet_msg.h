@@ -273,10 +273,9 @@ struct lnet_lnd {
 	int (*lnd_accept)(struct lnet_ni *ni, void *sock);
 };
 
-/* Register an LND (before lnet_configure); lolnd registers itself. */
+/* Register an LND (before lnet_configure): whoever builds the instance does. */
 int lnet_lnd_register(struct lnet *ln, const struct lnet_lnd *lnd);
 const struct lnet_lnd *lnet_lnd_find(struct lnet *ln, u32 lnd_type);
-extern const struct lnet_lnd lnet_lolnd;
 
 /*
  * UNLOCKED. An LND received the header @hdr on @ni from the peer NI

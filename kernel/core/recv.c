@@ -15,7 +15,7 @@ static void lnet_hdr_log(const struct lnet_hdr *hdr, const char *what)
 		snprintf(src, sizeof(src), "?");
 	if (lnet_nid_print(&hdr->dest_nid, dst, sizeof(dst)) < 0)
 		snprintf(dst, sizeof(dst), "?");
-	os_warn("%s message from %s to %s refused: %s\n",
+	os_warn_ratelimited("%s message from %s to %s refused: %s\n",
 		lnet_msg_type_name(hdr->type), src, dst, what);
 }
 

@@ -6,7 +6,7 @@
  * lnd_recv (private = the message being sent). It holds nothing between
  * calls, so it has no lnd_shutdown (and the core keeps the lock then).
  */
-#include "../core/lnet_priv.h"
+#include "lolnd.h"
 
 static int lolnd_startup(struct lnet *ln, struct lnet_ni *ni)
 {
@@ -38,9 +38,14 @@ static int lolnd_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	return 0;
 }
 
-const struct lnet_lnd lnet_lolnd = {
+static const struct lnet_lnd lnet_lolnd = {
 	.lnd_type	= LNET_LND_LO,
 	.lnd_startup	= lolnd_startup,
 	.lnd_send	= lolnd_send,
 	.lnd_recv	= lolnd_recv,
 };
+
+int lnet_lolnd_register(struct lnet *ln)
+{
+	return lnet_lnd_register(ln, &lnet_lolnd);
+}

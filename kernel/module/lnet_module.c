@@ -99,17 +99,17 @@ static struct miscdevice lnet_miscdev = {
 };
 
 /*
- * The instance as lnetd builds it: the UDSP engine registered right after
- * lnet_init(), before anything can reach the instance.
+ * The instance as lnetd builds it: the built-in parts (UDSP engine, lolnd)
+ * registered right after lnet_init(), before anything can reach it.
  */
 static int __init lnet_module_init(void)
 {
 	int rc;
 
 	lnet_init(&lnet_instance);
-	rc = lnet_udsp_register(&lnet_instance);
+	rc = lnet_builtin_register(&lnet_instance);
 	if (rc) {
-		pr_err("cannot start the UDSP engine: %d\n", rc);
+		pr_err("cannot register the UDSP engine and lolnd: %d\n", rc);
 		goto err_fini;
 	}
 	rc = lnet_link_notifier_start(&lnet_instance);

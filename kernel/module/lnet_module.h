@@ -4,7 +4,7 @@
 #define LNET_MODULE_H
 
 #include "../core/lnet.h"
-#include "../udsp/udsp.h"
+#include "../builtin/builtin.h"
 
 /*
  * The netdevice notifier (netdev.c): interface up/down changes reach

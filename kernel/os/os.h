@@ -30,12 +30,21 @@
 #include "list.h"
 
 /*
- * Logging, by severity as the kernel's pr_err/pr_warn/pr_info:
+ * Logging, by severity as the kernel's pr_err/pr_warn/pr_info/pr_debug:
  *   os_err   a failure that loses function (a thread, a buffer, a list
  *            not set up: something no longer works as configured)
  *   os_warn  input refused or odd (a bad header, a refused connection,
  *            an NI kept as configuration only)
+ *   os_warn_ratelimited
+ *            the same, for what a remote peer can trigger at will (its
+ *            headers, its connections): the first lines of a call site
+ *            always show, a flood is cut down (kernel: pr_warn_ratelimited;
+ *            user space: OS_RATELIMIT_BURST lines per call site and
+ *            OS_RATELIMIT_INTERVAL_NS, then one line counting the others
+ *            at the site's next line after the interval)
  *   os_info  lifecycle (module load and unload, a connection closed)
+ *   os_debug what only a developer follows (kernel: pr_debug, dynamic
+ *            debug; lnetd: shown with --verbose)
  * The host adds the one product prefix: the lnet module's pr_fmt puts
  * "lnet: " in front, lnetd's log the time stamp and the level. So a
  * message of the core has no prefix of its own; one of another part

@@ -94,6 +94,8 @@ struct os_thread {
 #define os_err(fmt, ...)	pr_err(fmt, ##__VA_ARGS__)
 #define os_warn(fmt, ...)	pr_warn(fmt, ##__VA_ARGS__)
 #define os_info(fmt, ...)	pr_info(fmt, ##__VA_ARGS__)
+#define os_debug(fmt, ...)	pr_debug(fmt, ##__VA_ARGS__)
+#define os_warn_ratelimited(fmt, ...) pr_warn_ratelimited(fmt, ##__VA_ARGS__)
 
 #define os_htonl(x)	((__force u32)cpu_to_be32(x))
 #define os_ntohl(x)	((u32)be32_to_cpu((__force __be32)(x)))

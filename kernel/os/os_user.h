@@ -80,18 +80,49 @@ struct os_thread {
  * Log lines at the kernel's levels (see os.h): os_log() writes the time
  * stamp, the level's name as dmesg -x shows it, then the message.
  * Where it writes: lnetd points it at its log file; NULL = stderr.
+ * Lines above os_log_max are dropped: OS_LOG_INFO unless lnetd's
+ * --verbose raises it to OS_LOG_DEBUG (as pr_debug is off by default).
  */
 enum os_log_level {
 	OS_LOG_ERR,
 	OS_LOG_WARN,
 	OS_LOG_INFO,
+	OS_LOG_DEBUG,
 };
 extern FILE *os_log_file;
+extern enum os_log_level os_log_max;
 void os_log(enum os_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define os_err(...)	os_log(OS_LOG_ERR, __VA_ARGS__)
 #define os_warn(...)	os_log(OS_LOG_WARN, __VA_ARGS__)
 #define os_info(...)	os_log(OS_LOG_INFO, __VA_ARGS__)
+#define os_debug(...)	os_log(OS_LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * One call site's rate limit (os.h, os_warn_ratelimited): at most
+ * OS_RATELIMIT_BURST lines per OS_RATELIMIT_INTERVAL_NS. The kernel's
+ * interval, but a larger burst than its 10: lnetd's log is its own file,
+ * not the ring buffer every driver shares, and a run of distinct refusals
+ * (stalled handshakes timing out together) must show whole; a flood is
+ * still cut to 20 lines a second. Lock-free: the socket LND's threads
+ * share call sites.
+ */
+#define OS_RATELIMIT_BURST		100
+#define OS_RATELIMIT_INTERVAL_NS	(5ULL * 1000000000ULL)
+struct os_ratelimit {
+	u64 rl_begin_ns;	/* the current interval's start, 0 = none yet */
+	u32 rl_printed;		/* lines asked for in this interval */
+	u32 rl_missed;		/* of them, dropped */
+};
+/* May the call site of @rl log now? Logs the count of the dropped first. */
+bool os_ratelimit_ok(struct os_ratelimit *rl);
+#define os_warn_ratelimited(...)					\
+	do {								\
+		static struct os_ratelimit os_rl_;			\
+									\
+		if (os_ratelimit_ok(&os_rl_))				\
+			os_warn(__VA_ARGS__);				\
+	} while (0)
 
 #define os_htonl(x) htonl(x)
 #define os_ntohl(x) ntohl(x)

@@ -29,8 +29,8 @@ struct lnet_udsp {
 
 /*
  * Put the engine on @ln: right after lnet_init(), before the instance is
- * used (the lnet module's init, lnetd's start, tests and benches that
- * build an instance). lnet_fini() frees it. 0, -ENOMEM or -EBUSY (hooks
+ * used (through lnet_builtin_register(), kernel/builtin/, for whoever
+ * builds an instance). lnet_fini() frees it. 0, -ENOMEM or -EBUSY (hooks
  * registered already).
  */
 int lnet_udsp_register(struct lnet *ln);

@@ -60,12 +60,23 @@ PY
 @test "lnetd: --help exits 0, an unknown option or argument exits 2" {
 	run "$LNETD_BIN" --help
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE]" ]
+	[ "${lines[0]}" = "usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE] [--verbose]" ]
 	run "$LNETD_BIN" --bogus
 	[ "$status" -eq 2 ]
 	run "$LNETD_BIN" extra
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "lnetd: unexpected argument 'extra'" ]
+}
+
+@test "lnetd: debug lines only with --verbose" {
+	lnetd_extra v --socket "$T/v.sock" --log "$T/v.log" --verbose
+	LNET_SOCKET=$T/v.sock lnetctl lnet configure
+	# lnetctl's one request (IOC_LIBCFS_CONFIGURE), served with status 0
+	grep -Eq "^[0-9T:.-]+Z debug lnetd: request 0x[0-9a-f]{8} of pid [0-9]+: 0$" "$T/v.log"
+	grep -q " info lnetd: serving $T/v.sock" "$T/v.log"
+	# the test's own lnetd runs without it
+	lnetctl lnet configure
+	! grep -q " debug " "$T/lnetd.log"
 }
 
 @test "lnetd: a second lnetd on the same socket is refused" {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/builtin/builtin.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,7 +57,7 @@ static void world_init(struct lnet *ln)
 	if (!os_log_file)
 		os_log_file = fopen("/dev/null", "w");
 	lnet_init(ln);
-	must(!lnet_udsp_register(ln));
+	must(!lnet_builtin_register(ln));
 	ln->ln_if_lookup = fake_if_lookup;
 	must(!lnet_configure(ln));
 	must(!lnet_ni_add(ln, tcp, "eth0", NULL));

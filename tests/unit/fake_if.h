@@ -15,6 +15,7 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/builtin/builtin.h"
 
 /* An interface and what a lookup of it answers: @rc, else the address. */
 struct fake_if {
@@ -58,7 +59,7 @@ static inline void fake_lnet_up(struct lnet *ln,
 				int (*lookup)(const char *, struct os_ifaddr *))
 {
 	lnet_init(ln);
-	assert_int_equal(lnet_udsp_register(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
 	ln->ln_if_lookup = lookup;
 	assert_int_equal(lnet_configure(ln), 0);
 }

@@ -24,6 +24,7 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/builtin/builtin.h"
 
 #define MEMLND_NODES	3
 #define MEMLND_IFS	4	/* interfaces per node: m<n>e0..m<n>e3 */
@@ -508,7 +509,7 @@ static inline struct memlnd_node *memlnd_node_new(int idx)
 	if (!n)
 		abort();
 	lnet_init(&n->ln);
-	if (lnet_udsp_register(&n->ln))
+	if (lnet_builtin_register(&n->ln))
 		abort();
 	n->ln.ln_if_lookup = memlnd_if_lookup;
 	n->idx = idx;

@@ -9,9 +9,13 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/lnd/lolnd.h"
 #include "fake_if.h"
 
 /* --- fake interfaces -------------------------------------------------------- */
@@ -105,6 +109,9 @@ static void test_configure_creates_lo(void **state)
 	assert_non_null(ni);
 	assert_ptr_equal(ni->ni_net, net);
 	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
+	/* lolnd came with lnet_builtin_register() (fake_lnet_up) */
+	assert_non_null(ni->ni_lnd);
+	assert_int_equal(ni->ni_lnd->lnd_type, LNET_LND_LO);
 	assert_int_equal(ni->ni_health.lh_value, LNET_MAX_HEALTH);
 	assert_int_equal(ni->ni_sel_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(net->net_sel_priority, LNET_PRIORITY_UNSET);
@@ -123,6 +130,36 @@ static void test_configure_creates_lo(void **state)
 		assert_int_equal(ln->ln_nobjects, before);
 		assert_int_equal(count_list(&ln->ln_nets), 1);
 	}
+}
+
+/*
+ * The core registers no LND itself: an instance built without the
+ * built-in parts still has 0@lo at configure, as configuration only; the
+ * built-in parts register once.
+ */
+static void test_lo_without_lolnd(void **state)
+{
+	struct lnet *ln = calloc(1, sizeof(*ln));
+	struct lnet_nid lo = nid4(LO, 0, 0, 0, 0);
+	struct lnet_ni *ni;
+
+	assert_non_null(ln);
+	lnet_init(ln);
+	ln->ln_if_lookup = fake_lookup;
+	assert_null(lnet_lnd_find(ln, LNET_LND_LO));
+	assert_int_equal(lnet_configure(ln), 0);
+	ni = lnet_ni_find(ln, &lo);
+	assert_non_null(ni);
+	assert_int_equal(ni->ni_status, LNET_NI_STATUS_UP);
+	assert_null(ni->ni_lnd);
+	assert_int_equal(lnet_unconfigure(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
+	assert_non_null(lnet_lnd_find(ln, LNET_LND_LO));
+	assert_int_equal(lnet_builtin_register(ln), -EBUSY);
+	assert_int_equal(lnet_lolnd_register(ln), -EEXIST);
+	assert_int_equal(ln->ln_nobjects, 0);
+	lnet_fini(ln);
+	free(ln);
 }
 
 static void test_unconfigure_frees_everything(void **state)
@@ -261,6 +298,59 @@ static void test_os_if_lookup(void **state)
 	assert_int_equal(os_if_lookup("nosuchif7", &a), -ENODEV);
 	assert_int_equal(os_if_lookup("", &a), -ENODEV);
 	assert_int_equal(os_if_lookup("a23456789012345678", &a), -ENODEV);
+}
+
+/* Count the lines of @f that contain @what, then empty @f. */
+static int log_count(FILE *f, const char *what)
+{
+	char line[512];
+	int n = 0;
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, what))
+			n++;
+	rewind(f);
+	assert_int_equal(ftruncate(fileno(f), 0), 0);
+	return n;
+}
+
+static void log_site(int i)
+{
+	os_warn_ratelimited("refused %d\n", i);
+}
+
+/*
+ * Debug lines show only once asked for; a rate-limited call site logs its
+ * first OS_RATELIMIT_BURST lines of an interval, drops the rest, and
+ * counts them when it logs again in the next interval.
+ */
+static void test_os_log_levels(void **state)
+{
+	FILE *saved = os_log_file, *f = tmpfile();
+	struct os_ratelimit rl = { 0 };
+	int i;
+
+	assert_non_null(f);
+	os_log_file = f;
+	os_debug("hidden %d\n", 1);
+	assert_int_equal(log_count(f, "hidden"), 0);
+	os_log_max = OS_LOG_DEBUG;
+	os_debug("shown %d\n", 2);
+	os_log_max = OS_LOG_INFO;
+	assert_int_equal(log_count(f, "Z debug shown 2"), 1);
+	for (i = 0; i < OS_RATELIMIT_BURST + 5; i++)
+		log_site(i);
+	assert_int_equal(log_count(f, " warn refused "), OS_RATELIMIT_BURST);
+	/* the same, on a limit of our own, with the interval's end moved back */
+	for (i = 0; i < OS_RATELIMIT_BURST + 3; i++)
+		assert_int_equal(os_ratelimit_ok(&rl), i < OS_RATELIMIT_BURST);
+	assert_int_equal(log_count(f, "suppressed"), 0);
+	rl.rl_begin_ns -= OS_RATELIMIT_INTERVAL_NS;
+	assert_true(os_ratelimit_ok(&rl));
+	assert_int_equal(log_count(f, " warn 3 similar lines suppressed"), 1);
+	os_log_file = saved;
+	fclose(f);
 }
 
 static void test_ni_add_tunable_ranges(void **state)
@@ -1127,6 +1217,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_configure_creates_lo),
+		cmocka_unit_test(test_lo_without_lolnd),
+		cmocka_unit_test(test_os_log_levels),
 		T(test_unconfigure_frees_everything),
 		T(test_ni_add_defaults),
 		T(test_ni_add_values),

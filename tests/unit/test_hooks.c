@@ -14,6 +14,7 @@
 
 #include "../../kernel/core/hooks.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/lnd/lolnd.h"
 #include "fake_if.h"
 
 static const struct fake_if fake_ifs[] = {
@@ -161,6 +162,7 @@ static struct lnet *rec_up(void)
 	/* once per instance */
 	assert_int_equal(lnet_hooks_register(ln, &rec_hooks, NULL), -EBUSY);
 	assert_int_equal(lnet_udsp_register(ln), -EBUSY);
+	assert_int_equal(lnet_lolnd_register(ln), 0);
 	ln->ln_if_lookup = fake_lookup;
 	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_configure(ln), 0);
@@ -274,6 +276,7 @@ static void test_no_engine(void **state)
 
 	assert_non_null(ln);
 	lnet_init(ln);
+	assert_int_equal(lnet_lolnd_register(ln), 0);
 	ln->ln_if_lookup = fake_lookup;
 	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_configure(ln), 0);
@@ -315,6 +318,7 @@ static void test_udsp_register(void **state)
 	lnet_init(ln);
 	assert_int_equal(lnet_udsp_register(ln), 0);
 	assert_int_equal(lnet_udsp_register(ln), -EBUSY);
+	assert_int_equal(lnet_lolnd_register(ln), 0);
 	assert_non_null(lnet_udsp_of(ln));
 	ln->ln_if_lookup = fake_lookup;
 	for (cycle = 0; cycle < 2; cycle++) {

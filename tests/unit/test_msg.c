@@ -207,7 +207,7 @@ static int setup_with(void **state, bool with_fake)
 	memset(&fk, 0, sizeof(fk));
 	nevents = 0;
 	lnet_init(ln);
-	assert_int_equal(lnet_udsp_register(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
 	ln->ln_if_lookup = fake_lookup;
 	if (with_fake)
 		assert_int_equal(lnet_lnd_register(ln, &fake_lnd), 0);

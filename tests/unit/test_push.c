@@ -160,7 +160,7 @@ static int setup(void **state)
 	assert_non_null(ln);
 	memset(&rx, 0, sizeof(rx));
 	lnet_init(ln);
-	assert_int_equal(lnet_udsp_register(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
 	ln->ln_if_lookup = fake_lookup;
 	assert_int_equal(lnet_lnd_register(ln, &fake_lnd), 0);
 	os_mutex_lock(&ln->ln_api_mutex);

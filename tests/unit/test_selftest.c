@@ -87,7 +87,7 @@ static int setup(void **state)
 	memset(held, 0, sizeof(held));
 	nheld = 0;
 	lnet_init(ln);
-	assert_int_equal(lnet_udsp_register(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
 	ln->ln_if_lookup = fake_lookup;
 	assert_int_equal(lnet_lnd_register(ln, &hold_lnd), 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_CONFIGURE, &c, sizeof(c), true), 0);

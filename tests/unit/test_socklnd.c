@@ -20,6 +20,7 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/builtin/builtin.h"
 #include "../../kernel/lnd/socklnd/socklnd_priv.h"
 
 #define TCP		LNET_NET_ID(LNET_LND_TCP, 0)
@@ -98,7 +99,7 @@ static void node_up(struct node *n, u8 last,
 	memcpy(n->addr, addr, 4);
 	n->nid = nid4(last);
 	lnet_init(&n->ln);
-	assert_int_equal(lnet_udsp_register(&n->ln), 0);
+	assert_int_equal(lnet_builtin_register(&n->ln), 0);
 	n->ln.ln_if_lookup = lookup;
 	assert_int_equal(lnet_socklnd_register(&n->ln), 0);
 	os_mutex_lock(&n->ln.ln_api_mutex);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/builtin/builtin.h"
 
 #define PRIO	LNET_UDSP_ACTION_PRIORITY
 #define PREF	LNET_UDSP_ACTION_PREFERRED_LIST
@@ -87,7 +88,7 @@ static int setup(void **state)
 	struct lnet *ln = calloc(1, sizeof(*ln));
 
 	lnet_init(ln);
-	assert_int_equal(lnet_udsp_register(ln), 0);
+	assert_int_equal(lnet_builtin_register(ln), 0);
 	ln->ln_if_lookup = fake_if_lookup;
 	assert_int_equal(lnet_configure(ln), 0);
 	add_ni(ln, "tcp", "eth0");

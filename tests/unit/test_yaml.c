@@ -135,7 +135,7 @@ static struct inst *inst_new(void)
 
 	assert_non_null(in);
 	lnet_init(&in->ln);
-	assert_int_equal(lnet_udsp_register(&in->ln), 0);
+	assert_int_equal(lnet_builtin_register(&in->ln), 0);
 	in->ln.ln_if_lookup = fake_lookup;
 	next_ln = &in->ln;
 	assert_int_equal(cfg_open(NULL, &in->h), 0);

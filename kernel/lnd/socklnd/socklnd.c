@@ -214,7 +214,7 @@ static int ksock_listener_open(const u8 addr[4], u16 port,
 		rc = os_thread_start(&l->l_thread, ksock_acceptor, l,
 				     "socklnd_accept");
 	if (rc) {
-		os_err("socklnd: cannot listen on %s: error %d", name, rc);
+		os_err("socklnd: cannot listen on %s: error %d\n", name, rc);
 		ksock_listener_free(l);
 		return rc;
 	}
@@ -279,7 +279,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 
 	if (ni->ni_nid.nid_addr_len != 4) {
 		lnet_nid_print(&ni->ni_nid, nidstr, sizeof(nidstr));
-		os_warn("socklnd: %s: IPv6 NIs are not supported (the socket LND's wire carries IPv4 NIDs only)",
+		os_warn("socklnd: %s: IPv6 NIs are not supported (the socket LND's wire carries IPv4 NIDs only)\n",
 			nidstr);
 		return -EAFNOSUPPORT;
 	}

@@ -78,7 +78,8 @@ static void ksock_hs_drop(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
 			  const char *why)
 {
 	if (why)
-		os_warn("socklnd: %s: refusing the connection: %s", hs->h_name, why);
+		os_warn_ratelimited("socklnd: %s: refusing the connection: %s\n",
+				    hs->h_name, why);
 	list_del(&hs->h_list);
 	ka->ka_npending--;
 	os_pollset_del(ka->ka_l->l_ps, hs->h_sock);
@@ -236,7 +237,7 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 	max = ks.ks_max_handshakes;
 	os_mutex_unlock(&ks.ks_lock);
 	if (ka->ka_npending >= max) {
-		os_warn("socklnd: %s: refusing the connection: %u handshakes are in progress already",
+		os_warn_ratelimited("socklnd: %s: refusing the connection: %u handshakes are in progress already\n",
 			name, ka->ka_npending);
 		goto err_close;
 	}
@@ -251,7 +252,7 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 	ka->ka_npending++;
 	rc = os_pollset_add(ka->ka_l->l_ps, s, hs);
 	if (rc) {
-		os_warn("socklnd: %s: refusing the connection: cannot poll it: error %d",
+		os_warn_ratelimited("socklnd: %s: refusing the connection: cannot poll it: error %d\n",
 			name, rc);
 		goto err_unlist;
 	}
@@ -280,7 +281,7 @@ static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
 			return;
 		if (rc) {
 			if (!ksock_flag_set(&ka->ka_l->l_stop))
-				os_warn("socklnd: accept failed: error %d", rc);
+				os_warn("socklnd: accept failed: error %d\n", rc);
 			return;
 		}
 		ksock_hs_start(ka, s, addr, port);

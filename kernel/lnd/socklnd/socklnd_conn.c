@@ -300,6 +300,18 @@ err_close:
 /* ---- passive side ------------------------------------------------------------- */
 
 /*
+ * Refuse the connection on @sock after its handshake failed (@rc, @why):
+ * logged, rate limited as a peer can try again at will, unless the NI is
+ * going down (-ENETDOWN: no peer's fault); then closed.
+ */
+static void ksock_refuse(struct os_sock *sock, const char *name, int rc, const char *why)
+{
+	if (rc != -ENETDOWN)
+		os_warn_ratelimited("socklnd: %s: refusing the connection: %s\n", name, why);
+	os_sock_close(sock);
+}
+
+/*
  * The passive side's last step, once @in, the peer's hello, was read off
  * @sock before @deadline: check it, answer with ours, attach the
  * connection. Refusals are logged (not -ENETDOWN: our own shutdown) and
@@ -325,9 +337,7 @@ void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const cha
 			snprintf(why, sizeof(why), "cannot send our hello: error %d", rc);
 	}
 	if (rc) {
-		if (rc != -ENETDOWN)
-			os_warn("socklnd: %s: refusing the connection: %s", name, why);
-		os_sock_close(sock);
+		ksock_refuse(sock, name, rc, why);
 		return;
 	}
 	ksock_conn_attach(net, sock, name, &in->kshm_src_nid, in->kshm_src_incarnation, kind);
@@ -344,10 +354,7 @@ static void ksock_passive(struct ksock_acc *acc)
 
 	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
 	if (rc) {
-		if (rc != -ENETDOWN)
-			os_warn("socklnd: %s: refusing the connection: %s",
-				acc->a_name, why);
-		os_sock_close(acc->a_sock);
+		ksock_refuse(acc->a_sock, acc->a_name, rc, why);
 		return;
 	}
 	ksock_passive_finish(net, acc->a_sock, acc->a_name, &in, deadline);
@@ -482,7 +489,7 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 		os_sock_close(s);
 		if (rc != -ENETDOWN) {
 			lnet_nid_print(peer, nidstr, sizeof(nidstr));
-			os_warn("socklnd: %s (%s): cannot connect: %s: error %d",
+			os_warn("socklnd: %s (%s): cannot connect: %s: error %d\n",
 				name, nidstr, why, rc);
 		}
 		return rc;

@@ -124,7 +124,7 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	 */
 	if (!conn->c_why.quiet) {
 		lnet_nid_print(&nid, nidstr, sizeof(nidstr));
-		os_info("socklnd: %s (%s): closing the connection: %s",
+		os_info("socklnd: %s (%s): closing the connection: %s\n",
 			conn->c_name, nidstr, conn->c_why.text);
 	}
 	os_pollset_del(conn->c_sched->s_ps, conn->c_sock);
