@@ -136,7 +136,7 @@ Cflags: -I\${includedir}" ]
 	[ "$output" = "$("$TOP/build/lnetctl" --version)" ]
 	run "$D/usr/sbin/lnetd" --help
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE]" ]
+	[ "${lines[0]}" = "usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE] [--verbose]" ]
 	"$D/usr/sbin/lnetd" --socket "$D/s.sock" --pidfile "$D/lnetd.pid" --log "$D/lnetd.log"
 	"$D/usr/bin/lnetctl" --socket "$D/s.sock" lnet configure
 	run "$D/usr/bin/lnetctl" --socket "$D/s.sock" net show
