@@ -147,3 +147,15 @@ defs.schema.yaml shown_tunables: credits: missing, the table has it
 global-show.schema.yaml required: recovery_limit: missing, the table has it
 lnet.schema.yaml buffers: huge: a key the table does not have" ]
 }
+
+@test "every errno the uapi headers document is one the ioctl fuzzer accepts, and no other" {
+	# The fuzzer (tests/kernel/ioctl-fuzz.c) fails on an errno the ABI does
+	# not document; a new errno in a header must reach its list too.
+	documented=$(grep -oh '\bE[A-Z]\{3,\}\b' "$TOP"/include/uapi/lnet/*.h | sort -u | paste -sd' ')
+	accepted=$(sed -n 's/^\tcase \(E[A-Z]*\): return "\1";$/\1/p' \
+		"$TOP/tests/kernel/ioctl-fuzz.c" | grep -vx EFAULT | sort -u | paste -sd' ')
+	echo "documented: $documented"
+	echo "accepted:   $accepted"
+	[ -n "$documented" ]
+	[ "$documented" = "$accepted" ]
+}

@@ -118,6 +118,11 @@ static const char *err_name(int rc)
 	case ENOMEM: return "ENOMEM";
 	case ENODEV: return "ENODEV";
 	case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+	case EADDRINUSE: return "EADDRINUSE";
+	case EMLINK: return "EMLINK";
+	case ENXIO: return "ENXIO";
+	case EBUSY: return "EBUSY";
+	case EISCONN: return "EISCONN";
 	case EEXIST: return "EEXIST";
 	case ENOENT: return "ENOENT";
 	case ENOSPC: return "ENOSPC";
