@@ -60,8 +60,7 @@ static bool lnet_ni_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_ni *n = buf;
 
-	return !n->ni_pad && !n->ni_pad2 &&
-	       lnet_u32s_zero(n->ni_reserved, LNET_ARRAY_SIZE(n->ni_reserved));
+	return !n->ni_pad && !n->ni_pad2 && !(n->ni_flags & ~LNET_NI_F_LND_TUN);
 }
 
 static bool lnet_peer_reserved_zero(const void *buf)
@@ -158,7 +157,8 @@ static int lnet_ioc_add_net(struct lnet *ln, unsigned int cmd, void *buf,
 
 	if (!lnet_ifname_terminated(n->ni_ifname))
 		return -EINVAL;
-	return lnet_ni_add(ln, n->ni_net, n->ni_ifname, &n->ni_tun);
+	return lnet_ni_add_lnd(ln, n->ni_net, n->ni_ifname, &n->ni_tun,
+			       n->ni_flags & LNET_NI_F_LND_TUN ? &n->ni_lnd_tun : NULL);
 }
 
 static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
@@ -229,13 +229,15 @@ static void lnet_ioc_shared_fill(const struct lnet_ioc_shared *out,
 	out->hstatus[LNET_IOC_HS_OK] = 0;
 }
 
-static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
+static void lnet_ioc_ni_fill(struct lnet *ln, struct lnet_ioc_ni *n,
+			     const struct lnet_ni *ni)
 {
 	n->ni_net = ni->ni_net->net_id;
 	n->ni_nid = ni->ni_nid;
 	memset(n->ni_ifname, 0, sizeof(n->ni_ifname));
 	memcpy(n->ni_ifname, ni->ni_ifname, strlen(ni->ni_ifname));
 	n->ni_tun = ni->ni_tun;
+	lnet_ni_lnd_tun_report(ln, ni, &n->ni_lnd_tun, &n->ni_flags);
 	n->ni_status = ni->ni_status;
 	n->ni_net_priority = ni->ni_net->net_sel_priority;
 	n->ni_nid_priority = ni->ni_sel_priority;
@@ -260,7 +262,7 @@ static int lnet_ioc_get_net(struct lnet *ln, unsigned int cmd, void *buf,
 		list_for_each_entry(ni, &net->net_nis, ni_list) {
 			if (left--)
 				continue;
-			lnet_ioc_ni_fill(n, ni);
+			lnet_ioc_ni_fill(ln, n, ni);
 			return 0;
 		}
 	}

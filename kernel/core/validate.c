@@ -11,6 +11,10 @@ const struct lnet_range lnet_ni_tun_ranges[__LNET_TUN_MAX] = {
 	LNET_NI_TUNABLES(TUN_RANGE)
 };
 
+const struct lnet_range lnet_sock_tun_ranges[__LNET_SOCK_TUN_MAX] = {
+	LNET_SOCK_TUNABLES(TUN_RANGE)
+};
+
 #define GLOBAL_RANGE(name, id, min, max, def) [id] = { #name, min, max, def, false },
 const struct lnet_range lnet_global_ranges[__LNET_GLOBAL_MAX] = {
 	LNET_GLOBALS(GLOBAL_RANGE)
@@ -39,6 +43,30 @@ void lnet_ni_tunables_unset(struct lnet_ni_tunables *t)
 
 	for (i = 0; i < __LNET_TUN_MAX; i++)
 		*lnet_ni_tun_ref(t, i) = -1;
+}
+
+#define SOCK_TUN_OFFSET(id, name, opt, letter, min, max, def, help) \
+	[id] = offsetof(struct lnet_sock_tunables, name),
+static const size_t lnet_sock_tun_offsets[__LNET_SOCK_TUN_MAX] = {
+	LNET_SOCK_TUNABLES(SOCK_TUN_OFFSET)
+};
+
+s32 *lnet_sock_tun_ref(struct lnet_sock_tunables *t, u32 id)
+{
+	return (s32 *)((char *)t + lnet_sock_tun_offsets[id]);
+}
+
+s32 lnet_sock_tun_get(const struct lnet_sock_tunables *t, u32 id)
+{
+	return *(const s32 *)((const char *)t + lnet_sock_tun_offsets[id]);
+}
+
+void lnet_sock_tunables_unset(struct lnet_sock_tunables *t)
+{
+	u32 i;
+
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++)
+		*lnet_sock_tun_ref(t, i) = -1;
 }
 
 static int lnet_bad(struct lnet_bad *bad, u32 why, u32 field, u32 other)
@@ -86,6 +114,26 @@ int lnet_ni_add_check(u32 net_id, const char *ifname,
 	if (!ifname || !ifname[0] || strlen(ifname) >= LNET_IFNAME_LEN)
 		return lnet_bad(bad, LNET_BAD_IFNAME, 0, 0);
 	return lnet_ni_tunables_check(t, bad);
+}
+
+int lnet_ni_lnd_tun_check(u32 net_id, const struct lnet_sock_tunables *t,
+			  struct lnet_bad *bad)
+{
+	u32 i;
+
+	if (!t)
+		return 0;
+	if (LNET_NET_LND(net_id) != LNET_LND_TCP)
+		return lnet_bad(bad, LNET_BAD_LND_NET, 0, 0);
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++) {
+		const struct lnet_range *r = &lnet_sock_tun_ranges[i];
+		s32 v = lnet_sock_tun_get(t, i);
+
+		/* -1 is the default, and for tos also a value in range */
+		if (v != -1 && (v < r->min || v > r->max))
+			return lnet_bad(bad, LNET_BAD_LND_RANGE, i, 0);
+	}
+	return 0;
 }
 
 /* The settings that depend on each other (see lnet_ioctl.h). */

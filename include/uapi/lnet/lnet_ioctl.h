@@ -107,9 +107,13 @@ struct lnet_ioc_config {
  *   In: ni_net (an existing or new net; not lo), ni_ifname (the interface
  *   whose address gives the NID: IPv4 first, else a global IPv6 address),
  *   ni_tun (each field -1 = its default, else within its range: the rows
- *   of LNET_NI_TUNABLES in lnet_tunables.h).
+ *   of LNET_NI_TUNABLES in lnet_tunables.h), ni_flags (LNET_NI_F_LND_TUN
+ *   or 0), ni_lnd_tun with LNET_NI_F_LND_TUN (the socket LND's tunables,
+ *   LNET_SOCK_TUNABLES, each -1 or within its range; only on a tcp net: no
+ *   other LND runs here, so libcfg accepts their keys and sends none);
+ *   without the flag ni_lnd_tun is not read and every field is its default.
  *   Errors: EINVAL (lo net, bad LND for a socket interface, tunable out of
- *   range), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
+ *   range, an unknown flag, LNET_NI_F_LND_TUN on a net that is not tcp), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
  *   usable address: loopback addresses are not NIDs), EEXIST (the net
  *   already has an NI on this interface), EADDRINUSE (the interface's
  *   address on this net is already a NID: another NI's, or a peer's).
@@ -123,7 +127,9 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_GET_NET (86)
  *   In: ni_index (0, 1, ...: the index-th NI, nets in creation order, 0@lo
  *   first), ni_net (0 = any net, else only that net).
- *   Out: every field (ni_tun with the defaults filled in). ENOENT past
+ *   Out: every field (ni_tun with the defaults filled in; on a tcp net
+ *   LNET_NI_F_LND_TUN and ni_lnd_tun, the values in force; on other nets
+ *   ni_flags 0 and ni_lnd_tun all -1). ENOENT past
  *   the last NI. The counters:
  *     ni_send_count / ni_recv_count / ni_drop_count  messages sent,
  *         received, dropped through this NI;
@@ -137,7 +143,9 @@ struct lnet_ioc_config {
  *         for a credit now; the maximum is the credits tunable;
  *     ni_ping_count   recovery pings sent; ni_next_ping_s seconds until
  *         the next one (0 = none due).
- *   ni_pad and ni_pad2 must be zero like the reserved fields.
+ *   ni_pad and ni_pad2 must be zero like the reserved fields; ni_flags
+ *   has no bit but LNET_NI_F_LND_TUN (DEL_NET and GET_NET ignore it and
+ *   ni_lnd_tun).
  */
 
 /* Message types, as on the wire (index of ni_stats / pr_stats). */
@@ -182,6 +190,14 @@ enum lnet_ni_status {
 	LNET_NI_STATUS_UP	= 1,
 };
 
+/*
+ * ni_flags. ni_lnd_tun and ni_flags were reserved words (zero on input),
+ * so zero keeps what such a request meant: the LND's defaults.
+ */
+enum lnet_ni_flags {
+	LNET_NI_F_LND_TUN	= 1U << 0,	/* ni_lnd_tun holds values */
+};
+
 struct lnet_ioc_ni {
 	struct lnet_ioc_hdr ni_hdr;
 	__u32 ni_index;
@@ -205,7 +221,8 @@ struct lnet_ioc_ni {
 	__u32 ni_pad2;
 	__u64 ni_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
 	__u64 ni_hstatus[__LNET_IOC_HS_MAX];	/* out */
-	__u32 ni_reserved[4];
+	struct lnet_sock_tunables ni_lnd_tun;	/* valid with LNET_NI_F_LND_TUN */
+	__u32 ni_flags;				/* enum lnet_ni_flags */
 };
 
 /*
