@@ -82,6 +82,8 @@ struct cfg_net {
 	char (*ifnames)[LNET_IFNAME_LEN];	/* nifs names, at most CFG_MAX_IFS */
 	struct lnet_ni_tunables tun;	/* lnet_tunables.h; -1 = default */
 	struct cfg_loc loc;
+	/* 0.2: tcp nets only (LNET_SOCK_TUNABLES), -1 = default */
+	struct lnet_sock_tunables lnd_tun;
 };
 
 struct cfg_peer {
@@ -138,6 +140,15 @@ int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
 /* "eth0,eth1" appended to n->ifnames (names checked: 1..15 chars, no '/'). */
 int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 		      struct cfg_err *err);
+/*
+ * A CPT list as Lustre writes one: "[0,1]", "[0-3]", "[0,2-3]" or a bare
+ * partition "0". Each partition 0..CFG_CPT_MAX; @mask (may be NULL) gets
+ * bit N for each partition N below 64. This node has one partition: its
+ * callers accept the list and run every NI on partition 0.
+ */
+#define CFG_CPT_MAX	1023
+int cfg_parse_cpts(const char *what, const char *s, uint64_t *mask,
+		   struct cfg_err *err);
 /* Comma-separated NIDs or NID ranges ("10.0.0.[1-3]@tcp,5@gni") appended to p->nids. */
 int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
 		      struct cfg_err *err);

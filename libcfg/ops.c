@@ -103,6 +103,7 @@ static void ni_request(struct lnet_ioc_ni *ni, u32 net_id, const char *ifname)
 	if (ifname)
 		snprintf(ni->ni_ifname, sizeof(ni->ni_ifname), "%s", ifname);
 	lnet_ni_tunables_unset(&ni->ni_tun);
+	lnet_sock_tunables_unset(&ni->ni_lnd_tun);
 }
 
 int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out)
@@ -138,6 +139,38 @@ static int net_add_bad(const struct cfg_net *n, const char *net, const char *ifn
 			r->name, lnet_ni_tun_get(&n->tun, bad->field), r->min, r->max);
 }
 
+/* The message for what lnet_ni_lnd_tun_check() refused. */
+static int lnd_tun_bad(const struct cfg_net *n, const char *net,
+		       const struct lnet_bad *bad, struct cfg_err *err)
+{
+	const struct lnet_range *r = &lnet_sock_tun_ranges[bad->field];
+
+	if (bad->why == LNET_BAD_LND_NET)
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"net %s takes no LND tunables: only tcp nets have an LND here",
+				net);
+	return cfg_fail(err, -EINVAL, &n->loc,
+			"invalid lnd tunable %s '%d': expected an integer %d-%d",
+			r->name, lnet_sock_tun_get(&n->lnd_tun, bad->field), r->min, r->max);
+}
+
+/*
+ * The LND tunables an NI of @n is added with: tcp's; none on o2ib (its
+ * keys are accepted and dropped, no o2ib LND runs here); on other nets
+ * those given, for lnet_ni_lnd_tun_check() to refuse.
+ */
+static const struct lnet_sock_tunables *ni_lnd_tun(const struct cfg_net *n)
+{
+	u32 lnd = LNET_NET_LND(n->net_id), i;
+
+	if (lnd == LNET_LND_TCP)
+		return &n->lnd_tun;
+	for (i = 0; lnd != LNET_LND_O2IB && i < __LNET_SOCK_TUN_MAX; i++)
+		if (lnet_sock_tun_get(&n->lnd_tun, i) != -1)
+			return &n->lnd_tun;
+	return NULL;
+}
+
 /* LNet's own checks of each NI (validate.c), before the first is added. */
 static int net_add_check(const struct cfg_net *n, const char *net,
 			 struct cfg_err *err)
@@ -151,6 +184,8 @@ static int net_add_check(const struct cfg_net *n, const char *net,
 		if (lnet_ni_add_check(n->net_id, ifname, &n->tun, &bad))
 			return net_add_bad(n, net, ifname, &bad, err);
 	} while (++i < n->nifs);
+	if (lnet_ni_lnd_tun_check(n->net_id, ni_lnd_tun(n), &bad))
+		return lnd_tun_bad(n, net, &bad, err);
 	return 0;
 }
 
@@ -188,6 +223,10 @@ static int ni_add(struct cfg_handle *h, const struct cfg_net *n, u32 i)
 
 	ni_request(&ni, n->net_id, n->ifnames[i]);
 	ni.ni_tun = n->tun;
+	if (ni_lnd_tun(n)) {
+		ni.ni_flags = LNET_NI_F_LND_TUN;
+		ni.ni_lnd_tun = n->lnd_tun;
+	}
 	return cfg_ioctl(h, IOC_LIBCFS_ADD_NET, &ni);
 }
 

@@ -281,6 +281,90 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 	return rc;
 }
 
+/* --- CPT lists ---------------------------------------------------------------- */
+
+/* A partition number at *@pp (digits), moving past it. */
+static int cpt_number(const char **pp, u32 *out)
+{
+	const char *p = *pp;
+	u32 n = 0;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (u32)(*p - '0');
+		if (n > CFG_CPT_MAX)
+			return -ERANGE;
+	}
+	*pp = p;
+	return 0;
+}
+
+static void skip_blanks(const char **pp)
+{
+	while (**pp == ' ' || **pp == '\t')
+		(*pp)++;
+}
+
+/* One item of a CPT list: N, N-M or N-M/STEP; its partitions into @mask. */
+static int cpt_item(const char **pp, u64 *mask)
+{
+	u32 lo = 0, hi, step = 1, i;
+	int rc = cpt_number(pp, &lo);
+
+	hi = lo;
+	if (!rc && **pp == '-') {
+		(*pp)++;
+		rc = cpt_number(pp, &hi);
+		if (!rc && **pp == '/') {
+			(*pp)++;
+			rc = cpt_number(pp, &step);
+		}
+		if (!rc && (hi < lo || !step))
+			rc = -EINVAL;
+	}
+	for (i = lo; !rc && i <= hi; i += step)
+		if (i < 64)
+			*mask |= 1ULL << i;
+	return rc;
+}
+
+int cfg_parse_cpts(const char *what, const char *s, uint64_t *mask,
+		   struct cfg_err *err)
+{
+	const char *p = s;
+	bool bracket;
+	u64 m = 0;
+	int rc;
+
+	skip_blanks(&p);
+	bracket = *p == '[';
+	if (bracket)
+		p++;
+	for (;;) {
+		skip_blanks(&p);
+		rc = cpt_item(&p, &m);
+		skip_blanks(&p);
+		if (rc || *p != ',')
+			break;
+		p++;
+	}
+	if (!rc && bracket && *p++ != ']')
+		rc = -EINVAL;
+	if (!rc) {
+		skip_blanks(&p);
+		if (*p)
+			rc = -EINVAL;
+	}
+	if (rc)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': expected a list of partitions 0-%d such as '[0,1]' or '[0-3]'",
+				what, s, CFG_CPT_MAX);
+	if (mask)
+		*mask = m;
+	return 0;
+}
+
 struct nidlist_ctx {
 	struct cfg_peer *p;
 	struct lnet_nid dup;		/* set when a NID is listed twice */

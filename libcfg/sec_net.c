@@ -6,9 +6,12 @@
  *   net:
  *   - net type: tcp                 # "lo" blocks are skipped
  *     tunables: {...}               # optional default for the NIs below
+ *     lnd tunables: {...}           # optional default for the NIs below
  *     local NI(s):                  # absent: the whole net (import --del)
  *     - interfaces: {0: eth0}       # or a sequence [eth0, eth1]
  *       tunables: {peer_timeout, peer_credits, peer_buffer_credits, credits}
+ *       lnd tunables: {conns_per_peer, timeout, tos}    # tcp (o2ib: below)
+ *       CPT: "[0,1]"                # accepted; one partition here
  *
  * Read-only keys that show and export write (nid, status, statistics,
  * health stats, udsp info, credits) are accepted and ignored, so that a
@@ -21,8 +24,12 @@
 #include "section.h"
 
 static const char *const net_top[] = { "net", NULL };
-static const char *const net_keys[] = { "net type", "local NI(s)", "tunables", NULL };
-static const char *const ni_keys[] = { "interfaces", "tunables", NULL };
+static const char *const net_keys[] = {
+	"net type", "local NI(s)", "tunables", "lnd tunables", NULL
+};
+static const char *const ni_keys[] = {
+	"interfaces", "tunables", "lnd tunables", "CPT", NULL
+};
 static const char *const ni_ignored[] = {
 	"nid", "status", "statistics", "health stats", "udsp info",
 	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
@@ -31,6 +38,23 @@ static const char *const ni_ignored[] = {
 };
 #define TUN_KEY(id, name, opt, letter, min, max, def, help) #name,
 static const char *const tunable_keys[] = { LNET_NI_TUNABLES(TUN_KEY) NULL };
+static const char *const sock_tunable_keys[] = { LNET_SOCK_TUNABLES(TUN_KEY) NULL };
+/*
+ * What Lustre's o2iblnd writes under `lnd tunables`. No o2ib LND runs
+ * here (an o2ib NI is configuration only), so they are accepted, checked
+ * to be values, and not kept: lnet.yaml(5) says so.
+ */
+static const char *const o2ib_tunable_keys[] = {
+	"peercredits_hiw", "map_on_demand", "concurrent_sends", "fmr_pool_size",
+	"fmr_flush_trigger", "fmr_cache", "ntx", "conns_per_peer", "timeout", "tos",
+	NULL
+};
+static const char *const no_keys[] = { NULL };
+
+/* The partitions every NI runs on: this core has one. */
+#define NI_CPT_LIST	"[0]"
+/* The CPU partition of the NI's device: none (no NUMA placement here). */
+#define NI_DEV_CPT	-1
 
 /* --- parse ------------------------------------------------------------------------ */
 
@@ -57,6 +81,84 @@ static int parse_tunables(struct dparse *p, const struct ynode *map,
 						   lnet_ni_tun_ranges[i].min,
 						   lnet_ni_tun_ranges[i].max,
 						   lnet_ni_tun_ref(tun, i), p->err));
+	}
+	return rc;
+}
+
+/* Keys of @allowed whose values only need to be values (o2ib's). */
+static int accept_values(struct dparse *p, const struct ynode *map)
+{
+	const struct ynode *k;
+	int rc = 0;
+
+	for (k = map->first; k && !rc; k = k->next)
+		rc = need_value(p, k->value, k->str);
+	return rc;
+}
+
+/*
+ * `lnd tunables` of a net of LND @lnd: tcp's rows of LNET_SOCK_TUNABLES,
+ * each in range, into @t; o2ib's keys accepted and dropped; no key for the
+ * other LNDs (they have none in Lustre's files either).
+ */
+static int parse_lnd_tunables(struct dparse *p, const struct ynode *map, u32 lnd,
+			      struct lnet_sock_tunables *t)
+{
+	const struct ynode *k;
+	size_t i;
+	int rc;
+
+	if (is_empty(map))
+		return 0;
+	rc = need_type(p, map, YNODE_MAP, "lnd tunables");
+	if (rc)
+		return rc;
+	if (lnd == LNET_LND_O2IB) {
+		rc = check_keys(p, map, "lnd tunables", o2ib_tunable_keys, NULL);
+		return rc ? rc : accept_values(p, map);
+	}
+	rc = check_keys(p, map, "lnd tunables",
+			lnd == LNET_LND_TCP ? sock_tunable_keys : no_keys, NULL);
+	for (k = map->first; k && !rc; k = k->next) {
+		for (i = 0; strcmp(sock_tunable_keys[i], k->str); i++)
+			;
+		rc = need_number(p, k->value, k->str);
+		if (!rc)
+			rc = at_node(p->err, k->value,
+				     cfg_parse_s32(k->str, k->value->str,
+						   lnet_sock_tun_ranges[i].min,
+						   lnet_sock_tun_ranges[i].max,
+						   lnet_sock_tun_ref(t, i), p->err));
+	}
+	return rc;
+}
+
+/*
+ * CPT: "[0,1]" (Lustre writes a quoted string), a flow sequence [0, 1], or
+ * one partition. Checked, then not kept: every NI runs on partition 0.
+ */
+static int parse_cpt(struct dparse *p, const struct ynode *v)
+{
+	const struct ynode *c;
+	char buf[16];
+	int rc = 0;
+
+	if (is_empty(v))
+		return 0;
+	if (v->type != YNODE_SEQ) {
+		rc = need_value(p, v, "CPT");
+		return rc ? rc : at_node(p->err, v, cfg_parse_cpts("CPT", v->str, NULL, p->err));
+	}
+	for (c = v->first; c && !rc; c = c->next) {
+		rc = need_value(p, c, "CPT");
+		if (!rc && (strchr(c->str, '[') || strchr(c->str, ',')))
+			rc = cfg_fail(p->err, -EINVAL, &c->loc,
+				      "invalid CPT '%s': expected one partition per entry",
+				      c->str);
+		if (!rc) {
+			snprintf(buf, sizeof(buf), "%s", c->str);
+			rc = at_node(p->err, c, cfg_parse_cpts("CPT", buf, NULL, p->err));
+		}
 	}
 	return rc;
 }
@@ -129,6 +231,11 @@ static int parse_local_ni(struct dparse *p, const struct ynode *item,
 	if (!rc)
 		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
 	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(n.net_id), &n.lnd_tun);
+	if (!rc)
+		rc = parse_cpt(p, ytree_get(item, "CPT"));
+	if (!rc)
 		rc = add_net(p, &n);
 	if (rc)
 		cfg_net_fini(&n);
@@ -158,6 +265,9 @@ static int parse_net_item(struct dparse *p, const struct ynode *item)
 	if (rc || LNET_NET_LND(n.net_id) == LNET_LND_LO)
 		return rc;	/* lo is always there: a full export lists it */
 	rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
+	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(n.net_id), &n.lnd_tun);
 	nis = ytree_get(item, "local NI(s)");
 	if (rc || is_empty(nis))
 		return rc ? rc : add_net(p, &n);
@@ -234,6 +344,8 @@ static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni
 	cfg_net_init(s);
 	s->net_id = net_id;
 	s->tun = ni->ni_tun;
+	if (ni->ni_flags & LNET_NI_F_LND_TUN)
+		s->lnd_tun = ni->ni_lnd_tun;
 	if (cfg_net_append(s, ni->ni_ifname))
 		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 	return 0;
@@ -386,6 +498,36 @@ static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables *t)
 	yemit_map_end(w);
 }
 
+/* A running NI's LND tunables, every row (tcp NIs only, as Lustre). */
+static void emit_lnd_tunables(struct yemit *w, const struct lnet_ioc_ni *ni)
+{
+	u32 i;
+
+	if (!(ni->ni_flags & LNET_NI_F_LND_TUN))
+		return;
+	yemit_key_map(w, "lnd tunables");
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++)
+		yemit_kv_s64(w, lnet_sock_tun_ranges[i].name,
+			     lnet_sock_tun_get(&ni->ni_lnd_tun, i));
+	yemit_map_end(w);
+}
+
+/*
+ * The LND tunables of a model NI as a backup writes them (Lustre's form):
+ * those set, but timeout, which Lustre's backup leaves out (read-only).
+ * tos -1 is written next to a conns_per_peer: it is tos's default value.
+ */
+static void write_lnd_tunables(struct yemit *w, const struct lnet_sock_tunables *t)
+{
+	if (t->conns_per_peer < 0 && t->tos < 0)
+		return;
+	yemit_key_map(w, "lnd tunables");
+	if (t->conns_per_peer >= 0)
+		yemit_kv_s64(w, "conns_per_peer", t->conns_per_peer);
+	yemit_kv_s64(w, "tos", t->tos);
+	yemit_map_end(w);
+}
+
 static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 {
 	yemit_map_start(w);
@@ -410,8 +552,12 @@ static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 		emit_ni_health(w, ni);
 		emit_ni_credits(w, ni);
 	}
-	if (verbose >= 1)
+	if (verbose >= 1) {
 		emit_tunables(w, &ni->ni_tun);
+		emit_lnd_tunables(w, ni);
+		yemit_kv_s64(w, "dev cpt", NI_DEV_CPT);
+		yemit_kv_dquoted(w, "CPT", NI_CPT_LIST);
+	}
 	yemit_map_end(w);
 }
 
@@ -488,6 +634,7 @@ static size_t write_net_block(struct yemit *w, struct cfg_net *const *nets, size
 	emit_net(w, "net type", nets[0]->net_id);
 	if (!nets[0]->nifs) {
 		emit_tunables(w, &nets[0]->tun);
+		write_lnd_tunables(w, &nets[0]->lnd_tun);
 		yemit_map_end(w);
 		return 1;
 	}
@@ -504,6 +651,8 @@ static size_t write_net_block(struct yemit *w, struct cfg_net *const *nets, size
 		}
 		yemit_map_end(w);
 		emit_tunables(w, &nets[i]->tun);
+		write_lnd_tunables(w, &nets[i]->lnd_tun);
+		yemit_kv_dquoted(w, "CPT", NI_CPT_LIST);
 		yemit_map_end(w);
 	}
 	yemit_seq_end(w);

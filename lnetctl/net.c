@@ -8,10 +8,15 @@
  * then net add's tunables, one per row of LNET_NI_TUNABLES, the row's
  * range in its help.
  */
-enum { NC_NET, NC_IF, NA_TUN };
+enum { NC_NET, NC_IF, NA_CPT, NA_TUN, NA_LND = NA_TUN + __LNET_TUN_MAX };
 
 #define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
 	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max, \
+			  .values = LNETCTL_VALUES_TYPED },
+
+/* The socket LND's tunables (tcp nets), one per row of LNET_SOCK_TUNABLES. */
+#define NET_LND_OPT(id, name, opt, letter, min, max, def, help) \
+	[NA_LND + id] = { opt, letter, LNETCTL_VALUE, "tcp: " help ", " #min "-" #max, \
 			  .values = LNETCTL_VALUES_TYPED },
 
 static const struct lnetctl_opt net_add_opts[] = {
@@ -20,7 +25,11 @@ static const struct lnetctl_opt net_add_opts[] = {
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
 		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)",
 		    .values = LNETCTL_VALUES_TYPED },
+	[NA_CPT] = { "cpt", 's', LNETCTL_VALUE,
+		     "CPU partitions, e.g. [0,1] (accepted: this node has one, 0)",
+		     .values = LNETCTL_VALUES_TYPED },
 	LNET_NI_TUNABLES(NET_TUN_OPT)
+	LNET_SOCK_TUNABLES(NET_LND_OPT)
 	{ NULL }
 };
 
@@ -38,7 +47,7 @@ static const struct lnetctl_opt net_show_opts[] = {
 	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "show only this net",
 		     .values = LNETCTL_VALUES_NETS },
 	[NS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "level 0-5, alone 1: 1 adds statistics and tunables, 4 the UDSP values",
+			 "level 0-5, alone 1: 1 adds statistics, tunables, lnd tunables and CPT, 4 the UDSP values",
 			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
@@ -62,7 +71,19 @@ static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
 		if (rc)
 			return rc;
 	}
-	return 0;
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++) {
+		const struct lnet_range *r = &lnet_sock_tun_ranges[i];
+
+		if (!a->val[NA_LND + i])
+			continue;
+		snprintf(what, sizeof(what), "--%s", net_add_opts[NA_LND + i].name);
+		rc = cfg_parse_s32(what, a->val[NA_LND + i], r->min, r->max,
+				   lnet_sock_tun_ref(&n->lnd_tun, i), err);
+		if (rc)
+			return rc;
+	}
+	/* checked, not kept: every NI runs on the one partition */
+	return a->val[NA_CPT] ? cfg_parse_cpts("--cpt", a->val[NA_CPT], NULL, err) : 0;
 }
 
 /* net add and net del: add needs --if and takes the tunables; del's --if is optional. */

@@ -64,20 +64,21 @@
  *   conns_per_peer  0 = the LND chooses (Lustre: by link speed); ours opens
  *                   one connection per peer, so 0 and -1 resolve to 1.
  *                   Values above 1 are kept and shown, not yet honoured.
+ *   timeout         seconds a send may wait in the LND; -1 (the default)
+ *                   follows the global lnd_timeout ((transaction_timeout
+ *                   - 1) / (retry_count + 1)) as it changes. GET_NET
+ *                   reports the value in force.
  *   tos             the IP type of service of the NI's connections; -1
  *                   (the default) leaves the system's.
- *   timeout         seconds a send may wait in the LND; -1 (the default)
- *                   follows the global lnd_timeout (transaction_timeout /
- *                   (retry_count + 1)) as it changes. GET_NET reports the
- *                   value in force.
+ * The rows are in the order `net show -v` prints them, as Lustre.
  */
 #define LNET_SOCK_TUNABLES(X)						\
 	X(LNET_SOCK_CONNS_PER_PEER, conns_per_peer, "conns-per-peer", 'm', \
 	  0, 127, 1, "connections to each peer (0: the LND chooses)")	\
-	X(LNET_SOCK_TOS, tos, "tos", 0,					\
-	  -1, 255, -1, "IP type of service of the connections (-1: unset)") \
 	X(LNET_SOCK_TIMEOUT, timeout, "lnd-timeout", 0,		\
-	  1, 86400, -1, "seconds a send may wait in the LND")
+	  1, 86400, -1, "seconds a send may wait in the LND")		\
+	X(LNET_SOCK_TOS, tos, "tos", 0,					\
+	  -1, 255, -1, "IP type of service of the connections (-1: unset)")
 
 /*
  * The global settings (IOC_LIBCFS_SET_GLOBAL). lnd_timeout is not a row:
