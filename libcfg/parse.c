@@ -297,6 +297,7 @@ static int cpt_number(const char **pp, u32 *out)
 			return -ERANGE;
 	}
 	*pp = p;
+	*out = n;
 	return 0;
 }
 

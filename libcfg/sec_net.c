@@ -49,7 +49,6 @@ static const char *const o2ib_tunable_keys[] = {
 	"fmr_flush_trigger", "fmr_cache", "ntx", "conns_per_peer", "timeout", "tos",
 	NULL
 };
-static const char *const no_keys[] = { NULL };
 
 /* The partitions every NI runs on: this core has one. */
 #define NI_CPT_LIST	"[0]"
@@ -117,8 +116,11 @@ static int parse_lnd_tunables(struct dparse *p, const struct ynode *map, u32 lnd
 		rc = check_keys(p, map, "lnd tunables", o2ib_tunable_keys, NULL);
 		return rc ? rc : accept_values(p, map);
 	}
-	rc = check_keys(p, map, "lnd tunables",
-			lnd == LNET_LND_TCP ? sock_tunable_keys : no_keys, NULL);
+	if (lnd != LNET_LND_TCP && map->first)
+		return cfg_fail(p->err, -EINVAL, &map->first->loc,
+				"unknown key '%s' in lnd tunables: only tcp and o2ib nets have lnd tunables",
+				map->first->str);
+	rc = check_keys(p, map, "lnd tunables", sock_tunable_keys, NULL);
 	for (k = map->first; k && !rc; k = k->next) {
 		for (i = 0; strcmp(sock_tunable_keys[i], k->str); i++)
 			;

@@ -18,6 +18,10 @@ EXAMPLE_BACKUP='net:
             peer_credits: 16
             peer_buffer_credits: 0
             credits: 256
+        lnd tunables:
+            conns_per_peer: 1
+            tos: -1
+        CPT: "[0]"
 -   net type: tcp1
     local NI(s):
     -   interfaces:
@@ -27,6 +31,10 @@ EXAMPLE_BACKUP='net:
             peer_credits: 8
             peer_buffer_credits: 0
             credits: 256
+        lnd tunables:
+            conns_per_peer: 1
+            tos: -1
+        CPT: "[0]"
 peer:
 -   primary nid: 10.11.0.10@tcp
     Multi-Rail: true
@@ -226,6 +234,8 @@ check_error() {
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
+    lnd tunables: {conns_per_peer: 1, tos: -1}
+    CPT: "[0]"
 peer:
 - primary nid: 10.11.0.10@tcp
   Multi-Rail: true
@@ -282,4 +292,59 @@ udsp:
 	run lnetctl export --backup
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[p['primary nid'] for p in d['peer']]")" = "['10.11.0.7@tcp', '10.11.0.8@tcp']" ]
+}
+
+@test "lnd tunables and CPT in Lustre's form: tcp kept and shown, o2ib's accepted and ignored, round trip" {
+	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
+	run lnetctl net show -v --net tcp
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[(k, ni[k]) for ni in d['net'][0]['local NI(s)'] for k in ('lnd tunables', 'dev cpt', 'CPT')]")" = \
+	  "[('lnd tunables', {'conns_per_peer': 4, 'timeout': 30, 'tos': 104}), ('dev cpt', -1), ('CPT', '[0]')]" ]
+	run lnetctl net show -v --net o2ib
+	[ "$(yaml_get "sorted(d['net'][0]['local NI(s)'][0])")" = \
+	  "['CPT', 'dev cpt', 'interfaces', 'nid', 'statistics', 'status', 'tunables']" ]
+	run lnetctl export --backup
+	printf '%s\n' "$output" >"$T/backup.yaml"
+	yaml_is 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: veth0}
+    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
+    lnd tunables: {conns_per_peer: 4, tos: 104}
+    CPT: "[0]"
+- net type: o2ib
+  local NI(s):
+  - interfaces: {0: veth1}
+    tunables: {peer_timeout: 180, peer_credits: 32, peer_buffer_credits: 0, credits: 256}
+    CPT: "[0]"'
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl import "$T/backup.yaml"
+	run lnetctl export --backup
+	yaml_is "$(cat "$T/backup.yaml")"
+}
+
+@test "lnd tunables and CPT: bad values and unknown keys are one line naming them; nothing changes" {
+	state >"$T/before"
+	local cases=(
+		'tcp|conns_per_peer: 128|lnd tunables: {conns_per_peer: 128}|5:36: invalid conns_per_peer '\''128'\'': expected an integer 0-127'
+		'tcp|tos: 256|lnd tunables: {tos: 256}|5:25: invalid tos '\''256'\'': expected an integer -1-255'
+		'tcp|fmr_cache|lnd tunables: {fmr_cache: 1}|5:20: unknown key '\''fmr_cache'\'' in lnd tunables: expected '\''conns_per_peer'\'', '\''timeout'\'', '\''tos'\'''
+		'o2ib|bogus|lnd tunables: {bogus: 1}|5:20: unknown key '\''bogus'\'' in lnd tunables: expected '\''peercredits_hiw'\'', '\''map_on_demand'\'', '\''concurrent_sends'\'', '\''fmr_pool_size'\'', '\''fmr_flush_trigger'\'', '\''fmr_cache'\'', '\''ntx'\'', '\''conns_per_peer'\'', '\''timeout'\'', '\''tos'\'''
+		'efa|tos|lnd tunables: {tos: 1}|5:20: unknown key '\''tos'\'' in lnd tunables: only tcp and o2ib nets have lnd tunables'
+		'tcp|CPT x|CPT: "[0,x]"|5:10: invalid CPT '\''[0,x]'\'': expected a list of partitions 0-1023 such as '\''[0,1]'\'' or '\''[0-3]'\'''
+		'tcp|CPT 1024|CPT: "[1024]"|5:10: invalid CPT '\''[1024]'\'': expected a list of partitions 0-1023 such as '\''[0,1]'\'' or '\''[0-3]'\'''
+	)
+	local c net what line msg
+	for c in "${cases[@]}"; do
+		IFS='|' read -r net what line msg <<<"$c"
+		printf 'net:\n- net type: %s\n  local NI(s):\n  - interfaces: {0: veth0}\n    %s\n' \
+			"$net" "$line" >"$T/bad.yaml"
+		run --separate-stderr lnetctl import "$T/bad.yaml"
+		echo "$what: $status $stderr"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "$T/bad.yaml:$msg" ]
+	done
+	state >"$T/after"
+	diff "$T/before" "$T/after"
 }

@@ -81,6 +81,58 @@ add_ipv6_if() {
 	  "{'peer_timeout': 180, 'peer_credits': 8, 'peer_buffer_credits': 0, 'credits': 256}" ]
 }
 
+@test "net add --conns-per-peer --tos --lnd-timeout --cpt: lnd tunables, dev cpt and CPT at -v 1" {
+	lnetctl net add --net tcp --if veth0 --conns-per-peer 2 --tos 16 --lnd-timeout 20 --cpt "[0,1]"
+	lnetctl net add --net tcp1 --if veth1 -m 0 -s 0
+	lnetctl set transaction_timeout 31
+	run lnetctl net show -v
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[[ni.get('lnd tunables'), ni['dev cpt'], ni['CPT']] for n in d['net'] for ni in n['local NI(s)']]")" = \
+	  "[[None, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 20, 'tos': 16}, -1, '[0]'], [{'conns_per_peer': 1, 'timeout': 10, 'tos': -1}, -1, '[0]']]" ]
+	# Lustre's spelling: CPT double-quoted, the keys in Lustre's order
+	[[ "$output" == *'        lnd tunables:
+            conns_per_peer: 2
+            timeout: 20
+            tos: 16
+        dev cpt: -1
+        CPT: "[0]"'* ]]
+	run lnetctl net show
+	[[ "$output" != *"lnd tunables"* && "$output" != *CPT* ]]
+	# o2ib: no LND here, so no lnd tunables; the options are accepted
+	lnetctl net add --net o2ib --if veth1 --conns-per-peer 3
+	run lnetctl net show -v --net o2ib
+	[ "$(yaml_get "'lnd tunables' in d['net'][0]['local NI(s)'][0]")" = False ]
+}
+
+# bats test_tags=parse-only
+@test "net add: bad lnd tunables and CPT lists are usage errors naming the value" {
+	local cases=(
+		"--conns-per-peer 128|invalid --conns-per-peer '128': expected an integer 0-127"
+		"--tos -2|invalid --tos '-2': expected an integer -1-255"
+		"--lnd-timeout 0|invalid --lnd-timeout '0': expected an integer 1-86400"
+		"--cpt [1-0]|invalid --cpt '[1-0]': expected a list of partitions 0-1023 such as '[0,1]' or '[0-3]'"
+		"--cpt [0,|invalid --cpt '[0,': expected a list of partitions 0-1023 such as '[0,1]' or '[0-3]'"
+	)
+	local c args msg
+	for c in "${cases[@]}"; do
+		IFS='|' read -r args msg <<<"$c"
+		# shellcheck disable=SC2086
+		run --separate-stderr lnetctl net add --net tcp --if veth0 $args
+		echo "$args: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lnetctl net add: $msg" ]
+	done
+}
+
+@test "net add: lnd tunables on a net without an LND that takes them fail and change nothing" {
+	state >"$T/before"
+	run --separate-stderr lnetctl net add --net efa --if veth0 --tos 4
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "lnetctl net add: net efa takes no LND tunables: only tcp nets have an LND here" ]
+	state >"$T/after"
+	diff "$T/before" "$T/after"
+}
+
 @test "net show: -v alone is -v 1; -v 0 is the plain show" {
 	lnetctl net add --net tcp --if veth0
 	run lnetctl net show -v 1

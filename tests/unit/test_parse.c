@@ -717,6 +717,32 @@ static void test_buffers(void **state)
 	assert_string_equal(err.msg, "invalid router buffer kinds '4': there are 3");
 }
 
+/* CPT lists as Lustre writes them: the partitions named, or one line. */
+static void test_cpts(void **state)
+{
+	static const struct { const char *s; int rc; uint64_t mask; } rows[] = {
+		{ "[0,1]", 0, 0x3 }, { "[0-3]", 0, 0xf }, { "[0,2-3]", 0, 0xd },
+		{ "0", 0, 0x1 }, { "[ 0 , 3 ]", 0, 0x9 }, { "[0-6/2]", 0, 0x55 },
+		{ "[1023]", 0, 0 }, { "[63]", 0, 1ULL << 63 },
+		{ "", -EINVAL, 0 }, { "[]", -EINVAL, 0 }, { "[0,]", -EINVAL, 0 },
+		{ "[0,", -EINVAL, 0 }, { "[1-0]", -EINVAL, 0 }, { "[0-3/0]", -EINVAL, 0 },
+		{ "[1024]", -EINVAL, 0 }, { "[x]", -EINVAL, 0 }, { "[0]x", -EINVAL, 0 },
+		{ "-1", -EINVAL, 0 },
+	};
+	struct cfg_err err = { 0 };
+	uint64_t mask;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		mask = 0;
+		assert_int_equal(cfg_parse_cpts("CPT", rows[i].s, &mask, &err), rows[i].rc);
+		assert_true(mask == rows[i].mask);
+	}
+	assert_string_equal(err.msg,
+			    "invalid CPT '-1': expected a list of partitions 0-1023 such as '[0,1]' or '[0-3]'");
+	assert_int_equal(cfg_parse_cpts("CPT", "[0,1]", NULL, &err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -740,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_finish_rejects),
 		cmocka_unit_test(test_global_specs),
 		cmocka_unit_test(test_buffers),
+		cmocka_unit_test(test_cpts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
