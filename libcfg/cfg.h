@@ -84,6 +84,11 @@ struct cfg_net {
 	struct cfg_loc loc;
 	/* 0.2: tcp nets only (LNET_SOCK_TUNABLES), -1 = default */
 	struct lnet_sock_tunables lnd_tun;
+	/*
+	 * 0.2: the zero NID, or the NID of the one NI of @n: the interface's
+	 * address must make it (cfg_net_add() fails naming both otherwise).
+	 */
+	struct lnet_nid nid;
 };
 
 struct cfg_peer {

@@ -28,10 +28,10 @@ static const char *const net_keys[] = {
 	"net type", "local NI(s)", "tunables", "lnd tunables", NULL
 };
 static const char *const ni_keys[] = {
-	"interfaces", "tunables", "lnd tunables", "CPT", NULL
+	"interfaces", "nid", "tunables", "lnd tunables", "CPT", NULL
 };
 static const char *const ni_ignored[] = {
-	"nid", "status", "statistics", "health stats", "udsp info",
+	"status", "statistics", "health stats", "udsp info",
 	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
 	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
 	NULL
@@ -165,6 +165,66 @@ static int parse_cpt(struct dparse *p, const struct ynode *v)
 	return rc;
 }
 
+/* @n (and its interfaces) into the document. */
+static int add_net(struct dparse *p, const struct cfg_net *n)
+{
+	struct cfg_doc *d = p->doc;
+
+	return doc_append(&d->nets, &d->nnets, n, sizeof(*n), p->err);
+}
+
+/*
+ * nid: the NID the NI must have (a full export writes it): on the block's
+ * net, for its one interface; the interface's address is checked when the
+ * NI is added.
+ */
+static int parse_ni_nid(struct dparse *p, const struct ynode *v, struct cfg_net *n)
+{
+	char net[LNET_NET_STR_MAX], nid[LNET_NID_STR_MAX];
+	int rc;
+
+	if (is_empty(v))
+		return 0;
+	rc = need_value(p, v, "nid");
+	if (!rc)
+		rc = at_node(p->err, v, cfg_parse_nid("nid", v->str, &n->nid, p->err));
+	if (rc)
+		return rc;
+	cfg_nid_str(&n->nid, nid, sizeof(nid));
+	if (lnet_nid_net(&n->nid) != n->net_id)
+		return cfg_fail(p->err, -EINVAL, &v->loc, "NID '%s' is not on net %s", nid,
+				cfg_net_str(n->net_id, net, sizeof(net)));
+	if (n->nifs > 1)
+		return cfg_fail(p->err, -EINVAL, &v->loc,
+				"NID '%s' names one NI: give it one interface, not %u", nid, n->nifs);
+	return 0;
+}
+
+/* The NI's tunables, lnd tunables and CPT, then the NI into the document. */
+static int parse_ni_rest(struct dparse *p, const struct ynode *item, struct cfg_net *n)
+{
+	int rc = parse_tunables(p, ytree_get(item, "tunables"), &n->tun);
+
+	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(n->net_id), &n->lnd_tun);
+	if (!rc)
+		rc = parse_cpt(p, ytree_get(item, "CPT"));
+	if (!rc)
+		rc = add_net(p, n);
+	if (rc)
+		cfg_net_fini(n);
+	return rc;
+}
+
+/* `- nid: X` without interfaces (what Lustre's net add --nid sends). */
+static int parse_ni_by_nid(struct dparse *p, const struct ynode *item, struct cfg_net *n)
+{
+	int rc = parse_ni_nid(p, ytree_get(item, "nid"), n);
+
+	return rc ? rc : parse_ni_rest(p, item, n);
+}
+
 static int parse_ifname(struct dparse *p, const struct ynode *v, struct cfg_net *n)
 {
 	int rc = need_value(p, v, "interfaces");
@@ -200,13 +260,6 @@ static int parse_interfaces(struct dparse *p, const struct ynode *ifs, struct cf
 	return rc;
 }
 
-/* @n (and its interfaces) into the document. */
-static int add_net(struct dparse *p, const struct cfg_net *n)
-{
-	struct cfg_doc *d = p->doc;
-
-	return doc_append(&d->nets, &d->nnets, n, sizeof(*n), p->err);
-}
 
 static int parse_local_ni(struct dparse *p, const struct ynode *item,
 			  const struct cfg_net *net)
@@ -222,26 +275,23 @@ static int parse_local_ni(struct dparse *p, const struct ynode *item,
 	if (rc)
 		return rc;
 	ifs = ytree_get(item, "interfaces");
+	if (is_empty(ifs) && !is_empty(ytree_get(item, "nid")))
+		return parse_ni_by_nid(p, item, &n);
 	if (is_empty(ifs))
 		return cfg_fail(p->err, -EINVAL, &item->loc,
-				"a local NI needs 'interfaces' (e.g. '0: eth0')");
+				"a local NI needs 'interfaces' (e.g. '0: eth0') or its 'nid'");
 	/* no interface would mean the whole net: with --del, all of its NIs */
 	if (ifs->type != YNODE_SCALAR && !ifs->first)
 		return cfg_fail(p->err, -EINVAL, &ifs->loc,
 				"'interfaces' is empty: a local NI needs one (e.g. '0: eth0')");
 	rc = parse_interfaces(p, ifs, &n);
 	if (!rc)
-		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
-	if (!rc)
-		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
-					LNET_NET_LND(n.net_id), &n.lnd_tun);
-	if (!rc)
-		rc = parse_cpt(p, ytree_get(item, "CPT"));
-	if (!rc)
-		rc = add_net(p, &n);
-	if (rc)
+		rc = parse_ni_nid(p, ytree_get(item, "nid"), &n);
+	if (rc) {
 		cfg_net_fini(&n);
-	return rc;
+		return rc;
+	}
+	return parse_ni_rest(p, item, &n);
 }
 
 static int parse_net_item(struct dparse *p, const struct ynode *item)
@@ -326,9 +376,9 @@ static int add_nets(struct applier *a)
 		const struct cfg_net *n = d->nets[i];
 		struct undo u = { .undo = undo_net_add, .item = i };
 
-		if (!n->nifs)
+		if (!n->nifs && !n->nid.nid_lnd)
 			return cfg_fail(a->err, -EINVAL, &n->loc,
-					"adding a net needs 'local NI(s)' with 'interfaces'");
+					"adding a net needs 'local NI(s)' with 'interfaces' or 'nid'");
 		rc = cfg_net_add(a->h, n, a->err);
 		if (rc)
 			return item_failed(a, &n->loc, rc);
@@ -381,6 +431,8 @@ static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 					cfg_target(a->h), strerror(-rc));
 		if (n->nifs && !lists_ifname(n, ni.ni_ifname))
 			continue;
+		if (!n->nifs && n->nid.nid_lnd && !lnet_nid_equal(&n->nid, &ni.ni_nid))
+			continue;	/* an NI named by its NID alone */
 		nets = realloc(u->data, (u->ndata + 1) * sizeof(*nets));
 		if (!nets)
 			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");

@@ -8,7 +8,7 @@
  * then net add's tunables, one per row of LNET_NI_TUNABLES, the row's
  * range in its help.
  */
-enum { NC_NET, NC_IF, NA_CPT, NA_TUN, NA_LND = NA_TUN + __LNET_TUN_MAX };
+enum { NC_NET, NC_IF, NA_NID, NA_CPT, NA_TUN, NA_LND = NA_TUN + __LNET_TUN_MAX };
 
 #define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
 	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max, \
@@ -25,6 +25,9 @@ static const struct lnetctl_opt net_add_opts[] = {
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
 		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)",
 		    .values = LNETCTL_VALUES_TYPED },
+	[NA_NID] = { "nid", 0, LNETCTL_VALUE,
+		     "the NI's NID: checked against --if's address, or without --if (and --net) it finds the interface",
+		     .values = LNETCTL_VALUES_TYPED },
 	[NA_CPT] = { "cpt", 's', LNETCTL_VALUE,
 		     "CPU partitions, e.g. [0,1] (accepted: this node has one, 0)",
 		     .values = LNETCTL_VALUES_TYPED },
@@ -86,22 +89,38 @@ static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
 	return a->val[NA_CPT] ? cfg_parse_cpts("--cpt", a->val[NA_CPT], NULL, err) : 0;
 }
 
-/* net add and net del: add needs --if and takes the tunables; del's --if is optional. */
+/* --nid: the NID, and the net (--net, if given too, must be the NID's). */
+static int parse_nid(const struct lnetctl_args *a, struct cfg_net *n, struct cfg_err *err)
+{
+	int rc = cfg_parse_nid("--nid", a->val[NA_NID], &n->nid, err);
+
+	if (!rc)
+		n->net_id = lnet_nid_net(&n->nid);
+	return rc;
+}
+
+/*
+ * net add and net del: add needs --if or --nid and takes the tunables;
+ * del's --if is optional.
+ */
 static int net_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetctl_op op)
 {
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_net n;
+	bool by_nid;
 	int status;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
-	if (!a.val[NC_NET])
+	by_nid = op == LNETCTL_ADD && a.val[NA_NID];
+	if (!a.val[NC_NET] && !by_nid)
 		return lnetctl_missing(ctx, NC_NET);
-	if (op == LNETCTL_ADD && !a.val[NC_IF])
+	if (op == LNETCTL_ADD && !a.val[NC_IF] && !by_nid)
 		return lnetctl_missing(ctx, NC_IF);
 	cfg_net_init(&n);
-	if (cfg_parse_net("--net", a.val[NC_NET], &n.net_id, &err) ||
+	if ((by_nid && parse_nid(&a, &n, &err)) ||
+	    (a.val[NC_NET] && cfg_parse_net("--net", a.val[NC_NET], &n.net_id, &err)) ||
 	    (a.val[NC_IF] && cfg_parse_ifnames("--if", a.val[NC_IF], &n, &err)) ||
 	    (op == LNETCTL_ADD && parse_tunables(&a, &n, &err)))
 		status = lnetctl_usage(ctx, "%s", err.msg);
@@ -141,7 +160,7 @@ static int net_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 const struct lnetctl_cmd lnetctl_net_cmds[] = {
 	{ "add", net_add, NULL, net_add_opts,
-	  "add NIs to a net (created if new): --net NET --if IF[,IF...]" },
+	  "add NIs to a net (created if new): --net NET --if IF[,IF...], or --nid NID" },
 	{ "del", net_del, NULL, net_del_opts,
 	  "delete a net, or with --if only the NIs on those interfaces" },
 	{ "show", net_show, NULL, net_show_opts, "show the local NIs as YAML" },

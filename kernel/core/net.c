@@ -226,12 +226,13 @@ u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni)
 int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		const struct lnet_ni_tunables *tun)
 {
-	return lnet_ni_add_lnd(ln, net_id, ifname, tun, NULL);
+	return lnet_ni_add_lnd(ln, net_id, ifname, tun, NULL, NULL);
 }
 
 int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 		    const struct lnet_ni_tunables *tun,
-		    const struct lnet_sock_tunables *lnd_tun)
+		    const struct lnet_sock_tunables *lnd_tun,
+		    const struct lnet_nid *want)
 {
 	struct lnet_ni_tunables rtun;
 	struct os_ifaddr ifa = { 0 };
@@ -253,6 +254,9 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 	if (ifa.addr_len != 4 && ifa.addr_len != 16)
 		return -EADDRNOTAVAIL;
 	lnet_nid_make(&nid, net_id, ifa.addr, ifa.addr_len);
+	/* a configuration naming the NID: the interface must still make it */
+	if (want && !lnet_nid_equal(want, &nid))
+		return -ENXIO;
 	/* our NID, or a peer's: a NID names one node */
 	if (lnet_ni_find(ln, &nid) || lnet_peer_ni_find(ln, &nid))
 		return -EADDRINUSE;

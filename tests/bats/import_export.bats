@@ -348,3 +348,41 @@ udsp:
 	state >"$T/after"
 	diff "$T/before" "$T/after"
 }
+
+@test "a local NI's nid: checked against its interface, alone it finds the interface; --del deletes only it" {
+	lnetctl net add --net tcp --if veth0
+	state >"$T/before"
+	printf 'net:\n- net type: tcp1\n  local NI(s):\n  - interfaces: {0: veth1}\n    nid: 10.11.0.2@tcp1\n- net type: tcp\n  local NI(s):\n  - nid: 10.11.0.1@tcp\n    interfaces: {0: veth1}\n' >"$T/bad.yaml"
+	run --separate-stderr lnetctl import "$T/bad.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/bad.yaml:8:5: NID '10.11.0.1@tcp' is not the address of interface 'veth1'" ]
+	state >"$T/after"
+	diff "$T/before" "$T/after"
+	printf 'net:\n- net type: tcp\n  local NI(s):\n  - nid: 10.11.0.1@tcp1\n' >"$T/bad2.yaml"
+	run --separate-stderr lnetctl import "$T/bad2.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/bad2.yaml:4:10: NID '10.11.0.1@tcp1' is not on net tcp" ]
+	# the NID alone: the interface that has its address
+	printf 'net:\n- net type: tcp2\n  local NI(s):\n  - nid: 10.11.0.2@tcp2\n' >"$T/nid.yaml"
+	lnetctl import "$T/nid.yaml"
+	lnetctl net add --net tcp2 --if veth0
+	run lnetctl net show --net tcp2
+	yaml_is 'net:
+- net type: tcp2
+  local NI(s):
+  - {nid: 10.11.0.2@tcp2, status: up, interfaces: {0: veth1}}
+  - {nid: 10.11.0.1@tcp2, status: up, interfaces: {0: veth0}}'
+	lnetctl import --del "$T/nid.yaml"
+	run lnetctl net show --net tcp2
+	yaml_is 'net:
+- net type: tcp2
+  local NI(s):
+  - {nid: 10.11.0.1@tcp2, status: up, interfaces: {0: veth0}}'
+	# a full export (every NI with its nid) imports back into a fresh node
+	lnetctl net del --net tcp2
+	lnetctl export >"$T/full.yaml"
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl import "$T/full.yaml"
+	diff "$T/before" <(state)
+}

@@ -133,6 +133,41 @@ add_ipv6_if() {
 	diff "$T/before" "$T/after"
 }
 
+@test "net add --nid: checked against --if's address; alone it finds the interface" {
+	state >"$T/before"
+	local cases=(
+		"--net tcp --if veth0 --nid 10.11.0.2@tcp|NID '10.11.0.2@tcp' is not the address of interface 'veth0'"
+		"--nid 10.11.0.9@tcp|no interface has the address of NID '10.11.0.9@tcp'"
+		"--net tcp2 --nid 10.11.0.1@tcp|NID '10.11.0.1@tcp' is not on net tcp2"
+		"--if veth0,veth1 --nid 10.11.0.1@tcp|NID '10.11.0.1@tcp' names one NI: give one interface, not 2"
+	)
+	local c args msg
+	for c in "${cases[@]}"; do
+		IFS='|' read -r args msg <<<"$c"
+		# shellcheck disable=SC2086
+		run --separate-stderr lnetctl net add $args
+		echo "$args: $status $stderr"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "lnetctl net add: $msg" ]
+	done
+	state >"$T/after"
+	diff "$T/before" "$T/after"
+	run --separate-stderr lnetctl net add --nid 10.11.0.2@tcp1
+	[ "$status" -eq 0 ]
+	lnetctl net add --if veth0 --nid 10.11.0.1@tcp
+	run lnetctl net show
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - {nid: 0@lo, status: up}
+- net type: tcp1
+  local NI(s):
+  - {nid: 10.11.0.2@tcp1, status: up, interfaces: {0: veth1}}
+- net type: tcp
+  local NI(s):
+  - {nid: 10.11.0.1@tcp, status: up, interfaces: {0: veth0}}"
+}
+
 @test "net show: -v alone is -v 1; -v 0 is the plain show" {
 	lnetctl net add --net tcp --if veth0
 	run lnetctl net show -v 1

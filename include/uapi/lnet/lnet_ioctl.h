@@ -106,6 +106,8 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_ADD_NET (84)
  *   In: ni_net (an existing or new net; not lo), ni_ifname (the interface
  *   whose address gives the NID: IPv4 first, else a global IPv6 address),
+ *   ni_nid (the zero NID, or the NID the configuration names: the NI is
+ *   added only if the interface's address makes this NID),
  *   ni_tun (each field -1 = its default, else within its range: the rows
  *   of LNET_NI_TUNABLES in lnet_tunables.h), ni_flags (LNET_NI_F_LND_TUN
  *   or 0), ni_lnd_tun with LNET_NI_F_LND_TUN (the socket LND's tunables,
@@ -116,7 +118,8 @@ struct lnet_ioc_config {
  *   range, an unknown flag, LNET_NI_F_LND_TUN on a net that is not tcp), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
  *   usable address: loopback addresses are not NIDs), EEXIST (the net
  *   already has an NI on this interface), EADDRINUSE (the interface's
- *   address on this net is already a NID: another NI's, or a peer's).
+ *   address on this net is already a NID: another NI's, or a peer's),
+ *   ENXIO (ni_nid given, and not the NID the interface's address makes).
  *
  * IOC_LIBCFS_DEL_NET (85)
  *   In: ni_net, and ni_ifname (delete the NI on that interface) or an empty
@@ -202,7 +205,7 @@ struct lnet_ioc_ni {
 	struct lnet_ioc_hdr ni_hdr;
 	__u32 ni_index;
 	__u32 ni_net;
-	struct lnet_nid ni_nid;			/* out */
+	struct lnet_nid ni_nid;			/* out; ADD_NET: in, zero or the NID */
 	char  ni_ifname[LNET_IFNAME_LEN];	/* NUL-terminated */
 	struct lnet_ni_tunables ni_tun;
 	__u32 ni_status;			/* out: enum lnet_ni_status */
@@ -589,6 +592,30 @@ struct lnet_ioc_ping {
  *   as for PING_PEER), ENETDOWN (LNet went down during the run). Failed messages
  *   are not errors: they are counted.
  */
+
+/*
+ * IOC_LNET_GET_IF (140)
+ *   The interfaces an NI could be added on, as ADD_NET sees them (the
+ *   kernel: the caller's network namespace; lnetd: its own), so that a
+ *   configuration naming a NID (net add --nid) or address ranges (ip2nets)
+ *   finds its interfaces where LNet runs. In: if_index (0, 1, ...: the
+ *   index-th interface, in the system's order). Out: if_name, if_status
+ *   (enum lnet_ni_status: up with IFF_UP and a carrier), and if_addr of
+ *   if_addr_len bytes, the address an NI on it would get (4: IPv4, 16:
+ *   IPv6, 0: none usable; loopback and link-local addresses never are).
+ *   Errors: ENOENT past the last interface. Not a mutating command; LNet
+ *   need not be configured (ENETDOWN is never returned).
+ */
+struct lnet_ioc_if {
+	struct lnet_ioc_hdr if_hdr;
+	__u32 if_index;
+	__u32 if_status;			/* out: enum lnet_ni_status */
+	char  if_name[LNET_IFNAME_LEN];		/* out */
+	__u8  if_addr_len;			/* out: 0, 4 or 16 */
+	__u8  if_pad[3];
+	__u8  if_addr[16];			/* out: network byte order */
+	__u32 if_reserved[3];
+};
 /* Decimal literals: lnetctl's help stringifies them. */
 #define LNET_SELFTEST_MAX_SIZE		1048576
 #define LNET_SELFTEST_MAX_COUNT		1000000
@@ -639,6 +666,7 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
+#define IOC_LNET_GET_IF		_IOWR(LNET_IOC_TYPE, 140, struct lnet_ioc_if)
 
 #include "lnet_udsp.h"
 
