@@ -214,6 +214,13 @@ int cfg_lnet_unconfigure(struct cfg_handle *h, struct cfg_err *err);
 
 /* One NI per interface; a failure deletes the NIs this call added. */
 int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
+/*
+ * The NIs Lustre's ip2nets string @rules ("tcp(eth0) 192.168.0.[2,4];
+ * o2ib 10.0.0.*") gives on the interfaces where LNet runs, each with the
+ * tunables of @tmpl (NULL: defaults): all added, or none.
+ */
+int cfg_net_add_ip2nets(struct cfg_handle *h, const char *rules, const struct cfg_net *tmpl,
+			struct cfg_err *err);
 /* n->nifs == 0: the whole net; else those NIs. */
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
 /* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */

@@ -23,7 +23,10 @@
 #include <string.h>
 #include "section.h"
 
-static const char *const net_top[] = { "net", NULL };
+static const char *const net_top[] = { "net", "ip2nets", NULL };
+static const char *const ip2net_keys[] = {
+	"net-spec", "interfaces", "ip-range", "tunables", "lnd tunables", "CPT", NULL
+};
 static const char *const net_keys[] = {
 	"net type", "local NI(s)", "tunables", "lnd tunables", NULL
 };
@@ -332,8 +335,78 @@ static int parse_net_item(struct dparse *p, const struct ynode *item)
 	return rc;
 }
 
+/* ip-range: {0: RANGE, ...} (Lustre), a sequence, or one range. */
+static int parse_ip_ranges(struct dparse *p, const struct ynode *v, struct cfg_ip2net *r)
+{
+	const struct ynode *c, *val;
+	int rc = 0;
+
+	if (is_empty(v))
+		return 0;
+	if (v->type == YNODE_SCALAR)
+		c = v;
+	else
+		c = v->first;
+	for (; c && !rc; c = v->type == YNODE_SCALAR ? NULL : c->next) {
+		val = v->type == YNODE_MAP ? c->value : c;
+		rc = need_value(p, val, "ip-range");
+		if (!rc && r->nranges >= CFG_IP2NETS_MAX_RANGES)
+			rc = cfg_fail(p->err, -E2BIG, &val->loc,
+				      "too many ip-range entries: at most %d", CFG_IP2NETS_MAX_RANGES);
+		if (!rc)
+			rc = at_node(p->err, val, cfg_iprange_parse("ip-range", val->str,
+								    &r->ranges[r->nranges++],
+								    p->err));
+	}
+	return rc;
+}
+
+/* One rule of `ip2nets:` (net-spec first, as Lustre requires). */
+static int parse_ip2net_item(struct dparse *p, const struct ynode *item)
+{
+	struct cfg_ip2nets *set = &doc_priv(p->doc)->ip2nets;
+	const struct ynode *spec, *ifs;
+	struct cfg_ip2net *r;
+	u32 net_id;
+	int rc = need_type(p, item, YNODE_MAP, "ip2nets");
+
+	if (!rc)
+		rc = check_keys(p, item, "an ip2nets rule", ip2net_keys, NULL);
+	if (rc)
+		return rc;
+	spec = item->first;
+	if (!spec || strcmp(spec->str, "net-spec"))
+		return cfg_fail(p->err, -EINVAL, &item->loc,
+				"an ip2nets rule starts with 'net-spec' (e.g. 'net-spec: tcp')");
+	rc = need_value(p, spec->value, "net-spec");
+	if (!rc)
+		rc = at_node(p->err, spec->value, cfg_parse_net("net-spec", spec->value->str,
+								&net_id, p->err));
+	if (!rc && LNET_NET_LND(net_id) == LNET_LND_LO)
+		rc = cfg_fail(p->err, -EINVAL, &spec->value->loc,
+			      "invalid net-spec 'lo': 'lnetctl lnet configure' creates 0@lo");
+	if (!rc)
+		rc = at_node(p->err, item, cfg_ip2nets_add(set, net_id, &r, p->err));
+	if (rc)
+		return rc;
+	r->net.loc = item->loc;
+	ifs = ytree_get(item, "interfaces");
+	if (!is_empty(ifs))
+		rc = parse_interfaces(p, ifs, &r->net);
+	if (!rc)
+		rc = parse_ip_ranges(p, ytree_get(item, "ip-range"), r);
+	if (!rc)
+		rc = parse_tunables(p, ytree_get(item, "tunables"), &r->net.tun);
+	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(net_id), &r->net.lnd_tun);
+	return rc ? rc : parse_cpt(p, ytree_get(item, "CPT"));
+}
+
 static int parse_nets(struct dparse *p, const struct ynode *key)
 {
+	if (!strcmp(key->str, "ip2nets"))
+		return parse_items(p, key, parse_ip2net_item);
 	return parse_items(p, key, parse_net_item);
 }
 
@@ -468,9 +541,72 @@ static int del_nets(struct applier *a)
 	return 0;
 }
 
+/* --- apply: ip2nets ------------------------------------------------------------ */
+
+static void release_net(struct undo *u)
+{
+	cfg_net_fini(u->data);
+	free(u->data);
+}
+
+static int undo_ip2net_add(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	return cfg_net_del(a->h, u->data, e);
+}
+
+static int undo_ip2net_del(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	return cfg_net_add(a->h, u->data, e);
+}
+
+/* Add (or delete) the NIs of net @n that a rule gave; push the undo. */
+static int ip2net_apply_one(struct applier *a, struct cfg_net *n)
+{
+	struct undo u = { .undo = a->del ? undo_ip2net_del : undo_ip2net_add,
+			  .release = release_net };
+	int rc = a->del ? cfg_net_del(a->h, n, a->err) : cfg_net_add(a->h, n, a->err);
+
+	if (rc)
+		return item_failed(a, &n->loc, rc);
+	u.data = malloc(sizeof(*n));
+	if (!u.data)
+		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+	memcpy(u.data, n, sizeof(*n));	/* the undo owns the lists now */
+	cfg_net_init(n);
+	return push_undo(a, &u);
+}
+
+/* The rules of `ip2nets:` against the interfaces where LNet runs. */
+static int apply_ip2nets(struct applier *a)
+{
+	const struct cfg_ip2nets *set = &doc_priv(a->doc)->ip2nets;
+	struct cfg_ifinfo *ifs = NULL;
+	struct cfg_net *nets = NULL;
+	size_t nifs = 0, n = 0, i;
+	int rc;
+
+	if (!set->nrules)
+		return 0;
+	rc = cfg_ifs_read(a->h, &ifs, &nifs, a->err);
+	if (!rc)
+		rc = cfg_ip2nets_eval(set, ifs, nifs, &nets, &n, a->err);
+	for (i = 0; !rc && i < n; i++)
+		rc = ip2net_apply_one(a, &nets[i]);
+	cfg_ip2nets_free_nets(nets, n);
+	free(ifs);
+	return rc;
+}
+
 static int apply_nets(struct applier *a)
 {
-	return a->del ? del_nets(a) : add_nets(a);
+	int rc;
+
+	if (a->del) {
+		rc = apply_ip2nets(a);
+		return rc ? rc : del_nets(a);
+	}
+	rc = add_nets(a);
+	return rc ? rc : apply_ip2nets(a);
 }
 
 /* --- read -------------------------------------------------------------------------- */

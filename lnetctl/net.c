@@ -8,7 +8,7 @@
  * then net add's tunables, one per row of LNET_NI_TUNABLES, the row's
  * range in its help.
  */
-enum { NC_NET, NC_IF, NA_NID, NA_CPT, NA_TUN, NA_LND = NA_TUN + __LNET_TUN_MAX };
+enum { NC_NET, NC_IF, NA_NID, NA_IP2NET, NA_CPT, NA_TUN, NA_LND = NA_TUN + __LNET_TUN_MAX };
 
 #define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
 	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max, \
@@ -28,6 +28,9 @@ static const struct lnetctl_opt net_add_opts[] = {
 	[NA_NID] = { "nid", 0, LNETCTL_VALUE,
 		     "the NI's NID: checked against --if's address, or without --if (and --net) it finds the interface",
 		     .values = LNETCTL_VALUES_TYPED },
+	[NA_IP2NET] = { "ip2net", 'p', LNETCTL_VALUE,
+			"Lustre's ip2nets rules, e.g. \"tcp(eth0) 192.168.0.[2-20]; o2ib 10.0.0.*\"",
+			.values = LNETCTL_VALUES_TYPED },
 	[NA_CPT] = { "cpt", 's', LNETCTL_VALUE,
 		     "CPU partitions, e.g. [0,1] (accepted: this node has one, 0)",
 		     .values = LNETCTL_VALUES_TYPED },
@@ -99,6 +102,25 @@ static int parse_nid(const struct lnetctl_args *a, struct cfg_net *n, struct cfg
 	return rc;
 }
 
+/* net add --ip2net RULES: the NIs the rules give here, with the tunables. */
+static int net_add_ip2net(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
+{
+	struct cfg_err err = { 0 };
+	struct cfg_net tmpl;
+	int status;
+
+	cfg_net_init(&tmpl);
+	if (a->val[NC_NET] || a->val[NC_IF] || a->val[NA_NID])
+		status = lnetctl_usage(ctx, "--ip2net names the nets and interfaces: no --net, --if or --nid with it");
+	else if (parse_tunables(a, &tmpl, &err))
+		status = lnetctl_usage(ctx, "%s", err.msg);
+	else
+		status = lnetctl_done(ctx, cfg_net_add_ip2nets(ctx->h, a->val[NA_IP2NET], &tmpl,
+							       &err), &err);
+	cfg_net_fini(&tmpl);
+	return status;
+}
+
 /*
  * net add and net del: add needs --if or --nid and takes the tunables;
  * del's --if is optional.
@@ -113,6 +135,8 @@ static int net_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetc
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
+	if (op == LNETCTL_ADD && a.val[NA_IP2NET])
+		return net_add_ip2net(ctx, &a);
 	by_nid = op == LNETCTL_ADD && a.val[NA_NID];
 	if (!a.val[NC_NET] && !by_nid)
 		return lnetctl_missing(ctx, NC_NET);
@@ -160,7 +184,7 @@ static int net_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 const struct lnetctl_cmd lnetctl_net_cmds[] = {
 	{ "add", net_add, NULL, net_add_opts,
-	  "add NIs to a net (created if new): --net NET --if IF[,IF...], or --nid NID" },
+	  "add NIs to a net (created if new): --net NET --if IF[,IF...], --nid NID or --ip2net RULES" },
 	{ "del", net_del, NULL, net_del_opts,
 	  "delete a net, or with --if only the NIs on those interfaces" },
 	{ "show", net_show, NULL, net_show_opts, "show the local NIs as YAML" },
