@@ -172,7 +172,7 @@ check_error() {
 " "7:22: invalid priority '4294967295': expected an integer 0-4294967294"
 	check_error "${good}routes:
 - net: tcp2
-" "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'"
+" "5:1: unknown key 'routes' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'"
 	check_error "${good}udsp:
 - src: tcp
   prio: 1
@@ -385,4 +385,31 @@ udsp:
 	lnetctl lnet configure
 	lnetctl import "$T/full.yaml"
 	diff "$T/before" <(state)
+}
+
+@test "ip2nets in Lustre's form: rules against the interfaces, first match per net, --del; no match fails and changes nothing" {
+	lnetctl import "$TOP/tests/data/net/ip2nets.yaml"
+	run lnetctl net show -v
+	[ "$(yaml_get "[(n['net type'], ni['nid'], ni.get('interfaces'), ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('conns_per_peer')) for n in d['net'] for ni in n['local NI(s)']]")" = \
+	  "[('lo', '0@lo', None, 0, None), ('tcp', '10.11.0.2@tcp', {0: 'veth1'}, 8, 1), ('tcp1', '10.11.0.2@tcp1', {0: 'veth1'}, 16, 2), ('tcp1', '10.11.0.1@tcp1', {0: 'veth0'}, 16, 2)]" ]
+	lnetctl import --del "$TOP/tests/data/net/ip2nets.yaml"
+	net_show_lo_only
+	# an interface that is down does not match; no rule applied is an error
+	ip -n "$NS" link set veth1 down
+	state >"$T/before"
+	printf 'ip2nets:\n- net-spec: tcp\n  interfaces: {0: veth1}\n- net-spec: tcp2\n  ip-range: {0: 10.99.*.*}\n' >"$T/none.yaml"
+	run --separate-stderr lnetctl import "$T/none.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/none.yaml:2:3: no ip2nets rule matches an interface of this node" ]
+	state >"$T/after"
+	diff "$T/before" "$T/after"
+	# bad rules: one line naming the value
+	printf 'ip2nets:\n- interfaces: {0: veth0}\n  net-spec: tcp\n' >"$T/order.yaml"
+	run --separate-stderr lnetctl import "$T/order.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/order.yaml:2:3: an ip2nets rule starts with 'net-spec' (e.g. 'net-spec: tcp')" ]
+	printf 'ip2nets:\n- net-spec: tcp\n  ip-range: {0: 10.0.0}\n' >"$T/range.yaml"
+	run --separate-stderr lnetctl import "$T/range.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/range.yaml:3:17: invalid ip-range '10.0.0': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]" ]
 }

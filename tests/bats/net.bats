@@ -168,6 +168,34 @@ add_ipv6_if() {
   - {nid: 10.11.0.1@tcp, status: up, interfaces: {0: veth0}}"
 }
 
+@test "net add --ip2net: Lustre's rules string, with the tunables; all or nothing" {
+	lnetctl net add --ip2net "tcp(veth1) 10.11.0.[2-9]; tcp 10.11.0.*; tcp1 10.11.0.[1,3]; o2ib(veth0) 10.20.0.*" \
+		--peer-credits 32 --tos 8
+	run lnetctl net show -v
+	[ "$(yaml_get "[(n['net type'], ni['nid'], ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('tos')) for n in d['net'][1:] for ni in n['local NI(s)']]")" = \
+	  "[('tcp', '10.11.0.2@tcp', 32, 8), ('tcp1', '10.11.0.1@tcp1', 32, 8)]" ]
+	state >"$T/before"
+	local cases=(
+		"tcp9 10.99.*.*|1|no ip2nets rule matches an interface of this node"
+		"tcp9 10.99.*|1|invalid ip2nets address range '10.99.*': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]"
+		"tcp9(veth0|1|invalid ip2nets net 'tcp9(veth0': expected NET or NET(IF[,IF...])"
+		"tcp2 10.11.0.1; tcp 10.11.0.2|1|net tcp already has an NI on interface 'veth1'"
+	)
+	local c rules st msg
+	for c in "${cases[@]}"; do
+		IFS='|' read -r rules st msg <<<"$c"
+		run --separate-stderr lnetctl net add --ip2net "$rules"
+		echo "$rules: $status $stderr"
+		[ "$status" -eq "$st" ]
+		[ "$stderr" = "lnetctl net add: $msg" ]
+	done
+	state >"$T/after"
+	diff "$T/before" "$T/after"
+	run --separate-stderr lnetctl net add --ip2net tcp3 --net tcp3
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl net add: --ip2net names the nets and interfaces: no --net, --if or --nid with it" ]
+}
+
 @test "net show: -v alone is -v 1; -v 0 is the plain show" {
 	lnetctl net add --net tcp --if veth0
 	run lnetctl net show -v 1

@@ -649,7 +649,7 @@ static void t_parse_errors(void **state)
 	parse_err("udsp:\n- src: tcp\n  dst: tcp1\n- dst: tcp1\n  src: tcp\n", -EINVAL, 4, 3,
 		  "this rule matches the same NIDs as the rule at 2:3");
 	parse_err("nets:\n- net type: tcp\n", -EINVAL, 1, 1,
-		  "unknown key 'nets' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'");
+		  "unknown key 'nets' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'");
 	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
 		  "    lnd tunables: {}\n", -EINVAL, 5, 5,
 		  "unknown key 'lnd tunables' in a local NI: expected 'interfaces', 'tunables'");
