@@ -23,43 +23,28 @@ static bool bit_get(const u8 *map, u32 v)
 	return map[v / 8] & (1U << (v % 8));
 }
 
-/* A number 0-255 at *@pp, moving past it. */
-static int octet_number(const char **pp, u32 *out)
-{
-	const char *p = *pp;
-	u32 n = 0;
-
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		n = n * 10 + (u32)(*p - '0');
-		if (n > 255)
-			return -EINVAL;
-	}
-	*pp = p;
-	*out = n;
-	return 0;
-}
-
 /* N, N-M or N-M/S inside brackets, into @map. */
 static int octet_item(const char **pp, u8 *map)
 {
-	u32 lo = 0, hi, step = 1, v;
-	int rc = octet_number(pp, &lo);
+	u32 lo = 0, hi = 0, step = 1, v;
+	int rc = cfg_parse_span(pp, 255, &lo, &hi, &step);
 
-	hi = lo;
-	if (!rc && **pp == '-') {
-		(*pp)++;
-		rc = octet_number(pp, &hi);
-		if (!rc && **pp == '/') {
-			(*pp)++;
-			rc = octet_number(pp, &step);
-		}
-		if (!rc && (hi < lo || !step))
-			rc = -EINVAL;
-	}
 	for (v = lo; !rc && v <= hi; v += step)
 		bit_set(map, v);
+	return rc;
+}
+
+/* A plain octet (no range outside brackets). */
+static int span_number_only(const char **pp, u32 *v)
+{
+	u32 hi, step;
+	const char *p = *pp;
+	int rc = cfg_parse_span(&p, 255, v, &hi, &step);
+
+	if (!rc && hi != *v)
+		rc = -EINVAL;	/* "1-3" needs brackets */
+	if (!rc)
+		*pp = p;
 	return rc;
 }
 
@@ -75,7 +60,7 @@ static int octet_parse(const char **pp, u8 *map)
 		return 0;
 	}
 	if (**pp != '[') {
-		rc = octet_number(pp, &v);
+		rc = span_number_only(pp, &v);
 		if (!rc)
 			bit_set(map, v);
 		return rc;

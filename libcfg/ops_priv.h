@@ -116,4 +116,11 @@ int cfg_if_of_nid(struct cfg_handle *h, const struct lnet_nid *nid,
 /* The NI whose NID is @nid into *@out: 0, -ENOENT when there is none. */
 int cfg_ni_of_nid(struct cfg_handle *h, const struct lnet_nid *nid, struct lnet_ioc_ni *out);
 
+/*
+ * One item of a range list at *@pp, "N", "N-M" or "N-M/STEP", each number
+ * 0..@max (CPT lists, ip2nets octets), moving past it: 0, or -EINVAL /
+ * -ERANGE (M below N, a step of 0, a number past @max).
+ */
+int cfg_parse_span(const char **pp, u32 max, u32 *lo, u32 *hi, u32 *step);
+
 #endif /* LNET_CFG_OPS_PRIV_H */

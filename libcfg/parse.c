@@ -283,8 +283,8 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 
 /* --- CPT lists ---------------------------------------------------------------- */
 
-/* A partition number at *@pp (digits), moving past it. */
-static int cpt_number(const char **pp, u32 *out)
+/* A number 0..@max at *@pp (digits), moving past it. */
+static int span_number(const char **pp, u32 max, u32 *out)
 {
 	const char *p = *pp;
 	u32 n = 0;
@@ -293,12 +293,31 @@ static int cpt_number(const char **pp, u32 *out)
 		return -EINVAL;
 	for (; *p >= '0' && *p <= '9'; p++) {
 		n = n * 10 + (u32)(*p - '0');
-		if (n > CFG_CPT_MAX)
+		if (n > max)
 			return -ERANGE;
 	}
 	*pp = p;
 	*out = n;
 	return 0;
+}
+
+int cfg_parse_span(const char **pp, u32 max, u32 *lo, u32 *hi, u32 *step)
+{
+	int rc = span_number(pp, max, lo);
+
+	*hi = *lo;
+	*step = 1;
+	if (!rc && **pp == '-') {
+		(*pp)++;
+		rc = span_number(pp, max, hi);
+		if (!rc && **pp == '/') {
+			(*pp)++;
+			rc = span_number(pp, max, step);
+		}
+		if (!rc && (*hi < *lo || !*step))
+			rc = -EINVAL;
+	}
+	return rc;
 }
 
 static void skip_blanks(const char **pp)
@@ -307,26 +326,14 @@ static void skip_blanks(const char **pp)
 		(*pp)++;
 }
 
-/* One item of a CPT list: N, N-M or N-M/STEP; its partitions into @mask. */
+/* One item of a CPT list: its partitions (those below 64) into @mask. */
 static int cpt_item(const char **pp, u64 *mask)
 {
-	u32 lo = 0, hi, step = 1, i;
-	int rc = cpt_number(pp, &lo);
+	u32 lo = 0, hi = 0, step = 1, i;
+	int rc = cfg_parse_span(pp, CFG_CPT_MAX, &lo, &hi, &step);
 
-	hi = lo;
-	if (!rc && **pp == '-') {
-		(*pp)++;
-		rc = cpt_number(pp, &hi);
-		if (!rc && **pp == '/') {
-			(*pp)++;
-			rc = cpt_number(pp, &step);
-		}
-		if (!rc && (hi < lo || !step))
-			rc = -EINVAL;
-	}
-	for (i = lo; !rc && i <= hi; i += step)
-		if (i < 64)
-			*mask |= 1ULL << i;
+	for (i = lo; !rc && i <= hi && i < 64; i += step)
+		*mask |= 1ULL << i;
 	return rc;
 }
 

@@ -60,31 +60,59 @@ static const char *const o2ib_tunable_keys[] = {
 
 /* --- parse ------------------------------------------------------------------------ */
 
+/* A table of lnet_tunables.h as a YAML mapping sees it. */
+struct tun_rows {
+	const char *const *keys;		/* the rows' names, in row order */
+	const struct lnet_range *ranges;
+	s32 *(*ref)(void *t, u32 id);		/* field @id of the struct */
+};
+
+static s32 *ni_tun_ref(void *t, u32 id)
+{
+	return lnet_ni_tun_ref(t, id);
+}
+
+static s32 *sock_tun_ref(void *t, u32 id)
+{
+	return lnet_sock_tun_ref(t, id);
+}
+
+static const struct tun_rows ni_rows = { tunable_keys, lnet_ni_tun_ranges, ni_tun_ref };
+static const struct tun_rows sock_rows = {
+	sock_tunable_keys, lnet_sock_tun_ranges, sock_tun_ref
+};
+
+/* Each key of @map (checked to be a row of @rows) in its row's range, into @t. */
+static int parse_rows(struct dparse *p, const struct ynode *map, const char *what,
+		      const struct tun_rows *rows, void *t)
+{
+	const struct ynode *k;
+	size_t i;
+	int rc = check_keys(p, map, what, rows->keys, NULL);
+
+	for (k = map->first; k && !rc; k = k->next) {
+		for (i = 0; strcmp(rows->keys[i], k->str); i++)
+			;
+		rc = need_number(p, k->value, k->str);
+		if (!rc)
+			rc = at_node(p->err, k->value,
+				     cfg_parse_s32(k->str, k->value->str, rows->ranges[i].min,
+						   rows->ranges[i].max, rows->ref(t, (u32)i),
+						   p->err));
+	}
+	return rc;
+}
+
 /* The keys of LNET_NI_TUNABLES, each in its row's range. */
 static int parse_tunables(struct dparse *p, const struct ynode *map,
 			  struct lnet_ni_tunables *tun)
 {
-	const struct ynode *k;
-	size_t i;
 	int rc;
 
 	if (is_empty(map))
 		return 0;
 	rc = need_type(p, map, YNODE_MAP, "tunables");
-	if (!rc)
-		rc = check_keys(p, map, "tunables", tunable_keys, NULL);
-	for (k = map->first; k && !rc; k = k->next) {
-		for (i = 0; strcmp(tunable_keys[i], k->str); i++)
-			;
-		rc = need_number(p, k->value, k->str);
-		if (!rc)
-			rc = at_node(p->err, k->value,
-				     cfg_parse_s32(k->str, k->value->str,
-						   lnet_ni_tun_ranges[i].min,
-						   lnet_ni_tun_ranges[i].max,
-						   lnet_ni_tun_ref(tun, i), p->err));
-	}
-	return rc;
+	return rc ? rc : parse_rows(p, map, "tunables", &ni_rows, tun);
 }
 
 /* Keys of @allowed whose values only need to be values (o2ib's). */
@@ -106,8 +134,6 @@ static int accept_values(struct dparse *p, const struct ynode *map)
 static int parse_lnd_tunables(struct dparse *p, const struct ynode *map, u32 lnd,
 			      struct lnet_sock_tunables *t)
 {
-	const struct ynode *k;
-	size_t i;
 	int rc;
 
 	if (is_empty(map))
@@ -123,19 +149,7 @@ static int parse_lnd_tunables(struct dparse *p, const struct ynode *map, u32 lnd
 		return cfg_fail(p->err, -EINVAL, &map->first->loc,
 				"unknown key '%s' in lnd tunables: only tcp and o2ib nets have lnd tunables",
 				map->first->str);
-	rc = check_keys(p, map, "lnd tunables", sock_tunable_keys, NULL);
-	for (k = map->first; k && !rc; k = k->next) {
-		for (i = 0; strcmp(sock_tunable_keys[i], k->str); i++)
-			;
-		rc = need_number(p, k->value, k->str);
-		if (!rc)
-			rc = at_node(p->err, k->value,
-				     cfg_parse_s32(k->str, k->value->str,
-						   lnet_sock_tun_ranges[i].min,
-						   lnet_sock_tun_ranges[i].max,
-						   lnet_sock_tun_ref(t, i), p->err));
-	}
-	return rc;
+	return parse_rows(p, map, "lnd tunables", &sock_rows, t);
 }
 
 /*

@@ -58,38 +58,54 @@ static const struct lnetctl_opt net_show_opts[] = {
 	{ NULL }
 };
 
-/* Tunables of net add: each in its row's range (-1 = default when absent). */
-static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
-			  struct cfg_err *err)
+/*
+ * The options of one table's rows, from net_add_opts[@first]: each given
+ * one in its row's range into the field @ref gives.
+ */
+static int parse_rows(const struct lnetctl_args *a, u32 first, u32 nrows,
+		      const struct lnet_range *ranges, s32 *(*ref)(void *t, u32 id),
+		      void *t, struct cfg_err *err)
 {
 	char what[32];
 	u32 i;
 	int rc;
 
-	for (i = 0; i < __LNET_TUN_MAX; i++) {
-		const struct lnet_range *r = &lnet_ni_tun_ranges[i];
-
-		if (!a->val[NA_TUN + i])
+	for (i = 0; i < nrows; i++) {
+		if (!a->val[first + i])
 			continue;
-		snprintf(what, sizeof(what), "--%s", net_add_opts[NA_TUN + i].name);
-		rc = cfg_parse_s32(what, a->val[NA_TUN + i], r->min, r->max,
-				   lnet_ni_tun_ref(&n->tun, i), err);
+		snprintf(what, sizeof(what), "--%s", net_add_opts[first + i].name);
+		rc = cfg_parse_s32(what, a->val[first + i], ranges[i].min, ranges[i].max,
+				   ref(t, i), err);
 		if (rc)
 			return rc;
 	}
-	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++) {
-		const struct lnet_range *r = &lnet_sock_tun_ranges[i];
+	return 0;
+}
 
-		if (!a->val[NA_LND + i])
-			continue;
-		snprintf(what, sizeof(what), "--%s", net_add_opts[NA_LND + i].name);
-		rc = cfg_parse_s32(what, a->val[NA_LND + i], r->min, r->max,
-				   lnet_sock_tun_ref(&n->lnd_tun, i), err);
-		if (rc)
-			return rc;
-	}
+static s32 *ni_tun_ref(void *t, u32 id)
+{
+	return lnet_ni_tun_ref(t, id);
+}
+
+static s32 *sock_tun_ref(void *t, u32 id)
+{
+	return lnet_sock_tun_ref(t, id);
+}
+
+/* Tunables of net add: each in its row's range (-1 = default when absent). */
+static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
+			  struct cfg_err *err)
+{
+	int rc = parse_rows(a, NA_TUN, __LNET_TUN_MAX, lnet_ni_tun_ranges, ni_tun_ref,
+			    &n->tun, err);
+
+	if (!rc)
+		rc = parse_rows(a, NA_LND, __LNET_SOCK_TUN_MAX, lnet_sock_tun_ranges,
+				sock_tun_ref, &n->lnd_tun, err);
 	/* checked, not kept: every NI runs on the one partition */
-	return a->val[NA_CPT] ? cfg_parse_cpts("--cpt", a->val[NA_CPT], NULL, err) : 0;
+	if (!rc && a->val[NA_CPT])
+		rc = cfg_parse_cpts("--cpt", a->val[NA_CPT], NULL, err);
+	return rc;
 }
 
 /* --nid: the NID, and the net (--net, if given too, must be the NID's). */

@@ -125,33 +125,19 @@ add_ipv6_if() {
 }
 
 @test "net add: lnd tunables on a net without an LND that takes them fail and change nothing" {
-	state >"$T/before"
-	run --separate-stderr lnetctl net add --net efa --if veth0 --tos 4
-	[ "$status" -eq 1 ]
-	[ "$stderr" = "lnetctl net add: net efa takes no LND tunables: only tcp nets have an LND here" ]
-	state >"$T/after"
-	diff "$T/before" "$T/after"
+	fails 1 "lnetctl net add: net efa takes no LND tunables: only tcp nets have an LND here" \
+		net add --net efa --if veth0 --tos 4
 }
 
 @test "net add --nid: checked against --if's address; alone it finds the interface" {
-	state >"$T/before"
-	local cases=(
-		"--net tcp --if veth0 --nid 10.11.0.2@tcp|NID '10.11.0.2@tcp' is not the address of interface 'veth0'"
-		"--nid 10.11.0.9@tcp|no interface has the address of NID '10.11.0.9@tcp'"
-		"--net tcp2 --nid 10.11.0.1@tcp|NID '10.11.0.1@tcp' is not on net tcp2"
-		"--if veth0,veth1 --nid 10.11.0.1@tcp|NID '10.11.0.1@tcp' names one NI: give one interface, not 2"
-	)
-	local c args msg
-	for c in "${cases[@]}"; do
-		IFS='|' read -r args msg <<<"$c"
-		# shellcheck disable=SC2086
-		run --separate-stderr lnetctl net add $args
-		echo "$args: $status $stderr"
-		[ "$status" -eq 1 ]
-		[ "$stderr" = "lnetctl net add: $msg" ]
-	done
-	state >"$T/after"
-	diff "$T/before" "$T/after"
+	fails 1 "lnetctl net add: NID '10.11.0.2@tcp' is not the address of interface 'veth0'" \
+		net add --net tcp --if veth0 --nid 10.11.0.2@tcp
+	fails 1 "lnetctl net add: no interface has the address of NID '10.11.0.9@tcp'" \
+		net add --nid 10.11.0.9@tcp
+	fails 1 "lnetctl net add: NID '10.11.0.1@tcp' is not on net tcp2" \
+		net add --net tcp2 --nid 10.11.0.1@tcp
+	fails 1 "lnetctl net add: NID '10.11.0.1@tcp' names one NI: give one interface, not 2" \
+		net add --if veth0,veth1 --nid 10.11.0.1@tcp
 	run --separate-stderr lnetctl net add --nid 10.11.0.2@tcp1
 	[ "$status" -eq 0 ]
 	lnetctl net add --if veth0 --nid 10.11.0.1@tcp
@@ -174,26 +160,17 @@ add_ipv6_if() {
 	run lnetctl net show -v
 	[ "$(yaml_get "[(n['net type'], ni['nid'], ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('tos')) for n in d['net'][1:] for ni in n['local NI(s)']]")" = \
 	  "[('tcp', '10.11.0.2@tcp', 32, 8), ('tcp1', '10.11.0.1@tcp1', 32, 8)]" ]
-	state >"$T/before"
-	local cases=(
-		"tcp9 10.99.*.*|1|no ip2nets rule matches an interface of this node"
-		"tcp9 10.99.*|1|invalid ip2nets address range '10.99.*': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]"
-		"tcp9(veth0|1|invalid ip2nets net 'tcp9(veth0': expected NET or NET(IF[,IF...])"
-		"tcp2 10.11.0.1; tcp 10.11.0.2|1|net tcp already has an NI on interface 'veth1'"
-	)
-	local c rules st msg
-	for c in "${cases[@]}"; do
-		IFS='|' read -r rules st msg <<<"$c"
-		run --separate-stderr lnetctl net add --ip2net "$rules"
-		echo "$rules: $status $stderr"
-		[ "$status" -eq "$st" ]
-		[ "$stderr" = "lnetctl net add: $msg" ]
-	done
-	state >"$T/after"
-	diff "$T/before" "$T/after"
-	run --separate-stderr lnetctl net add --ip2net tcp3 --net tcp3
-	[ "$status" -eq 2 ]
-	[ "$stderr" = "lnetctl net add: --ip2net names the nets and interfaces: no --net, --if or --nid with it" ]
+	fails 1 "lnetctl net add: no ip2nets rule matches an interface of this node" \
+		net add --ip2net "tcp9 10.99.*.*"
+	fails 1 "lnetctl net add: invalid ip2nets address range '10.99.*': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]" \
+		net add --ip2net "tcp9 10.99.*"
+	fails 1 "lnetctl net add: invalid ip2nets net 'tcp9(veth0': expected NET or NET(IF[,IF...])" \
+		net add --ip2net "tcp9(veth0"
+	# the second rule's NI cannot be added: the first rule's is deleted again
+	fails 1 "lnetctl net add: net tcp already has an NI on interface 'veth1'" \
+		net add --ip2net "tcp2 10.11.0.1; tcp 10.11.0.2"
+	fails 2 "lnetctl net add: --ip2net names the nets and interfaces: no --net, --if or --nid with it" \
+		net add --ip2net tcp3 --net tcp3
 }
 
 @test "net show: -v alone is -v 1; -v 0 is the plain show" {
