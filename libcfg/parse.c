@@ -252,12 +252,32 @@ static int add_ifname(const char *what, const char *s, const char *name,
 	return 0;
 }
 
+/*
+ * Lustre's "eth0[0,1]": the interface's CPU partitions after its name.
+ * The list is checked and dropped (one partition here, as for CPT:),
+ * leaving the name in @item.
+ */
+static int ifname_cpts(const char *what, const char *s, char *item, struct cfg_err *err)
+{
+	char *open = strchr(item, '[');
+	size_t len = strlen(item);
+
+	if (!open)
+		return 0;
+	if (open == item || item[len - 1] != ']' || cfg_parse_cpts(what, open, NULL, NULL))
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-%d)",
+				what, s, CFG_CPT_MAX);
+	*open = '\0';
+	return 0;
+}
+
 int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 		      struct cfg_err *err)
 {
 	u32 before = n->nifs;
 	const char *pos = s;
-	char name[LNET_IFNAME_LEN];
+	char name[LNET_IFNAME_LEN + 64];
 	int rc = cfg_model_size(n, &cfg_net_model, err);
 
 	if (rc)
@@ -266,11 +286,13 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 	do {
 		int len = next_item(&pos, name, sizeof(name));
 
-		if (len < 0)
+		if (len >= 0)
+			rc = ifname_cpts(what, s, name, err);
+		if (!rc && (len < 0 || strlen(name) >= LNET_IFNAME_LEN))
 			rc = cfg_fail(err, -EINVAL, NULL,
 				      "invalid %s '%s': an interface name has 1-%d characters",
 				      what, s, LNET_IFNAME_LEN - 1);
-		else
+		else if (!rc)
 			rc = add_ifname(what, s, name, n, err);
 	} while (!rc && *pos);
 	if (!rc && pos > s && pos[-1] == ',')

@@ -242,13 +242,29 @@ static int parse_ni_by_nid(struct dparse *p, const struct ynode *item, struct cf
 	return rc ? rc : parse_ni_rest(p, item, n);
 }
 
+/* "eth0,eth1" is two interfaces; "eth0[0,1]" one with its partitions. */
+static bool comma_outside_brackets(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '[')
+			depth++;
+		else if (*s == ']' && depth > 0)
+			depth--;
+		else if (*s == ',' && !depth)
+			return true;
+	}
+	return false;
+}
+
 static int parse_ifname(struct dparse *p, const struct ynode *v, struct cfg_net *n)
 {
 	int rc = need_value(p, v, "interfaces");
 
 	if (rc)
 		return rc;
-	if (strchr(v->str, ','))
+	if (comma_outside_brackets(v->str))
 		return cfg_fail(p->err, -EINVAL, &v->loc,
 				"invalid interfaces '%s': expected one interface name per entry",
 				v->str);

@@ -83,7 +83,7 @@ add_ipv6_if() {
 
 @test "net add --conns-per-peer --tos --lnd-timeout --cpt: lnd tunables, dev cpt and CPT at -v 1" {
 	lnetctl net add --net tcp --if veth0 --conns-per-peer 2 --tos 16 --lnd-timeout 20 --cpt "[0,1]"
-	lnetctl net add --net tcp1 --if veth1 -m 0 -s 0
+	lnetctl net add --net tcp1 --if "veth1[0,1]" -m 0 -s 0
 	lnetctl set transaction_timeout 31
 	run lnetctl net show -v
 	[ "$status" -eq 0 ]

@@ -303,6 +303,18 @@ static void test_ifnames(void **state)
 	assert_int_equal(cfg_parse_ifnames("--if", "abcdefghijklmno", &n, &err), 0);
 	assert_string_equal(n.ifnames[3], "abcdefghijklmno");
 
+	/* Lustre's IF[partitions]: the list is checked and dropped */
+	assert_int_equal(cfg_parse_ifnames("--if", "eth8[0,1],eth9[2-3]", &n, &err), 0);
+	assert_int_equal(n.nifs, 6);
+	assert_string_equal(n.ifnames[4], "eth8");
+	assert_string_equal(n.ifnames[5], "eth9");
+	n.nifs = 4;
+	ifnames_bad(&n, "eth9[x]", -EINVAL,
+		    "expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-1023)");
+	ifnames_bad(&n, "[0]", -EINVAL,
+		    "expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-1023)");
+	ifnames_bad(&n, "eth9[0]x", -EINVAL,
+		    "expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-1023)");
 	ifnames_bad(&n, "eth2,eth0", -EINVAL, "interface 'eth0' is listed twice");
 	ifnames_bad(&n, "eth5,eth5", -EINVAL, "interface 'eth5' is listed twice");
 	ifnames_bad(&n, "abcdefghijklmnop", -EINVAL, "an interface name has 1-15 characters");
