@@ -326,7 +326,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 - net type: tcp
   local NI(s):
   - interfaces: {0: eth0/1}' \
-		'4:21: '"'eth0/1' does not match '^(?!\\\\.\\\\.?\$)[^/,:\\\\s]{1,15}\$' (at net/0/local NI(s)/0/interfaces/0)"
+		'4:21: '"'eth0/1' does not match '^(?!\\\\.\\\\.?\$)[^/,:\\\\s\\\\[]{1,15}(\\\\[[0-9][0-9,/ -]*\\\\])?\$' (at net/0/local NI(s)/0/interfaces/0)"
 	invalid lnet 'net:
 - net type: tcp
   local NI(s):
