@@ -204,7 +204,7 @@ void lnetctl_table_words(const struct lnetctl_cmd *table,
 }
 
 struct names {
-	char buf[256];
+	char buf[512];
 	size_t n;
 };
 

@@ -67,7 +67,7 @@ configure_two_nets() {
 
 @test "set : every setting" {
 	comp set ""
-	[ "$reply" = "discovery drop_asym_route health_sensitivity large_buffers max_interfaces numa_range recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
+	[ "$reply" = "discovery drop_asym_route health_sensitivity large_buffers max_interfaces max_recovery_ping_interval numa_range recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
 	comp set r
 	[ "$reply" = "recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing" ]
 }

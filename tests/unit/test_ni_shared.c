@@ -337,6 +337,31 @@ static void test_deleted_leaves_queue(void **state)
 	assert_true(list_empty(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI]));
 }
 
+/*
+ * The wait before a recovery ping doubles per ping already sent, up to
+ * max_recovery_ping_interval; a recovery_interval longer than that wins.
+ */
+static void test_recovery_backoff_cap(void **state)
+{
+	struct shared *s = *state;
+	const u64 sec = 1000000000ULL;
+
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 0), 1 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 3), 8 * sec);
+	/* the default cap, 900 s: 2^10 = 1024 is past it */
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 9), 512 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 10), 900 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 1000), 900 * sec);
+	assert_int_equal(lnet_global_set(&s->ln, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, 5), 0);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 2), 4 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 3), 5 * sec);
+	assert_int_equal(lnet_global_set(&s->ln, LNET_GLOBAL_RECOVERY_INTERVAL, 7), 0);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 0), 7 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 4), 7 * sec);
+	assert_int_equal(lnet_global_set(&s->ln, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, 0),
+			 -EINVAL);
+}
+
 #define SHARED_TEST(t) cmocka_unit_test_setup_teardown(t, shared_setup, shared_teardown)
 
 int main(void)
@@ -349,6 +374,7 @@ int main(void)
 		SHARED_TEST(test_schedule_own_queue_once),
 		SHARED_TEST(test_recovery_now_and_recovered),
 		SHARED_TEST(test_deleted_leaves_queue),
+		SHARED_TEST(test_recovery_backoff_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -463,6 +463,9 @@ struct lnet_ioc_stats {
  *     lnd_timeout          read-only: max(1, (transaction_timeout - 1) /
  *                          (retry_count + 1))
  *     recovery_limit       0 = recover for ever
+ *     max_recovery_ping_interval  the longest wait, in seconds, between
+ *                          two recovery pings of one unhealthy NI or peer
+ *                          NI (the wait doubles per ping up to it)
  *   Every setting is back to its default after CONFIGURE.
  *   Errors: EINVAL (unknown gl_id, value out of range, a cross-check above
  *   failed, SET of lnd_timeout).
@@ -480,7 +483,8 @@ enum lnet_global {
 	LNET_GLOBAL_LND_TIMEOUT		= 9,	/* read-only */
 	LNET_GLOBAL_RESPONSE_TRACKING	= 10,
 	LNET_GLOBAL_RECOVERY_LIMIT	= 11,
-	__LNET_GLOBAL_MAX		= 12,
+	LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL = 12,
+	__LNET_GLOBAL_MAX		= 13,
 };
 
 struct lnet_ioc_global {
