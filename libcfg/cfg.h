@@ -125,10 +125,20 @@ int cfg_peer_append(struct cfg_peer *p, const struct lnet_nid *nid);
  * form: invalid <what> '<value>': <allowed form>. @what names the option or
  * key ("--priority", "priority").
  */
+/* Decimal digits (a leading '-' for s32), as YAML 1.2 reads an integer. */
 int cfg_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
 		  uint32_t *out, struct cfg_err *err);
 int cfg_parse_s32(const char *what, const char *s, int32_t min, int32_t max,
 		  int32_t *out, struct cfg_err *err);
+/*
+ * The same for a command-line word, read as Lustre's lnetctl reads numbers
+ * (strtol with base 0): decimal, 0x/0X then hex digits, or 0 then octal
+ * digits ("0x10" and "020" are 16). The message is the decimal one's.
+ */
+int cfg_parse_arg_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		      uint32_t *out, struct cfg_err *err);
+int cfg_parse_arg_s32(const char *what, const char *s, int32_t min, int32_t max,
+		      int32_t *out, struct cfg_err *err);
 int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err);
 int cfg_parse_net(const char *what, const char *s, uint32_t *net_id, struct cfg_err *err);
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
@@ -211,6 +221,15 @@ int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err 
 /* The index-th peer NI (of the peer owning @nid, NULL = all): 0 or -ENOENT. */
 int cfg_peer_ni_get(struct cfg_handle *h, uint32_t index, const struct lnet_nid *nid,
 		    struct lnet_ioc_peer *out);
+
+/*
+ * The health of the local NI (@kind LNET_HEALTH_LOCAL_NI, never 0@lo) or
+ * the peer NI (LNET_HEALTH_PEER_NI) @nid, or of every one of the kind when
+ * @nid is NULL, to @value (0..LNET_HEALTH_MAX): below the maximum, recovery
+ * pings follow as after a failure. -ENOENT: no such NI.
+ */
+int cfg_health_set(struct cfg_handle *h, uint32_t kind, const struct lnet_nid *nid,
+		   uint32_t value, struct cfg_err *err);
 
 /* On success p->d.idx holds where the rule landed. */
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);

@@ -112,6 +112,11 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_import_opts[];
 extern const struct lnetctl_opt lnetctl_export_opts[];
+/* health.c: net set, peer set */
+int lnetctl_net_set(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_peer_set(struct lnetctl_ctx *ctx, int argc, char **argv);
+extern const struct lnetctl_opt lnetctl_net_set_opts[];
+extern const struct lnetctl_opt lnetctl_peer_set_opts[];
 /* dp.c: the commands that send traffic */
 int lnetctl_ping(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_discover(struct lnetctl_ctx *ctx, int argc, char **argv);

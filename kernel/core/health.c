@@ -95,6 +95,16 @@ void lnet_health_recovered(struct lnet_health *h)
 	list_del_init(&h->lh_recovery_list);
 }
 
+void lnet_health_set(struct lnet *ln, struct lnet_health *h, u32 value)
+{
+	if (value >= LNET_MAX_HEALTH) {
+		lnet_health_recovered(h);
+		return;
+	}
+	h->lh_value = value;
+	lnet_recovery_schedule(ln, h);
+}
+
 static bool lnet_hstatus_is_local(enum lnet_msg_hstatus hs)
 {
 	return hs >= LNET_MSG_STATUS_LOCAL_INTERRUPT &&

@@ -60,7 +60,7 @@ configure_two_nets() {
 
 @test "net : its sub-commands" {
 	comp net ""
-	[ "$reply" = "add del show" ]
+	[ "$reply" = "add del set show" ]
 	comp udsp s
 	[ "$reply" = "show" ]
 }
@@ -204,7 +204,7 @@ configure_two_nets() {
 	comp help ""
 	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
 	comp help peer ""
-	[ "$reply" = "add del list show" ]
+	[ "$reply" = "add del list set show" ]
 }
 
 @test "__complete: usage errors exit 2, hidden from help" {

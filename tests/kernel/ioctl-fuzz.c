@@ -75,6 +75,7 @@ static const struct cmd_info cmds[] = {
 	{ "RESET_LNET_STATS", IOC_LIBCFS_RESET_LNET_STATS, sizeof(struct lnet_ioc_stats) },
 	{ "SET_GLOBAL", IOC_LIBCFS_SET_GLOBAL, sizeof(struct lnet_ioc_global) },
 	{ "GET_GLOBAL", IOC_LIBCFS_GET_GLOBAL, sizeof(struct lnet_ioc_global) },
+	{ "SET_HEALTH", IOC_LIBCFS_SET_HEALTH, sizeof(struct lnet_ioc_health) },
 	{ "ADD_UDSP", IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp) },
 	{ "DEL_UDSP", IOC_LIBCFS_DEL_UDSP, sizeof(struct lnet_ioc_udsp) },
 	{ "GET_UDSP_SIZE", IOC_LIBCFS_GET_UDSP_SIZE, sizeof(struct lnet_ioc_udsp) },

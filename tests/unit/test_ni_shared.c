@@ -362,6 +362,49 @@ static void test_recovery_backoff_cap(void **state)
 			 -EINVAL);
 }
 
+static int set_health(struct shared *s, u32 kind, u32 flags, const struct lnet_nid *nid,
+		      u32 value)
+{
+	struct lnet_ioc_health hl = { .hl_hdr = { sizeof(hl), LNET_IOC_VERSION },
+				      .hl_kind = kind, .hl_flags = flags, .hl_value = value };
+
+	if (nid)
+		hl.hl_nid = *nid;
+	return lnet_ioctl(&s->ln, IOC_LIBCFS_SET_HEALTH, &hl, sizeof(hl), true);
+}
+
+/* SET_HEALTH: one NI or all of a kind; below the maximum it is queued for recovery. */
+static void test_set_health_ioctl(void **state)
+{
+	struct shared *s = *state;
+	struct lnet_nid local = nid_of("10.9.0.1@tcp"), lo = nid_of("0@lo");
+	struct lnet_nid other = nid_of("10.9.0.3@tcp"), zero = { 0 };
+
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &local, 300), 0);
+	assert_int_equal(s->ni->ni_health.lh_value, 300);
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_NI], &s->ni->ni_health));
+	assert_int_equal(s->lpni->lpni_health.lh_value, LNET_MAX_HEALTH);
+	assert_int_equal(set_health(s, LNET_HEALTH_PEER_NI, LNET_HEALTH_F_ALL, NULL, 0), 0);
+	assert_int_equal(s->lpni->lpni_health.lh_value, 0);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, LNET_HEALTH_F_ALL, NULL,
+				    LNET_HEALTH_MAX), 0);
+	assert_int_equal(s->ni->ni_health.lh_value, LNET_MAX_HEALTH);
+	assert_true(list_empty(&s->ln.ln_recoveryq[LNET_KIND_NI]));
+	assert_int_equal(lnet_lo_ni(&s->ln)->ni_health.lh_value, LNET_MAX_HEALTH);
+
+	/* refused: nothing changes */
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &lo, 0), -ENOENT);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &other, 0), -ENOENT);
+	assert_int_equal(set_health(s, LNET_HEALTH_PEER_NI, 0, &local, 0), -ENOENT);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &local, 1001), -EINVAL);
+	assert_int_equal(set_health(s, 2, 0, &local, 0), -EINVAL);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 2, &local, 0), -EINVAL);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, LNET_HEALTH_F_ALL, &local, 0),
+			 -EINVAL);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &zero, 0), -EINVAL);
+	assert_int_equal(s->ni->ni_health.lh_value, LNET_MAX_HEALTH);
+}
+
 #define SHARED_TEST(t) cmocka_unit_test_setup_teardown(t, shared_setup, shared_teardown)
 
 int main(void)
@@ -375,6 +418,7 @@ int main(void)
 		SHARED_TEST(test_recovery_now_and_recovered),
 		SHARED_TEST(test_deleted_leaves_queue),
 		SHARED_TEST(test_recovery_backoff_cap),
+		SHARED_TEST(test_set_health_ioctl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -495,6 +495,42 @@ struct lnet_ioc_global {
 };
 
 /*
+ * Health
+ * ------
+ * IOC_LIBCFS_SET_HEALTH (102, Lustre's number for the same request)
+ *   In: hl_kind (enum lnet_ioc_health_kind: local NIs or peer NIs),
+ *   hl_flags (LNET_HEALTH_F_ALL: every NI of the kind, hl_nid zero; else
+ *   the one NI hl_nid), hl_value (0..LNET_HEALTH_MAX).
+ *   Sets the health value as failures would have left it (what `net set
+ *   --health` and `peer set --health` do, to test how selection and
+ *   recovery behave): below LNET_HEALTH_MAX the NI is queued for recovery
+ *   pings (the first one recovery_interval later), which raise it back
+ *   when answered; LNET_HEALTH_MAX ends its recovery. 0@lo is never a
+ *   local NI here: LNET_HEALTH_F_ALL leaves it out, and naming it is
+ *   ENOENT (nothing ever lowers it).
+ *   Errors: EINVAL (hl_kind or a flag unknown, hl_value above
+ *   LNET_HEALTH_MAX, a malformed NID, a non-zero hl_nid with
+ *   LNET_HEALTH_F_ALL, a zero one without), ENOENT (hl_nid is not a
+ *   local NI, or not a peer NI, of this node).
+ */
+#define LNET_HEALTH_MAX		1000	/* decimal: lnetctl's help stringifies it */
+#define LNET_HEALTH_F_ALL	(1U << 0)
+
+enum lnet_ioc_health_kind {
+	LNET_HEALTH_LOCAL_NI	= 0,
+	LNET_HEALTH_PEER_NI	= 1,
+};
+
+struct lnet_ioc_health {
+	struct lnet_ioc_hdr hl_hdr;
+	__u32 hl_kind;				/* in: enum lnet_ioc_health_kind */
+	__u32 hl_flags;				/* in: LNET_HEALTH_F_* */
+	struct lnet_nid hl_nid;			/* in: zero with LNET_HEALTH_F_ALL */
+	__u32 hl_value;				/* in: 0..LNET_HEALTH_MAX */
+	__u32 hl_reserved[3];
+};
+
+/*
  * Ping and discovery
  * ------------------
  * IOC_LIBCFS_PING_PEER (62)
@@ -623,6 +659,7 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_RESET_LNET_STATS _IOWR(LNET_IOC_TYPE, 110, struct lnet_ioc_stats)
 #define IOC_LIBCFS_SET_GLOBAL	_IOWR(LNET_IOC_TYPE, 113, struct lnet_ioc_global)
 #define IOC_LIBCFS_GET_GLOBAL	_IOWR(LNET_IOC_TYPE, 114, struct lnet_ioc_global)
+#define IOC_LIBCFS_SET_HEALTH	_IOWR(LNET_IOC_TYPE, 102, struct lnet_ioc_health)
 #define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)

@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The commands and options of Lustre 2.17 that came with issue 11: net set
+# and peer set --health, net del --nid, lnet configure --all|--large,
+# version, list-commands, cpt-of-nid, debug recovery, debug peer.
+
+load helpers
+lnet_suite
+
+# health KIND: the health value of each NI of `KIND show -v 2`, "nid=value" in order.
+health() {
+	run lnetctl "$1" show -v 2
+	if [ "$1" = net ]; then
+		yaml_get "' '.join('%s=%s' % (n['nid'], n['health stats']['health value']) for e in d['net'] for n in e['local NI(s)'] if n['nid'] != '0@lo')"
+	else
+		yaml_get "' '.join('%s=%s' % (n['nid'], n['health stats']['health value']) for p in d['peer'] for n in p['peer ni'])"
+	fi
+}
+
+@test "net set --health: one NI (--nid), every NI (--all or no --nid); 1000 ends the recovery" {
+	# no recovery ping brings an NI back during the test
+	lnetctl set recovery_interval 3600
+	lnetctl net add --net tcp --if veth0,veth1
+	lnetctl net set --nid 10.11.0.1@tcp --health 0
+	[ "$(health net)" = "10.11.0.1@tcp=0 10.11.0.2@tcp=1000" ]
+	lnetctl net set --all --health 500
+	[ "$(health net)" = "10.11.0.1@tcp=500 10.11.0.2@tcp=500" ]
+	# Lustre's scripts put NIs back without --nid or --all
+	lnetctl net set --health 1000
+	[ "$(health net)" = "10.11.0.1@tcp=1000 10.11.0.2@tcp=1000" ]
+	lnetctl net set -n 10.11.0.2@tcp -t 0x10
+	[ "$(health net)" = "10.11.0.1@tcp=1000 10.11.0.2@tcp=16" ]
+}
+
+@test "peer set --health: one peer NI (--nid), every peer NI (--all or no --nid)" {
+	lnetctl set recovery_interval 3600
+	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
+	lnetctl peer add --prim_nid 10.11.0.9@tcp
+	lnetctl peer set --nid 10.11.0.8@tcp --health 0
+	[ "$(health peer)" = "10.11.0.7@tcp=1000 10.11.0.8@tcp=0 10.11.0.9@tcp=1000" ]
+	lnetctl peer set --all --health 500
+	[ "$(health peer)" = "10.11.0.7@tcp=500 10.11.0.8@tcp=500 10.11.0.9@tcp=500" ]
+	lnetctl peer set --health 1000
+	[ "$(health peer)" = "10.11.0.7@tcp=1000 10.11.0.8@tcp=1000 10.11.0.9@tcp=1000" ]
+}
+
+@test "net set, peer set: bad input is one line naming it, exit 2 (1 for an NI that is not there), nothing changes" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl peer add --prim_nid 10.11.0.7@tcp
+	fails 2 "lnetctl net set: missing required option --health" net set --nid 10.11.0.1@tcp
+	fails 2 "lnetctl net set: invalid --health '1001': expected an integer 0-1000" \
+		net set --health 1001
+	fails 2 "lnetctl net set: invalid --health '-1': expected an integer 0-1000" \
+		net set --health=-1
+	fails 2 "lnetctl net set: --nid and --all: give one (without either: every NI)" \
+		net set --nid 10.11.0.1@tcp --all --health 0
+	fails 2 "lnetctl peer set: invalid --nid '10.11.0.300@tcp': octet '300' is out of range 0-255" \
+		peer set --nid 10.11.0.300@tcp --health 0
+	fails 1 "lnetctl net set: cannot set the health of local NI 10.11.0.9@tcp: not a NID of this node (0@lo included)" \
+		net set --nid 10.11.0.9@tcp --health 0
+	fails 1 "lnetctl net set: cannot set the health of local NI 0@lo: not a NID of this node (0@lo included)" \
+		net set --nid 0@lo --health 0
+	fails 1 "lnetctl peer set: cannot set the health of peer NI 10.11.0.8@tcp: no peer has this NID" \
+		peer set --nid 10.11.0.8@tcp --health 0
+}
+
+@test "net del --nid: the NIs of those NIDs only; --net may be left out" {
+	lnetctl net add --net tcp --if veth0,veth1
+	lnetctl net add --net tcp1 --if veth0
+	lnetctl net del --nid 10.11.0.2@tcp
+	run lnetctl net show
+	yaml_is 'net:
+- net type: lo
+  local NI(s):
+  - {nid: 0@lo, status: up}
+- net type: tcp
+  local NI(s):
+  - {nid: 10.11.0.1@tcp, status: up, interfaces: {0: veth0}}
+- net type: tcp1
+  local NI(s):
+  - {nid: 10.11.0.1@tcp1, status: up, interfaces: {0: veth0}}'
+	lnetctl net del --net tcp1 --nid 10.11.0.1@tcp1
+	lnetctl net del --nid 10.11.0.1
+	net_show_lo_only
+}
+
+@test "net del --nid: bad input is one line naming it, nothing changes" {
+	lnetctl net add --net tcp --if veth0,veth1
+	lnetctl net add --net tcp1 --if veth0
+	fails 1 "lnetctl net del: cannot delete NI 10.11.0.9@tcp: not a NID of this node" \
+		net del --nid 10.11.0.1@tcp,10.11.0.9@tcp
+	fails 2 "lnetctl net del: invalid --nid '10.11.0.1@tcp,10.11.0.1@tcp1': NIDs of net tcp1, not only of tcp" \
+		net del --nid 10.11.0.1@tcp,10.11.0.1@tcp1
+	fails 2 "lnetctl net del: invalid --nid '10.11.0.1@tcp': NIDs of net tcp, not only of tcp1 (--net)" \
+		net del --net tcp1 --nid 10.11.0.1@tcp
+	fails 2 "lnetctl net del: --if and --nid: give one (each names the NIs to delete)" \
+		net del --net tcp --if veth0 --nid 10.11.0.1@tcp
+	fails 1 "lnetctl net del: net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo" \
+		net del --nid 0@lo
+}
