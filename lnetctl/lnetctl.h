@@ -112,6 +112,10 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_import_opts[];
 extern const struct lnetctl_opt lnetctl_export_opts[];
+/* main.c: version, list-commands; cpt.c: cpt-of-nid */
+int lnetctl_version_cmd(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_list_commands(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_cpt_of_nid(struct lnetctl_ctx *ctx, int argc, char **argv);
 /* health.c: net set, peer set */
 int lnetctl_net_set(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_peer_set(struct lnetctl_ctx *ctx, int argc, char **argv);
@@ -189,7 +193,7 @@ bool lnetctl_parse(struct lnetctl_ctx *ctx, int argc, char **argv,
 		   int min_pos, int max_pos, struct lnetctl_args *a);
 
 /* The global options (main.c), before the command. */
-enum { LNETCTL_G_SOCKET, LNETCTL_G_VERSION };
+enum { LNETCTL_G_SOCKET, LNETCTL_G_VERSION, LNETCTL_G_LIST };
 extern const struct lnetctl_opt lnetctl_global_opts[];
 
 /* --- dispatch and help (main.c, help.c) --------------------------------------- */

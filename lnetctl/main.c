@@ -32,7 +32,11 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "NID [NID...]" },
 	{ "selftest", NULL, lnetctl_selftest_cmds, NULL,
 	  "PUT or GET pattern data to a node's selftest service and check it" },
-	{ "debug", NULL, lnetctl_debug_cmds, NULL, "checks that need no LNet" },
+	{ "debug", NULL, lnetctl_debug_cmds, NULL,
+	  "check NID expressions; list the NIs in recovery; print one peer in full" },
+	{ "cpt-of-nid", lnetctl_cpt_of_nid, NULL, NULL,
+	  "the CPU partition of each NID, as YAML (always 0: LNet has one partition here)",
+	  "NID [NID...]" },
 	{ "import", lnetctl_import, NULL, lnetctl_import_opts,
 	  "apply a YAML configuration (net, peer and udsp sections) from FILE or stdin",
 	  "[FILE|-]" },
@@ -40,6 +44,9 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "write the running configuration as YAML to FILE or stdout", "[FILE|-]" },
 	{ "help", lnetctl_help_cmd, NULL, NULL,
 	  "print the help of a command group or command", "[COMMAND [SUBCOMMAND]]" },
+	{ "version", lnetctl_version_cmd, NULL, NULL, "print the version (as --version)" },
+	{ "list-commands", lnetctl_list_commands, NULL, NULL,
+	  "list the commands, four to a line (as --list-commands)" },
 	{ "__complete", lnetctl_complete, NULL, NULL,
 	  "words for shell completion (see complete.c)", "WHAT [WORDS]", true },
 	{ NULL }
@@ -51,6 +58,8 @@ const struct lnetctl_opt lnetctl_global_opts[] = {
 			       "else $LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")",
 			       .values = LNETCTL_VALUES_FILE },
 	[LNETCTL_G_VERSION] = { "version", 0, LNETCTL_FLAG, "print the version and exit 0" },
+	[LNETCTL_G_LIST] = { "list-commands", 0, LNETCTL_FLAG,
+			     "list the commands, four to a line, and exit 0" },
 	{ NULL }
 };
 
@@ -270,6 +279,47 @@ static int print_version(void)
 	return LNETCTL_OK;
 }
 
+int lnetctl_version_cmd(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	return print_version();
+}
+
+struct columns {
+	FILE *out;
+	unsigned int n;
+};
+
+/* Lustre's layout, which its completion scripts split on blanks: 20 wide, 4 a line. */
+static void column_word(const char *word, void *arg)
+{
+	struct columns *c = arg;
+
+	fprintf(c->out, ++c->n % 4 ? "%-20s" : "%s\n", word);
+}
+
+static int list_commands(FILE *out)
+{
+	struct columns c = { out, 0 };
+
+	lnetctl_table_words(lnetctl_root, column_word, &c);
+	if (c.n % 4)
+		fputc('\n', out);
+	return LNETCTL_OK;
+}
+
+int lnetctl_list_commands(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	return list_commands(ctx->out);
+}
+
 /* Flush stdout: a full disk or a closed pipe is an error, not a success. */
 static int finish_output(int rc)
 {
@@ -299,6 +349,11 @@ int main(int argc, char **argv)
 		return lnetctl_usage(&ctx, "--version takes no command ('%s')", argv[1 + first]);
 	if (a.val[LNETCTL_G_VERSION])
 		return finish_output(print_version());
+	if (a.val[LNETCTL_G_LIST] && first < argc - 1)
+		return lnetctl_usage(&ctx, "--list-commands takes no command ('%s')",
+				     argv[1 + first]);
+	if (a.val[LNETCTL_G_LIST])
+		return finish_output(list_commands(stdout));
 	socket = a.val[LNETCTL_G_SOCKET];
 	if (socket && !socket[0])
 		return lnetctl_usage(&ctx, "invalid --socket '': expected a path");

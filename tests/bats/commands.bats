@@ -98,3 +98,93 @@ health() {
 	fails 1 "lnetctl net del: net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo" \
 		net del --nid 0@lo
 }
+
+@test "lnet configure --all --large (-a -l, as sanity-lnet runs it): LNet up as without them" {
+	lnetctl lnet unconfigure
+	lnetctl lnet configure -a -l
+	net_show_lo_only
+	lnetctl lnet configure --all --large
+	net_show_lo_only
+	fails 2 "lnetctl lnet configure: option --all takes no value" lnet configure --all=1
+}
+
+# bats test_tags=parse-only
+@test "version and --version; list-commands and --list-commands: Lustre's four columns of 20" {
+	run --separate-stderr lnetctl version
+	[ "$status" -eq 0 ]
+	[[ $output == "lnetctl "[0-9]*" (ioctl ABI "* ]]
+	[ "$output" = "$(lnetctl --version)" ]
+	run --separate-stderr lnetctl --list-commands
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "" ]
+	[ "$output" = "lnet                net                 peer                policy
+udsp                route               routing             set
+global              stats               ping                discover
+selftest            debug               cpt-of-nid          import
+export              help                version             list-commands" ]
+	[ "$output" = "$(lnetctl list-commands)" ]
+	run --separate-stderr lnetctl --list-commands net
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl: --list-commands takes no command ('net')" ]
+	run --separate-stderr lnetctl version 1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl version: unexpected argument '1'" ]
+}
+
+# bats test_tags=parse-only
+@test "cpt-of-nid: every NID (ranges expanded, @tcp by default) in CPT 0; a bad NID is a usage error" {
+	run --separate-stderr lnetctl cpt-of-nid 10.11.0.[1-2] 5@gni
+	[ "$status" -eq 0 ]
+	[ "$output" = "cpt-of-nid:
+- nid: 10.11.0.1@tcp
+  cpt: 0
+- nid: 10.11.0.2@tcp
+  cpt: 0
+- nid: 5@gni
+  cpt: 0" ]
+	run --separate-stderr lnetctl cpt-of-nid 10.11.0.1@tcp 10.11.0.256@tcp
+	[ "$status" -eq 2 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl cpt-of-nid: invalid NID '10.11.0.256@tcp': octet '256' is out of range 0-255" ]
+	run --separate-stderr lnetctl cpt-of-nid
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl cpt-of-nid: missing argument NID [NID...]" ]
+}
+
+@test "debug recovery --local|--peer: the NIs below health 1000, Lustre's keys; none: no output" {
+	lnetctl set recovery_interval 3600
+	lnetctl net add --net tcp --if veth0,veth1
+	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
+	run --separate-stderr lnetctl debug recovery --local --peer
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	lnetctl net set --nid 10.11.0.2@tcp --health 10
+	lnetctl peer set --health 999
+	run --separate-stderr lnetctl debug recovery --local
+	[ "$status" -eq 0 ]
+	[ "$output" = "Local NI recovery:
+      nid-0: 10.11.0.2@tcp" ]
+	run --separate-stderr lnetctl debug recovery -p
+	[ "$output" = "Peer NI recovery:
+      nid-0: 10.11.0.7@tcp
+      nid-1: 10.11.0.8@tcp" ]
+	fails 2 "lnetctl debug recovery: missing option: --local, --peer or both" debug recovery
+	lnetctl lnet unconfigure
+	run --separate-stderr lnetctl debug recovery --local
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "lnetctl debug recovery: LNet is not configured (run 'lnetctl lnet configure')" ]
+}
+
+@test "debug peer --nid: the peer in full, as peer show -v 5" {
+	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
+	run --separate-stderr lnetctl debug peer --nid 10.11.0.8
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(lnetctl peer show --nid 10.11.0.7@tcp -v 5)" ]
+	[[ $output == *"primary nid: 10.11.0.7@tcp"* ]]
+	fails 2 "lnetctl debug peer: missing required option --nid" debug peer
+	run --separate-stderr lnetctl debug peer --nid 10.11.0.9@tcp
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "$(lnetctl peer show --nid 10.11.0.9@tcp 2>&1 >/dev/null | sed 's/peer show/debug peer/')" ]
+}

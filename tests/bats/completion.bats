@@ -50,12 +50,12 @@ configure_two_nets() {
 
 @test "top level: every command, no hidden __complete" {
 	comp ""
-	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
+	[ "$reply" = "cpt-of-nid debug discover export global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
 }
 
-@test "top level options: --help --socket --version" {
+@test "top level options: --help --list-commands --socket --version" {
 	comp --
-	[ "$reply" = "--help --socket --version" ]
+	[ "$reply" = "--help --list-commands --socket --version" ]
 }
 
 @test "net : its sub-commands" {
@@ -202,7 +202,7 @@ configure_two_nets() {
 
 @test "help : commands, then sub-commands" {
 	comp help ""
-	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
+	[ "$reply" = "cpt-of-nid debug discover export global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
 	comp help peer ""
 	[ "$reply" = "add del list set show" ]
 }
