@@ -81,6 +81,7 @@ struct lnetctl_ctx {
 	const char *where;			/* "<stdin>:3" in script mode */
 	bool stdin_commands;			/* the shell reads stdin */
 	bool quit;				/* the shell's quit or exit was run */
+	bool prefixes;				/* the shell: command words may be abbreviated */
 };
 
 /*
@@ -138,6 +139,15 @@ extern const struct lnetctl_cmd lnetctl_selftest_cmds[];
  */
 const struct lnetctl_cmd *lnetctl_cmd_match(const struct lnetctl_cmd *table,
 					    const char *word);
+/*
+ * The same matcher for the shell, which also takes a unique prefix of a
+ * name or alias (`po sh` is policy show), as Lustre's shell does: an exact
+ * name or alias first, else the one entry (hidden ones left out) that
+ * @word abbreviates. NULL if none, or if several: then, unless @msg is
+ * NULL, "ambiguous command 'ro': could be route, routing" in @msg.
+ */
+const struct lnetctl_cmd *lnetctl_cmd_match_prefix(const struct lnetctl_cmd *table,
+						   const char *word, char *msg, size_t len);
 /* @fn(word, @arg) for each name and alias of @table that help lists (hidden ones left out). */
 void lnetctl_table_words(const struct lnetctl_cmd *table,
 			 void (*fn)(const char *word, void *arg), void *arg);

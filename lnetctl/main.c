@@ -200,6 +200,42 @@ const struct lnetctl_cmd *lnetctl_cmd_match(const struct lnetctl_cmd *table,
 	return NULL;
 }
 
+static bool abbreviates(const char *word, const char *name)
+{
+	return name && !strncmp(name, word, strlen(word));
+}
+
+const struct lnetctl_cmd *lnetctl_cmd_match_prefix(const struct lnetctl_cmd *table,
+						   const char *word, char *msg, size_t len)
+{
+	const struct lnetctl_cmd *c = lnetctl_cmd_match(table, word), *found = NULL;
+	size_t used = 0;
+	int n = 0;
+
+	if (c || !*word)
+		return c;
+	for (c = table; c && c->name; c++) {
+		if (c->hidden || !(abbreviates(word, c->name) || abbreviates(word, c->alias)))
+			continue;
+		found = c;
+		if (msg && used < len)
+			used += snprintf(msg + used, len - used, "%s%s", n ? ", " : "",
+					 abbreviates(word, c->name) ? c->name : c->alias);
+		n++;
+	}
+	if (n == 1)
+		return found;
+	if (n > 1 && msg) {
+		char cands[256];
+
+		snprintf(cands, sizeof(cands), "%s", msg);
+		snprintf(msg, len, "ambiguous command '%s': could be %s", word, cands);
+	} else if (msg && len) {
+		msg[0] = '\0';
+	}
+	return NULL;
+}
+
 void lnetctl_table_words(const struct lnetctl_cmd *table,
 			 void (*fn)(const char *word, void *arg), void *arg)
 {
@@ -255,17 +291,23 @@ int lnetctl_dispatch(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
 {
 	const struct lnetctl_cmd *c;
 	struct names names = { "", 0 };
+	char ambiguous[320] = "";
 
 	lnetctl_table_words(table, add_name, &names);
 	if (argc == 0)
 		return lnetctl_usage(ctx, "missing command: one of %s", names.buf);
 	if (is_help(argv[0]))
 		return group_help(ctx, table, argc, argv);
-	c = lnetctl_cmd_match(table, argv[0]);
+	c = ctx->prefixes ? lnetctl_cmd_match_prefix(table, argv[0], ambiguous,
+						     sizeof(ambiguous)) :
+			    lnetctl_cmd_match(table, argv[0]);
+	if (!c && ambiguous[0])
+		return lnetctl_usage(ctx, "%s", ambiguous);
 	if (!c)
 		return lnetctl_usage(ctx, "unknown command '%s': expected one of %s",
 				     argv[0], names.buf);
-	path_append(ctx, argv[0]);	/* as typed: "udsp add" stays udsp */
+	/* as typed ("udsp add" stays udsp), a prefix as the word it stands for */
+	path_append(ctx, lnetctl_cmd_match(table, argv[0]) ? argv[0] : c->name);
 	if (c->sub)
 		return lnetctl_dispatch(ctx, c->sub, argc - 1, argv + 1);
 	ctx->cmd = c;

@@ -346,5 +346,6 @@ static int shell_script(struct lnetctl_ctx *ctx)
 int lnetctl_shell(struct lnetctl_ctx *ctx)
 {
 	ctx->stdin_commands = true;
+	ctx->prefixes = true;
 	return isatty(STDIN_FILENO) ? shell_tty(ctx) : shell_script(ctx);
 }
