@@ -256,12 +256,79 @@ int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
 	return rc ? nid_fail(rc, what, s, parsed != s, why, err) : 0;
 }
 
+/* The @len decimal digits at @s, at most @max: the value, or -1. */
+static int small_number(const char *s, size_t len, int max)
+{
+	int v = 0;
+	size_t i;
+
+	if (!len || len > 3)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v <= max ? v : -1;
+}
+
+/* One octet of an IPv4 CIDR, the top @bits of @v fixed: "v", "[lo-hi]" or "*". */
+static int cidr_octet(char *buf, size_t len, int v, int bits)
+{
+	int lo;
+
+	if (bits >= 8)
+		return snprintf(buf, len, "%d", v);
+	if (bits <= 0)
+		return snprintf(buf, len, "*");
+	lo = v & (0xff << (8 - bits)) & 0xff;
+	return snprintf(buf, len, "[%d-%d]", lo, lo + (1 << (8 - bits)) - 1);
+}
+
+/*
+ * Lustre takes IPv4 CIDR in NID expressions ("10.0.0.0/24@tcp"); the
+ * expression grammar has IPv4 ranges instead, which say the same:
+ * 10.0.0.0/24 is 10.0.0.*, 10.0.16.0/20 is 10.0.[16-31].*. @s rewritten
+ * so into @buf and 1, or 0 when @s is no IPv4 CIDR (left to the parser);
+ * -EINVAL with the message for an IPv4 CIDR that is malformed.
+ */
+static int ipv4_cidr(const char *what, const char *s, char *buf, size_t len,
+		     struct cfg_err *err)
+{
+	const char *slash = strchr(s, '/'), *at = strchr(s, '@'), *p = s, *dot;
+	int octet[4], prefix = -1, i;
+	size_t n = 0;
+
+	if (!slash || !at || slash > at || strchr(s, ':') || strpbrk(s, "[*"))
+		return 0;
+	for (i = 0; i < 4 && p; i++) {
+		dot = i < 3 ? memchr(p, '.', slash - p) : slash;
+		octet[i] = dot ? small_number(p, dot - p, 255) : -1;
+		p = dot && octet[i] >= 0 ? dot + 1 : NULL;
+	}
+	if (p == slash + 1)
+		prefix = small_number(p, at - p, 32);
+	if (prefix < 0)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': an IPv4 CIDR is four octets 0-255, '/' and a "
+				"prefix length 0-32, e.g. '10.0.0.0/24@tcp'", what, s);
+	for (i = 0; i < 4 && n < len; i++) {
+		n += cidr_octet(buf + n, len - n, octet[i], prefix - 8 * i);
+		if (n < len)
+			n += snprintf(buf + n, len - n, "%s", i < 3 ? "." : at);
+	}
+	return n < len;		/* too long: the parser names what is wrong */
+}
+
 int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
 		      struct cfg_err *err)
 {
-	char why[256] = "";
-	int rc = lnet_nidexpr_parse(s, e, why, sizeof(why));
+	char why[256] = "", ranges[LNET_EXPR_STR_MAX];
+	int rc = ipv4_cidr(what, s, ranges, sizeof(ranges), err);
 
+	if (rc < 0)
+		return rc;
+	rc = lnet_nidexpr_parse(rc ? ranges : s, e, why, sizeof(why));
 	return nidlib_result(rc, what, s, why, err);
 }
 

@@ -188,3 +188,16 @@ export              help                version             list-commands" ]
 	[ "$output" = "" ]
 	[ "$stderr" = "$(lnetctl peer show --nid 10.11.0.9@tcp 2>&1 >/dev/null | sed 's/peer show/debug peer/')" ]
 }
+
+@test "NID expressions take IPv4 CIDR as Lustre does: the rule holds the same octet ranges" {
+	lnetctl policy add --dst 10.11.0.0/24@tcp --priority 1
+	printf 'udsp:\n- src: 10.11.16.9/20@tcp1\n  action: {priority: 2}\n' | lnetctl import
+	run lnetctl policy show
+	[ "$(yaml_get "[(r.get('src'), r.get('dst')) for r in d['udsp']]")" = "[(None, '10.11.0.*@tcp'), ('10.11.[16-31].*@tcp1', None)]" ]
+	fails 2 "lnetctl policy add: invalid --dst '10.11.0.0/33@tcp': an IPv4 CIDR is four octets 0-255, '/' and a prefix length 0-32, e.g. '10.0.0.0/24@tcp'" \
+		policy add --dst 10.11.0.0/33@tcp
+	run --separate-stderr lnetctl debug nidlist 192.168.1.130/25@o2ib 192.168.1.200@o2ib
+	[ "$status" -eq 0 ]
+	[ "$output" = "192.168.1.[128-255]@o2ib
+192.168.1.200@o2ib: match" ]
+}

@@ -326,6 +326,42 @@ static void test_nidexpr(void **state)
 	assert_framed("dst", "tcp x", why);
 }
 
+/* IPv4 CIDR, as Lustre takes it: the same expression as its octet ranges. */
+static void test_nidexpr_ipv4_cidr(void **state)
+{
+	static const char *const same[][2] = {
+		{ "10.0.0.0/24@tcp", "10.0.0.*@tcp" },
+		{ "10.0.0.77/24@tcp1", "10.0.0.*@tcp1" },
+		{ "10.0.16.0/20@tcp", "10.0.[16-31].*@tcp" },
+		{ "192.168.1.130/25@o2ib", "192.168.1.[128-255]@o2ib" },
+		{ "10.1.2.3/32@tcp", "10.1.2.3@tcp" },
+		{ "10.1.2.3/0@tcp", "*.*.*.*@tcp" },
+		{ "172.16.0.0/12@tcp", "172.[16-31].*.*@tcp" },
+	};
+	static const char *const bad[] = {
+		"10.0.0.0/33@tcp", "10.0.0/24@tcp", "10.0.0.256/8@tcp", "10.0.0.0/@tcp",
+		"10.0.0.0/x@tcp", "10.0.0.0.0/8@tcp",
+	};
+	struct lnet_nidexpr a, b;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		assert_int_equal(cfg_parse_nidexpr("--dst", same[i][0], &a, &err), 0);
+		assert_int_equal(cfg_parse_nidexpr("--dst", same[i][1], &b, &err), 0);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		reset_err();
+		assert_int_equal(cfg_parse_nidexpr("--dst", bad[i], &a, &err), -EINVAL);
+		snprintf(want, sizeof(want), "invalid --dst '%s': an IPv4 CIDR is four octets "
+			 "0-255, '/' and a prefix length 0-32, e.g. '10.0.0.0/24@tcp'", bad[i]);
+		assert_string_equal(err.msg, want);
+	}
+	/* IPv6 CIDR is the NID library's own */
+	assert_int_equal(cfg_parse_nidexpr("--dst", "2001:db8::/64@tcp", &a, &err), 0);
+}
+
 /* --- interface lists ---------------------------------------------------------- */
 
 static void ifnames_bad(struct cfg_net *n, const char *s, int rc, const char *why)
@@ -792,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_net),
 		cmocka_unit_test(test_nid),
 		cmocka_unit_test(test_nidexpr),
+		cmocka_unit_test(test_nidexpr_ipv4_cidr),
 		cmocka_unit_test(test_ifnames),
 		cmocka_unit_test(test_model_not_initialized),
 		cmocka_unit_test(test_model_newer_program),
