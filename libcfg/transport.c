@@ -11,10 +11,13 @@
  *             command left it (also when rc is not 0)
  *
  * The connection is made by the first cfg_ioctl() and kept; any I/O
- * failure closes it so that the next call reconnects.
+ * failure closes it so that the next call reconnects. So does an
+ * interruption (cfg_set_interrupt): the reply still due on it would
+ * answer the next request.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,7 +33,13 @@ struct cfg_handle {
 	bool dev;		/* ioctl(2) on /dev/lnet */
 	int fd;			/* -1 until the first cfg_ioctl() */
 	bool unreachable;	/* the last failure was reaching the target */
+	const volatile sig_atomic_t *intr;	/* set: stop waiting for a reply */
 };
+
+void cfg_set_interrupt(struct cfg_handle *h, const volatile sig_atomic_t *flag)
+{
+	h->intr = flag;
+}
 
 int cfg_open(const char *socket, struct cfg_handle **hp)
 {
@@ -104,14 +113,20 @@ static int connect_target(struct cfg_handle *h)
 	return 0;
 }
 
-/* Read exactly @len bytes; 0, or -ECONNRESET on EOF, or -errno. */
-static int read_full(int fd, void *buf, size_t len)
+/*
+ * Read exactly @len bytes; 0, or -ECONNRESET on EOF, or -errno; -EINTR
+ * once *@intr is set (a signal alone, with it clear, is waited past).
+ */
+static int read_full(int fd, void *buf, size_t len, const volatile sig_atomic_t *intr)
 {
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = read(fd, p, len);
+		ssize_t n;
 
+		if (intr && *intr)	/* also when the signal came before the read */
+			return -EINTR;
+		n = read(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -171,13 +186,13 @@ static int socket_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf,
 	*io_failed = true;
 	rc = send_request(h->fd, cmd, buf, len);
 	if (!rc)
-		rc = read_full(h->fd, head, sizeof(head));
+		rc = read_full(h->fd, head, sizeof(head), h->intr);
 	if (rc)
 		return rc == -EPIPE ? -ECONNRESET : rc;
 	if (head[1] != len && head[1] != 0)
 		return -EPROTO;
 	if (head[1]) {
-		rc = read_full(h->fd, buf, len);
+		rc = read_full(h->fd, buf, len, h->intr);
 		if (rc)
 			return rc;
 	}
@@ -214,7 +229,7 @@ int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf)
 	if (io_failed) {
 		close(h->fd);
 		h->fd = -1;
-		h->unreachable = true;
+		h->unreachable = rc != -EINTR;
 	}
 	return rc;
 }

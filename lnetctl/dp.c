@@ -65,10 +65,11 @@ static int parse_targets(const struct lnetctl_ctx *ctx, const struct lnetctl_arg
 	return LNETCTL_OK;
 }
 
-/* A failure that every later target would hit too: stop there. */
+/* A failure that every later target would hit too, or Ctrl-C: stop there. */
 static bool fails_all(struct cfg_handle *h, int rc)
 {
-	return cfg_unreachable(h) || rc == -ENETDOWN || rc == -EPERM || rc == -EPROTO;
+	return cfg_unreachable(h) || rc == -ENETDOWN || rc == -EPERM || rc == -EPROTO ||
+	       rc == -EINTR;
 }
 
 /*

@@ -353,6 +353,27 @@ tab_list() {
 	[ "$(cat "$T/.lnetctl_history")" = "net show --net lo" ]
 }
 
+@test "shell: Ctrl-C interrupts a running ping, not the shell" {
+	[ "$LNET_TRANSPORT" = dev ] && skip "the module waits past Ctrl-C: the ping ends at its timeout"
+	lnetctl net add --net tcp --if veth0
+	shell_start
+	fresh
+	text "ping --timeout 60 10.11.0.9@tcp"
+	keys Enter
+	sleep 1
+	# still waiting for the reply: no new prompt yet
+	[ "$(screen | grep -c '^lnetctl>')" -eq 1 ]
+	local t0=$SECONDS
+	keys C-c
+	wait_screen "*lnetctl ping: failed to ping 10.11.0.9@tcp: interrupted"
+	wait_screen "lnetctl> "
+	[ $((SECONDS - t0)) -le 5 ]
+	cmd "net show --net lo"
+	[[ "$out" == "net:"* ]]
+	keys C-d
+	wait_screen "[[]exit 0]"
+}
+
 @test "script: unique prefixes of command words as in the shell; on the command line exact words only" {
 	run --separate-stderr lnetctl < <(printf 'ne sh --net lo\nro show\n')
 	[ "$status" -eq 2 ]
