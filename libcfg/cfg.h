@@ -21,7 +21,6 @@
 #ifndef LNET_CFG_H
 #define LNET_CFG_H
 
-#include <signal.h>	/* sig_atomic_t */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -195,13 +194,14 @@ const char *cfg_target(const struct cfg_handle *h);
  */
 int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf);
 /*
- * While *@flag is set (by a signal handler, e.g. for Ctrl-C), a signal
- * that arrives while cfg_ioctl() waits for lnetd's reply ends the call with
- * -EINTR (the request may still complete in lnetd). NULL: never. A wait
- * on /dev/lnet ends when the kernel's wait does (its own timeout), as
- * the kernel waits past every signal but a fatal one.
+ * Ctrl-C for a caller that catches SIGINT: while cfg_ioctl() waits for
+ * lnetd's reply, after each signal (and before each read), @stop(@arg)
+ * says whether to give up: then the call ends with -EINTR (the request may
+ * still complete in lnetd). @stop NULL: never. A wait on /dev/lnet ends
+ * when the kernel's does (its own timeout): the module waits past every
+ * signal but a fatal one.
  */
-void cfg_set_interrupt(struct cfg_handle *h, const volatile sig_atomic_t *flag);
+void cfg_set_interrupt(struct cfg_handle *h, bool (*stop)(void *arg), void *arg);
 /*
  * After a failed cfg_ioctl(): true when the failure was reaching the target
  * (connect, send or receive), false when the command itself returned the

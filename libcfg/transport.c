@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,12 +32,19 @@ struct cfg_handle {
 	bool dev;		/* ioctl(2) on /dev/lnet */
 	int fd;			/* -1 until the first cfg_ioctl() */
 	bool unreachable;	/* the last failure was reaching the target */
-	const volatile sig_atomic_t *intr;	/* set: stop waiting for a reply */
+	bool (*stop)(void *arg);	/* true: stop waiting for a reply */
+	void *stop_arg;
 };
 
-void cfg_set_interrupt(struct cfg_handle *h, const volatile sig_atomic_t *flag)
+void cfg_set_interrupt(struct cfg_handle *h, bool (*stop)(void *arg), void *arg)
 {
-	h->intr = flag;
+	h->stop = stop;
+	h->stop_arg = arg;
+}
+
+static bool interrupted(const struct cfg_handle *h)
+{
+	return h->stop && h->stop(h->stop_arg);
 }
 
 int cfg_open(const char *socket, struct cfg_handle **hp)
@@ -114,19 +120,19 @@ static int connect_target(struct cfg_handle *h)
 }
 
 /*
- * Read exactly @len bytes; 0, or -ECONNRESET on EOF, or -errno; -EINTR
- * once *@intr is set (a signal alone, with it clear, is waited past).
+ * Read exactly @len bytes of @h's socket; 0, or -ECONNRESET on EOF, or
+ * -errno; -EINTR once interrupted() (a signal alone is waited past).
  */
-static int read_full(int fd, void *buf, size_t len, const volatile sig_atomic_t *intr)
+static int read_full(struct cfg_handle *h, void *buf, size_t len)
 {
 	char *p = buf;
 
 	while (len) {
 		ssize_t n;
 
-		if (intr && *intr)	/* also when the signal came before the read */
+		if (interrupted(h))	/* also when the signal came before the read */
 			return -EINTR;
-		n = read(fd, p, len);
+		n = read(h->fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -186,13 +192,13 @@ static int socket_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf,
 	*io_failed = true;
 	rc = send_request(h->fd, cmd, buf, len);
 	if (!rc)
-		rc = read_full(h->fd, head, sizeof(head), h->intr);
+		rc = read_full(h, head, sizeof(head));
 	if (rc)
 		return rc == -EPIPE ? -ECONNRESET : rc;
 	if (head[1] != len && head[1] != 0)
 		return -EPROTO;
 	if (head[1]) {
-		rc = read_full(h->fd, buf, len, h->intr);
+		rc = read_full(h, buf, len);
 		if (rc)
 			return rc;
 	}

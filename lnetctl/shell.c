@@ -278,6 +278,12 @@ static void sigint_setup(bool restart)
 	rl_catch_signals = 0;	/* readline would re-raise SIGINT after its cleanup */
 }
 
+static bool was_interrupted(void *arg)
+{
+	(void)arg;
+	return interrupted;
+}
+
 /* One line typed at the prompt, Ctrl-C interrupting it rather than lnetctl. */
 static void run_typed(struct lnetctl_ctx *ctx, char *line)
 {
@@ -311,7 +317,7 @@ static int shell_tty(struct lnetctl_ctx *ctx)
 	/* Tab Tab lists the nets after "tcp" was filled in (~/.inputrc may say otherwise) */
 	rl_variable_bind("show-all-if-unmodified", "on");
 	history_load(hist);
-	cfg_set_interrupt(ctx->h, &interrupted);
+	cfg_set_interrupt(ctx->h, was_interrupted, NULL);
 	sigint_setup(true);
 	while (!ctx->quit && (line = read_line())) {
 		history_add(line);
@@ -319,7 +325,7 @@ static int shell_tty(struct lnetctl_ctx *ctx)
 		free(line);
 		fflush(stdout);
 	}
-	cfg_set_interrupt(ctx->h, NULL);
+	cfg_set_interrupt(ctx->h, NULL, NULL);
 	if (!ctx->quit)
 		putchar('\n');
 	history_save(hist);
