@@ -17,31 +17,30 @@ health() {
 	fi
 }
 
+# sets KIND WANT ARGS...: `lnetctl KIND set ARGS` leaves the health values WANT (see health).
+sets() {
+	lnetctl "$1" set "${@:3}"
+	[ "$(health "$1")" = "$2" ] || { echo "$1 set ${*:3}: $(health "$1")"; return 1; }
+}
+
 @test "net set --health: one NI (--nid), every NI (--all or no --nid); 1000 ends the recovery" {
 	# no recovery ping brings an NI back during the test
 	lnetctl set recovery_interval 3600
 	lnetctl net add --net tcp --if veth0,veth1
-	lnetctl net set --nid 10.11.0.1@tcp --health 0
-	[ "$(health net)" = "10.11.0.1@tcp=0 10.11.0.2@tcp=1000" ]
-	lnetctl net set --all --health 500
-	[ "$(health net)" = "10.11.0.1@tcp=500 10.11.0.2@tcp=500" ]
+	sets net "10.11.0.1@tcp=0 10.11.0.2@tcp=1000" --nid 10.11.0.1@tcp --health 0
+	sets net "10.11.0.1@tcp=500 10.11.0.2@tcp=500" --all --health 500
 	# Lustre's scripts put NIs back without --nid or --all
-	lnetctl net set --health 1000
-	[ "$(health net)" = "10.11.0.1@tcp=1000 10.11.0.2@tcp=1000" ]
-	lnetctl net set -n 10.11.0.2@tcp -t 0x10
-	[ "$(health net)" = "10.11.0.1@tcp=1000 10.11.0.2@tcp=16" ]
+	sets net "10.11.0.1@tcp=1000 10.11.0.2@tcp=1000" --health 1000
+	sets net "10.11.0.1@tcp=1000 10.11.0.2@tcp=16" -n 10.11.0.2 -t 0x10
 }
 
 @test "peer set --health: one peer NI (--nid), every peer NI (--all or no --nid)" {
 	lnetctl set recovery_interval 3600
 	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
 	lnetctl peer add --prim_nid 10.11.0.9@tcp
-	lnetctl peer set --nid 10.11.0.8@tcp --health 0
-	[ "$(health peer)" = "10.11.0.7@tcp=1000 10.11.0.8@tcp=0 10.11.0.9@tcp=1000" ]
-	lnetctl peer set --all --health 500
-	[ "$(health peer)" = "10.11.0.7@tcp=500 10.11.0.8@tcp=500 10.11.0.9@tcp=500" ]
-	lnetctl peer set --health 1000
-	[ "$(health peer)" = "10.11.0.7@tcp=1000 10.11.0.8@tcp=1000 10.11.0.9@tcp=1000" ]
+	sets peer "10.11.0.7@tcp=1000 10.11.0.8@tcp=0 10.11.0.9@tcp=1000" --nid 10.11.0.8@tcp --health 0
+	sets peer "10.11.0.7@tcp=500 10.11.0.8@tcp=500 10.11.0.9@tcp=500" --all --health 500
+	sets peer "10.11.0.7@tcp=1000 10.11.0.8@tcp=1000 10.11.0.9@tcp=1000" --health 01750
 }
 
 @test "net set, peer set: bad input is one line naming it, exit 2 (1 for an NI that is not there), nothing changes" {
