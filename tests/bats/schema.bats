@@ -10,6 +10,11 @@
 
 load helpers
 lnet_suite
+# What these tests check is lnetctl's: its rendering of show output and its
+# import parser are one code for both transports, so they run on lnetd
+# only; the other suites assert on /dev/lnet that the kernel's answers
+# print exactly as lnetd's (under TCG this suite alone took 20 minutes).
+# bats file_tags=lnetd-only
 
 PY=/usr/bin/python3
 SCHEMAS=$TOP/yaml-schemas
