@@ -359,11 +359,19 @@ void cfg_doc_free(struct cfg_doc *doc);
 int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err);
 /*
- * Apply @doc (add, or delete with @del). On failure everything this call
+ * Apply @doc (add, or delete with @del): only what differs from the running
+ * configuration, so applying a document in force changes nothing and
+ * deleting what is absent is no error. On failure everything this call
  * applied is undone and err says what failed (with its YAML location).
  */
 int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		  struct cfg_err *err);
+/*
+ * What cfg_doc_apply() would change, one line per change on @out (the
+ * grammar is in lnetctl(8), import --dry-run); nothing is changed.
+ */
+int cfg_doc_plan(struct cfg_handle *h, const struct cfg_doc *doc, bool del, FILE *out,
+		 struct cfg_err *err);
 /* The running configuration as a new *@doc (what export --backup writes). */
 int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err);
 

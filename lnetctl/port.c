@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lnetctl import [FILE|-] [--del] and export [FILE|-] [--backup]. */
+/* lnetctl import [FILE|-] [--add|--del] [--dry-run] and export [FILE|-] [--backup]. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "lnetctl.h"
 
 #define IMPORT_MAX_BYTES	(64U << 20)
 
-enum { IM_DEL };
+enum { IM_ADD, IM_DEL, IM_DRY_RUN };
 
 const struct lnetctl_opt lnetctl_import_opts[] = {
+	[IM_ADD] = { "add", 'a', LNETCTL_FLAG,
+		     "bring what the file describes into force (the default): only what differs changes" },
 	[IM_DEL] = { "del", 'd', LNETCTL_FLAG,
-		     "delete what the file describes instead of adding it" },
+		     "delete what the file describes instead of adding it (what is absent is skipped)" },
+	[IM_DRY_RUN] = { "dry-run", 0, LNETCTL_FLAG,
+			 "print the changes the import would make, one line each, and make none" },
 	{ NULL }
 };
 
@@ -66,17 +71,49 @@ static int import_fail(const struct lnetctl_ctx *ctx, const char *name, int rc,
 }
 
 static int import_text(struct lnetctl_ctx *ctx, const char *name,
-		       const char *text, size_t len, bool del)
+		       const char *text, size_t len, const struct lnetctl_args *a)
 {
+	bool del = a->val[IM_DEL] != NULL;
 	struct cfg_err err = { 0 };
 	struct cfg_doc *doc;
 	int rc;
 
 	rc = cfg_doc_parse(text, len, &doc, &err);
-	if (!rc)
+	if (!rc && a->val[IM_DRY_RUN])
+		rc = cfg_doc_plan(ctx->h, doc, del, ctx->out, &err);
+	else if (!rc)
 		rc = cfg_doc_apply(ctx->h, doc, del, &err);
 	cfg_doc_free(doc);
 	return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
+}
+
+/* What to do, from the options: one of --add and --del at most. */
+static bool import_mode_ok(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
+{
+	if (a->val[IM_ADD] && a->val[IM_DEL]) {
+		lnetctl_usage(ctx, "--add and --del cannot be combined");
+		return false;
+	}
+	return true;
+}
+
+/* @path opened for reading, or NULL with the message printed (a directory is named so). */
+static FILE *open_input(struct lnetctl_ctx *ctx, const char *path)
+{
+	struct stat st;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		lnetctl_msg(ctx, "cannot read '%s': it is a directory: import takes a YAML file",
+			    path);
+		return NULL;
+	}
+	f = fopen(path, "r");
+	if (!f)
+		lnetctl_msg(ctx, "cannot open '%s': %s", path, strerror(errno));
+	return f;
 }
 
 int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -90,15 +127,15 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 1, &a))
 		return a.status;
+	if (!import_mode_ok(ctx, &a))
+		return LNETCTL_USAGE;
 	path = a.npos ? a.pos[0] : "-";
 	if (!strcmp(path, "-") && ctx->stdin_commands)
 		return lnetctl_usage(ctx, "stdin holds the commands: import needs a FILE");
 	name = strcmp(path, "-") ? path : "<stdin>";
-	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!f) {
-		lnetctl_msg(ctx, "cannot open '%s': %s", path, strerror(errno));
+	f = open_input(ctx, path);
+	if (!f)
 		return LNETCTL_ERR;
-	}
 	rc = read_all(f, &text, &len);
 	if (f != stdin)
 		fclose(f);
@@ -106,7 +143,7 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
 		lnetctl_msg(ctx, "cannot read '%s': %s", name, strerror(-rc));
 		return LNETCTL_ERR;
 	}
-	rc = import_text(ctx, name, text, len, a.val[IM_DEL] != NULL);
+	rc = import_text(ctx, name, text, len, &a);
 	free(text);
 	return rc;
 }
