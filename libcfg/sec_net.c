@@ -249,8 +249,7 @@ static const char *ni_name(const struct cfg_net *n, char *buf, size_t len)
 
 static int read_nis_failed(struct applier *a, const struct cfg_net *n, int rc)
 {
-	return cfg_fail(a->err, rc, &n->loc, "cannot read the NIs from %s: %s",
-			cfg_target(a->h), strerror(-rc));
+	return cfg_ioc_fail(a->h, rc, a->err, &n->loc, "cannot read the NIs");
 }
 
 /*

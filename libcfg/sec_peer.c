@@ -234,8 +234,7 @@ static int read_live_peer(struct applier *a, const struct cfg_peer *p, struct li
 		if (rc == -ENOENT)
 			return 0;
 		if (rc)
-			return cfg_fail(a->err, rc, &p->loc, "cannot read peer NIs from %s: %s",
-					cfg_target(a->h), strerror(-rc));
+			return cfg_ioc_fail(a->h, rc, a->err, &p->loc, "cannot read the peers");
 		if (!lnet_nid_equal(&pr.pr_prim_nid, &p->prim))
 			return 0;	/* a NID of another peer: adding it fails, and says so */
 		lp->found = true;

@@ -328,6 +328,24 @@ static bool rule_differs(const struct cfg_policy *now, size_t k, const struct cf
 	return buf[0];
 }
 
+/* What a new rule matches and does: "src tcp, priority 1", for the plan. */
+static const char *rule_text(const struct lnet_udsp_desc *d, char *buf, size_t len)
+{
+	const struct lnet_nidexpr *e[] = { &d->src, &d->dst, &d->rte };
+	static const char *const key[] = { "src", "dst", "rte" };
+	char expr[LNET_EXPR_STR_MAX];
+	size_t off = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 3; i++)
+		if (lnet_nidexpr_present(e[i]) && off < len)
+			off += snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "", key[i],
+					cfg_nidexpr_str(e[i], expr, sizeof(expr)));
+	if (d->action == LNET_UDSP_ACTION_PRIORITY && off < len)
+		snprintf(buf + off, len - off, ", priority %u", d->priority);
+	return buf;
+}
+
 /* A new rule: added where the file says (or appended). */
 static int add_new_rule(struct applier *a, struct running *r, struct cfg_policy *rule)
 {
@@ -335,8 +353,11 @@ static int add_new_rule(struct applier *a, struct running *r, struct cfg_policy 
 	int rc;
 
 	if (a->plan) {
+		char text[3 * LNET_EXPR_STR_MAX + 64];
+
 		rule->d.idx = (s32)landing(rule->d.idx, r->n);
-		plan_line(a, '+', "udsp idx %d", rule->d.idx);
+		plan_line(a, '+', "udsp idx %d: %s", rule->d.idx,
+			  rule_text(&rule->d, text, sizeof(text)));
 	} else {
 		rc = cfg_policy_add(a->h, rule, a->err);
 		if (rc)

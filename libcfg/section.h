@@ -103,9 +103,9 @@ struct applier {
 
 /*
  * One change, in the grammar lnetctl(8) documents under import --dry-run:
- * "+ KIND NAME" (added), "- KIND NAME" (deleted), "~ KIND NAME: KEY OLD ->
- * NEW" (changed); "+ KIND NAME: WHAT" adds a part of an existing object
- * (a peer's NID). Written to a->plan; the caller decides it is a dry run.
+ * "+ KIND NAME[: WHAT]" (added: what it is, or the part of an existing
+ * object, a peer's NID), "- KIND NAME[: WHAT]" (deleted), "~ KIND NAME:
+ * KEY OLD -> NEW[, ...]" (changed). Written to a->plan, when it is set.
  */
 void plan_line(struct applier *a, char op, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
