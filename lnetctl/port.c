@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lnetctl import [FILE|-] [--add|--del] [--dry-run] and export [FILE|-] [--backup]. */
+/*
+ * lnetctl import [FILE|-] [--add|--del [--dry-run]|--show|--exec] and
+ * export [FILE|-] [--backup].
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +11,17 @@
 
 #define IMPORT_MAX_BYTES	(64U << 20)
 
-enum { IM_ADD, IM_DEL, IM_DRY_RUN };
+enum { IM_ADD, IM_DEL, IM_SHOW, IM_EXEC, IM_DRY_RUN };
 
 const struct lnetctl_opt lnetctl_import_opts[] = {
 	[IM_ADD] = { "add", 'a', LNETCTL_FLAG,
 		     "bring what the file describes into force (the default): only what differs changes" },
 	[IM_DEL] = { "del", 'd', LNETCTL_FLAG,
 		     "delete what the file describes instead of adding it (what is absent is skipped)" },
+	[IM_SHOW] = { "show", 's', LNETCTL_FLAG,
+		      "print how the objects the file names are configured now (export --backup form)" },
+	[IM_EXEC] = { "exec", 'e', LNETCTL_FLAG,
+		      "run the file's 'ping:' and 'discover:' sections" },
 	[IM_DRY_RUN] = { "dry-run", 0, LNETCTL_FLAG,
 			 "print the changes the import would make, one line each, and make none" },
 	{ NULL }
@@ -78,8 +85,14 @@ static int import_text(struct lnetctl_ctx *ctx, const char *name,
 	struct cfg_doc *doc;
 	int rc;
 
+	if (a->val[IM_EXEC]) {
+		rc = cfg_doc_exec(ctx->h, text, len, ctx->out, &err);
+		return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
+	}
 	rc = cfg_doc_parse(text, len, &doc, &err);
-	if (!rc && a->val[IM_DRY_RUN])
+	if (!rc && a->val[IM_SHOW])
+		rc = cfg_doc_show(ctx->h, doc, ctx->out, &err);
+	else if (!rc && a->val[IM_DRY_RUN])
 		rc = cfg_doc_plan(ctx->h, doc, del, ctx->out, &err);
 	else if (!rc)
 		rc = cfg_doc_apply(ctx->h, doc, del, &err);
@@ -87,11 +100,30 @@ static int import_text(struct lnetctl_ctx *ctx, const char *name,
 	return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
 }
 
-/* What to do, from the options: one of --add and --del at most. */
+/*
+ * What to do, from the options: one of --add, --del, --show and --exec at
+ * most; --dry-run goes with --add or --del.
+ */
 static bool import_mode_ok(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
 {
-	if (a->val[IM_ADD] && a->val[IM_DEL]) {
-		lnetctl_usage(ctx, "--add and --del cannot be combined");
+	static const int modes[] = { IM_ADD, IM_DEL, IM_SHOW, IM_EXEC };
+	int first = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!a->val[modes[i]])
+			continue;
+		if (first >= 0) {
+			lnetctl_usage(ctx, "--%s and --%s cannot be combined",
+				      lnetctl_import_opts[first].name,
+				      lnetctl_import_opts[modes[i]].name);
+			return false;
+		}
+		first = modes[i];
+	}
+	if (a->val[IM_DRY_RUN] && (first == IM_SHOW || first == IM_EXEC)) {
+		lnetctl_usage(ctx, "--dry-run goes with --add or --del, not --%s",
+			      lnetctl_import_opts[first].name);
 		return false;
 	}
 	return true;

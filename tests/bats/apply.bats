@@ -181,3 +181,49 @@ udsp:
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--add and --del cannot be combined"* ]]
 }
+
+@test "import --show prints what the file names as it runs now; --exec pings and discovers" {
+	base >"$T/base.yaml"
+	lnetctl import "$T/base.yaml"
+	printf '%s\n' 'net:' '- net type: tcp1' 'peer:' '- primary nid: 10.11.0.20@tcp' \
+		'- primary nid: 10.11.0.99@tcp' 'udsp:' '- dst: tcp1' '- dst: o2ib' \
+		'global: {retry_count: 0, numa_range: 0}' >"$T/names.yaml"
+	lnetctl export >"$T/before"
+	run --separate-stderr lnetctl import --show "$T/names.yaml"
+	[ "$status" -eq 0 ] && [ "$stderr" = "" ]
+	yaml_is 'net:
+- net type: tcp1
+  local NI(s):
+  - interfaces: {0: veth1}
+    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
+peer:
+- primary nid: 10.11.0.20@tcp
+  Multi-Rail: true
+  peer ni: [{nid: 10.11.0.20@tcp}, {nid: 10.11.0.21@tcp1}]
+global: {numa_range: 0, retry_count: 3}
+udsp:
+- {idx: 2, dst: tcp1, action: {priority: 1}}'
+	lnetctl export >"$T/after"
+	cmp "$T/before" "$T/after"
+	printf '%s\n' 'ping:' '  nids: {0: 0@lo}' '  timeout: 2000' \
+		'discover:' '  nids: [10.11.0.2@tcp1]' >"$T/exec.yaml"
+	run --separate-stderr lnetctl import --exec "$T/exec.yaml"
+	[ "$status" -eq 0 ] && [ "$stderr" = "" ]
+	yaml_is 'ping:
+- primary nid: 0@lo
+  Multi-Rail: false
+  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.2@tcp1}]
+discover:
+- primary nid: 10.11.0.2@tcp1
+  Multi-Rail: false
+  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.2@tcp1}]'
+	# checked whole before anything is sent; a failure names the NID's place
+	printf '%s\n' 'ping:' '  nids: {0: 0@lo, 1: 10.11.0.9@tcp7}' >"$T/exec2.yaml"
+	run --separate-stderr lnetctl import --exec "$T/exec2.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/exec2.yaml:2:22: failed to ping 10.11.0.9@tcp7: No route to host" ] || { echo "$stderr"; return 1; }
+	printf '%s\n' 'ping:' '  nids: {0: 0@lo}' 'net: []' >"$T/exec3.yaml"
+	run --separate-stderr lnetctl import --exec "$T/exec3.yaml"
+	[ "$status" -eq 1 ] && [ "$output" = "" ]
+	[ "$stderr" = "$T/exec3.yaml:3:1: unknown key 'net' in an import --exec document: expected 'ping', 'discover'" ]
+}
