@@ -381,32 +381,40 @@ static int add_ni(struct applier *a, struct cfg_net *one)
 	return 0;
 }
 
-static int add_nets(struct applier *a)
+/* @step on each NI of doc entry @n, as a one-interface cfg_net. */
+static int each_ni(struct applier *a, const struct cfg_net *n,
+		   int (*step)(struct applier *a, struct cfg_net *one))
 {
-	const struct cfg_doc *d = a->doc;
 	struct cfg_net one;
-	size_t i;
 	u32 j;
 	int rc = 0;
 
-	for (i = 0; i < d->nnets && !rc; i++) {
-		const struct cfg_net *n = d->nets[i];
+	for (j = 0; j < n->nifs && !rc; j++) {
+		rc = one_ni(n, j, &one, a->err);
+		if (!rc)
+			rc = step(a, &one);
+		cfg_net_fini(&one);
+	}
+	return rc;
+}
 
-		if (!n->nifs)
-			return cfg_fail(a->err, -EINVAL, &n->loc,
+static int add_nets(struct applier *a)
+{
+	const struct cfg_doc *d = a->doc;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < d->nnets && !rc; i++) {
+		if (!d->nets[i]->nifs)
+			return cfg_fail(a->err, -EINVAL, &d->nets[i]->loc,
 					"adding a net needs 'local NI(s)' with 'interfaces'");
-		for (j = 0; j < n->nifs && !rc; j++) {
-			rc = one_ni(n, j, &one, a->err);
-			if (!rc)
-				rc = add_ni(a, &one);
-			cfg_net_fini(&one);
-		}
+		rc = each_ni(a, d->nets[i], add_ni);
 	}
 	return rc;
 }
 
 /* Delete @one (one NI or a whole net) if it is there. */
-static int del_ni(struct applier *a, const struct cfg_net *one)
+static int del_ni(struct applier *a, struct cfg_net *one)
 {
 	char name[LNET_NET_STR_MAX + LNET_IFNAME_LEN + 2];
 	struct lnet_ioc_ni ni;
@@ -423,23 +431,12 @@ static int del_ni(struct applier *a, const struct cfg_net *one)
 static int del_nets(struct applier *a)
 {
 	const struct cfg_doc *d = a->doc;
-	struct cfg_net one;
 	size_t i;
-	u32 j;
 	int rc = 0;
 
-	for (i = d->nnets; i-- > 0 && !rc;) {
-		const struct cfg_net *n = d->nets[i];
-
-		if (!n->nifs)
-			rc = del_ni(a, n);
-		for (j = 0; j < n->nifs && !rc; j++) {
-			rc = one_ni(n, j, &one, a->err);
-			if (!rc)
-				rc = del_ni(a, &one);
-			cfg_net_fini(&one);
-		}
-	}
+	for (i = d->nnets; i-- > 0 && !rc;)
+		rc = d->nets[i]->nifs ? each_ni(a, d->nets[i], del_ni) :
+		     del_ni(a, d->nets[i]);
 	return rc;
 }
 

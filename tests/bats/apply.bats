@@ -7,6 +7,12 @@
 load helpers
 lnet_suite
 
+# The tcp1 NI of examples/lnet.yaml as export --backup writes it.
+TCP1_NET='- net type: tcp1
+  local NI(s):
+  - interfaces: {0: veth1}
+    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}'
+
 # examples/lnet.yaml plus a route, routing, buffers and global settings.
 base() {
 	cat "$TOP/examples/lnet.yaml"
@@ -77,16 +83,13 @@ edited() {
 	cmp "$T/before" "$T/after"
 	lnetctl import "$T/edited.yaml"
 	run lnetctl export --backup
-	yaml_is 'net:
+	yaml_is "net:
 - net type: tcp
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
-- net type: tcp1
-  local NI(s):
-  - interfaces: {0: veth1}
-    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
-peer:
+$TCP1_NET
+"'peer:
 - primary nid: 10.11.0.10@tcp
   Multi-Rail: true
   peer ni: [{nid: 10.11.0.10@tcp}, {nid: 10.11.0.11@tcp1}, {nid: 10.11.0.12@tcp1}]
@@ -191,12 +194,9 @@ udsp:
 	lnetctl export >"$T/before"
 	run --separate-stderr lnetctl import --show "$T/names.yaml"
 	[ "$status" -eq 0 ] && [ "$stderr" = "" ]
-	yaml_is 'net:
-- net type: tcp1
-  local NI(s):
-  - interfaces: {0: veth1}
-    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
-peer:
+	yaml_is "net:
+$TCP1_NET
+"'peer:
 - primary nid: 10.11.0.20@tcp
   Multi-Rail: true
   peer ni: [{nid: 10.11.0.20@tcp}, {nid: 10.11.0.21@tcp1}]
