@@ -381,7 +381,8 @@ static int change_rule(struct applier *a, struct running *r, int k, struct cfg_p
 		return 0;
 	if (a->plan) {
 		plan_line(a, '~', "udsp idx %d: %s", k, diff);
-		rule->d.idx = (s32)landing(rule->d.idx, r->n - 1);
+		if (rule->d.idx >= 0)
+			rule->d.idx = (s32)landing(rule->d.idx, r->n - 1);
 	} else {
 		rc = cfg_policy_add(a->h, rule, a->err);
 		if (rc)

@@ -1289,6 +1289,10 @@ static void t_plan(void **state)
 		    "~ global: retry_count 2 -> 5\n"
 		    "+ udsp idx 5: src tcp1, priority 1\n"
 		    "~ udsp idx 3: idx 3 -> 0, priority 3 -> 4\n");
+	/* a new priority keeps the rule's place: the next rule's idx is as it was */
+	assert_plan(in, "udsp:\n- {src: tcp, priority: 9}\n"
+		    "- {idx: 0, dst: '10.0.0.[2-3]@tcp', priority: 0}\n", false,
+		    "~ udsp idx 0: priority 1 -> 9\n~ udsp idx 4: idx 4 -> 0\n");
 }
 
 int main(void)
