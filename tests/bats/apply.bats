@@ -138,6 +138,11 @@ udsp:
 	[ "$stderr" = "$msg" ] || { echo "$stderr"; return 1; }
 	run --separate-stderr lnetctl import "$T/tun.yaml"
 	[ "$status" -eq 1 ] && [ "$stderr" = "$msg" ]
+	# nor can a peer's Multi-Rail
+	printf '%s\n' 'peer:' '- primary nid: 10.11.0.10@tcp' '  Multi-Rail: false' >"$T/mr.yaml"
+	run --separate-stderr lnetctl import "$T/mr.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/mr.yaml:2:3: peer 10.11.0.10@tcp: 'Multi-Rail' is true, the file says false: it cannot change on a peer that exists (delete the peer first)" ] || { echo "$stderr"; return 1; }
 	lnetctl export >"$T/after"
 	cmp "$T/before" "$T/after"
 }
