@@ -6,6 +6,11 @@
 # (commands from a pipe).
 
 load helpers
+# The shell's line editing, completion, history and keys are lnetctl's;
+# each command it runs makes the calls the command line makes, which the
+# other suites check on /dev/lnet. So it runs on lnetd only (under TCG its
+# tmux polling took five minutes).
+# bats file_tags=lnetd-only
 
 bats_require_minimum_version 1.5.0
 
@@ -145,7 +150,6 @@ complete() {
 	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "10.11.0.1@tcp" ]
 }
 
-# bats test_tags=parse-only
 @test "shell: help, help COMMAND SUBCOMMAND" {
 	shell_start
 	cmd "help"
@@ -161,7 +165,6 @@ complete() {
 	[ "$out" = "lnetctl help: unknown command 'nosuch'" ]
 }
 
-# bats test_tags=parse-only
 @test "shell: Tab completes commands, sub-commands, options, the shell's words and help's words" {
 	shell_start
 	complete "po" Tab
@@ -248,7 +251,6 @@ tab_list() {
 	fi
 }
 
-# bats test_tags=parse-only
 @test "shell: Tab after -- lists every option of every leaf, as __complete options does" {
 	local leaf want
 	shell_start
@@ -283,7 +285,6 @@ tab_list() {
 	[ "$out" = "lnetctl net add: ambiguous option '--peer': could be --peer-timeout, --peer-credits, --peer-buffer-credits" ]
 }
 
-# bats test_tags=parse-only
 @test "shell: history is saved in ~/.lnetctl_history (0600) and recalled with Up" {
 	shell_start
 	cmd "net show --net lo"
@@ -303,7 +304,6 @@ tab_list() {
 	wait_screen "- *net type: lo"
 }
 
-# bats test_tags=parse-only
 @test "shell: LNETCTL_HISTORY names the history file; empty keeps none; 1000 lines kept" {
 	seq 1 1005 | sed 's/^/net show --net lo # /' >"$T/hist"
 	chmod 644 "$T/hist"
@@ -327,7 +327,6 @@ tab_list() {
 	[ ! -e "$T/.lnetctl_history" ]
 }
 
-# bats test_tags=parse-only
 @test "shell: Ctrl-D leaves with status 0 and saves the history" {
 	shell_start
 	cmd "bogus"
@@ -337,7 +336,6 @@ tab_list() {
 	[ "$(cat "$T/.lnetctl_history")" = "bogus" ]
 }
 
-# bats test_tags=parse-only
 @test "shell: Ctrl-C drops the line being typed and gives a new prompt" {
 	shell_start
 	fresh
