@@ -387,11 +387,36 @@ void cfg_doc_free(struct cfg_doc *doc);
 int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err);
 /*
- * Apply @doc (add, or delete with @del). On failure everything this call
+ * Apply @doc (add, or delete with @del): only what differs from the running
+ * configuration, so applying a document in force changes nothing and
+ * deleting what is absent is no error. On failure everything this call
  * applied is undone and err says what failed (with its YAML location).
  */
 int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		  struct cfg_err *err);
+/*
+ * What cfg_doc_apply() would change, one line per change on @out (the
+ * grammar is in lnetctl(8), import --dry-run); nothing is changed.
+ */
+int cfg_doc_plan(struct cfg_handle *h, const struct cfg_doc *doc, bool del, FILE *out,
+		 struct cfg_err *err);
+/*
+ * import --show: the running configuration of the objects @doc names (nets
+ * by net and interface, peers by primary NID, routes by net and gateway,
+ * rules by what they match, the routing, buffers and global keys listed),
+ * as export --backup writes it, on @out. Changes nothing.
+ */
+int cfg_doc_show(struct cfg_handle *h, const struct cfg_doc *doc, FILE *out,
+		 struct cfg_err *err);
+/*
+ * import --exec: parse a document of `ping:` and `discover:` sections
+ * (Lustre's layout: nids: {0: NID, ...}; ping also timeout: ms, source:
+ * NID), check all of it, then ping or discover each NID in order, writing
+ * the answers as cfg_show_ping() does. The first failure stops it (err:
+ * the failure, at the NID's line:column).
+ */
+int cfg_doc_exec(struct cfg_handle *h, const char *text, size_t len, FILE *out,
+		 struct cfg_err *err);
 /* The running configuration as a new *@doc (what export --backup writes). */
 int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err);
 

@@ -93,25 +93,51 @@ static int save_global(struct applier *a)
 	return push_undo(a, &u);
 }
 
+/*
+ * @want (the document's values, or the defaults with a->del) where they
+ * differ from the running ones: only those stay set in @want; "~ global:
+ * KEY OLD -> NEW, ..." when planning. True when something differs.
+ */
+static int global_differs(struct applier *a, struct cfg_global *want, bool *differs)
+{
+	const struct cfg_global_spec *s;
+	struct cfg_global now;
+	char buf[512] = "";
+	int rc = cfg_global_read(a->h, &now, a->err);
+
+	if (rc)
+		return rc;
+	for (s = cfg_global_specs; s->name; s++) {
+		if (!(want->set & (1U << s->id)))
+			continue;
+		if (a->del)
+			want->value[s->id] = s->def;
+		if (now.value[s->id] == want->value[s->id])
+			want->set &= ~(1U << s->id);
+		else
+			plan_change(buf, sizeof(buf), s->name, now.value[s->id],
+				    want->value[s->id]);
+	}
+	if (a->plan && buf[0])
+		plan_line(a, '~', "global: %s", buf);
+	*differs = buf[0];
+	return 0;
+}
+
 /* The document's values, or with a->del the defaults of the keys it lists. */
 static int apply_global(struct applier *a)
 {
-	const struct cfg_global *g = &doc_priv(a->doc)->global;
-	const struct cfg_global_spec *s;
-	struct cfg_global def;
+	struct cfg_global want = doc_priv(a->doc)->global;
+	bool differs;
 	int rc;
 
-	if (!g->set)
+	if (!want.set)
 		return 0;
-	rc = save_global(a);
-	if (rc)
+	rc = global_differs(a, &want, &differs);
+	if (rc || !differs || a->plan)
 		return rc;
-	if (!a->del)
-		return cfg_global_apply(a->h, g, a->err);
-	def = *g;
-	for (s = cfg_global_specs; s->name; s++)
-		def.value[s->id] = s->def;
-	return cfg_global_apply(a->h, &def, a->err);
+	rc = save_global(a);
+	return rc ? rc : cfg_global_apply(a->h, &want, a->err);
 }
 
 /* --- read -------------------------------------------------------------------------- */

@@ -108,16 +108,50 @@ static int save_routing(struct applier *a)
 	return push_undo(a, &u);
 }
 
-/* The document's values, or with a->del the defaults. */
+/* The value the document asks for of buffer kind @k: a->del or 0 mean the default. */
+static s32 wanted_buffers(const struct applier *a, const struct cfg_routing *r, unsigned int k)
+{
+	return a->del || !r->buffers[k] ? lnet_buf_ranges[k].def : r->buffers[k];
+}
+
+/*
+ * What the document changes, as "~ routing: ..." and "~ buffers: ..."
+ * lines when planning; true when something differs from @now.
+ */
+static bool routing_differs(struct applier *a, const struct cfg_routing *r,
+			    const struct cfg_routing *now)
+{
+	char rt[64] = "", buf[256] = "";
+	unsigned int k;
+	u32 enable = a->del ? 0 : r->enable;
+
+	if ((r->set & CFG_RTR_ENABLE) && now->enable != enable)
+		plan_change(rt, sizeof(rt), "enable", now->enable, enable);
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
+		if ((r->set & CFG_RTR_BUF(k)) && now->buffers[k] != wanted_buffers(a, r, k))
+			plan_change(buf, sizeof(buf), cfg_buf_name(k), now->buffers[k],
+				    wanted_buffers(a, r, k));
+	if (a->plan && rt[0])
+		plan_line(a, '~', "routing: %s", rt);
+	if (a->plan && buf[0])
+		plan_line(a, '~', "buffers: %s", buf);
+	return rt[0] || buf[0];
+}
+
+/* The document's values, or with a->del the defaults; nothing when in force. */
 static int apply_routing(struct applier *a)
 {
 	const struct cfg_routing *r = &doc_priv(a->doc)->routing;
+	struct cfg_routing now;
 	s32 counts[LNET_NBUF_KINDS];
 	unsigned int k;
 	int rc;
 
 	if (!r->set)
 		return 0;
+	rc = cfg_routing_get(a->h, &now, a->err);
+	if (rc || !routing_differs(a, r, &now) || a->plan)
+		return rc;
 	rc = save_routing(a);
 	if (!rc && (r->set & CFG_RTR_ENABLE)) {
 		rc = cfg_routing_set(a->h, a->del ? 0 : r->enable, a->err);

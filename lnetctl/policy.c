@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* lnetctl policy (alias udsp) add | del | show: UDSP rules. */
+#include <errno.h>
 #include <stdint.h>
 #include "lnetctl.h"
 
@@ -80,6 +81,7 @@ static int policy_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_policy p;
+	int rc;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
@@ -88,7 +90,11 @@ static int policy_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 				     "least one of them");
 	if (policy_from_args(&a, &p, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	return lnetctl_done(ctx, cfg_policy_add(ctx->h, &p, &err), &err);
+	rc = cfg_policy_add(ctx->h, &p, &err);
+	/* the rule is in force as asked: nothing to do, as Lustre's import has it */
+	if (rc == -EALREADY)
+		rc = 0;
+	return lnetctl_done(ctx, rc, &err);
 }
 
 static int policy_del(struct lnetctl_ctx *ctx, int argc, char **argv)

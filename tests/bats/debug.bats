@@ -3,6 +3,7 @@
 # lnetctl debug nidlist EXPR [NID]: canonical form and matching, no LNet needed.
 
 load helpers
+# bats file_tags=parse-only
 
 setup() {
 	lnet_setup

@@ -31,6 +31,11 @@ fi
 # lnetctl runs inside the netns (the module looks interfaces up in the
 # caller's namespace) and picks /dev/lnet itself; lnet_setup and
 # lnet_teardown unconfigure, so every test starts with LNet down.
+# A test whose commands all stop before any request (help, argv and YAML
+# errors, lnetctl's own tables) carries "# bats test_tags=parse-only" (a
+# suite of them "# bats file_tags=parse-only"); one that checks what is
+# lnetctl's whatever the transport, "lnetd-only". The VM leaves both out,
+# since /dev/lnet would add nothing but minutes of TCG.
 LNET_TRANSPORT=${LNET_TRANSPORT:-lnetd}
 if [ "$LNET_TRANSPORT" = dev ]; then
 	export LNET_LNETCTL_REAL=$LNETCTL_BIN

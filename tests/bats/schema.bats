@@ -10,6 +10,11 @@
 
 load helpers
 lnet_suite
+# What these tests check is lnetctl's: its rendering of show output and its
+# import parser are one code for both transports, so they run on lnetd
+# only; the other suites assert on /dev/lnet that the kernel's answers
+# print exactly as lnetd's (under TCG this suite alone took 20 minutes).
+# bats file_tags=lnetd-only
 
 PY=/usr/bin/python3
 SCHEMAS=$TOP/yaml-schemas
@@ -85,6 +90,7 @@ configure_all() {
 	lnetctl set retry_count 3
 }
 
+# bats test_tags=parse-only
 @test "every schema is a draft 2020-12 JSON Schema whose references all resolve" {
 	run "$PY" - "$SCHEMAS" <<'PY'
 import os, sys, warnings, yaml, jsonschema
@@ -136,6 +142,7 @@ selftest.schema.yaml
 stats-show.schema.yaml" ]
 }
 
+# bats test_tags=parse-only
 @test "every example validates against the import/export schema" {
 	local f n=0
 	for f in "$TOP"/examples/*.yaml; do
@@ -304,6 +311,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 	cmp "$T/backup.yaml" "$T/again.yaml"
 }
 
+# bats test_tags=parse-only
 @test "import/export schema: a wrong key, type or value fails validation" {
 	invalid lnet 'nets: []' \
 		"1:1: Additional properties are not allowed ('nets' was unexpected) (at (document))"
@@ -383,6 +391,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 $T/doc.yaml:4:8: False schema does not allow 'tcp1' (at udsp/0/src)"
 }
 
+# bats test_tags=parse-only
 @test "show schemas: a wrong key or type fails validation" {
 	invalid net-show 'net:
 - net type: tcp
@@ -559,10 +568,8 @@ bad_import() {
 	[ "$pos" = "${4:-${2%%: *}}" ] || { echo "$1: the schema says $output"; return 1; }
 }
 
+# bats test_tags=parse-only
 @test "import of a document that breaks the schema: FILE:LINE:COL, exit 1, nothing applied" {
-	# parse errors only, before any ioctl: transport-independent. On /dev/lnet
-	# under TCG this test outlasted the VM timeout twice (see the session note).
-	[ "$LNET_TRANSPORT" = dev ] && skip "parser and schema check: runs on lnetd"
 	bad_import wrong_type "7:12: 'peer ni' must be a sequence, not a scalar" 'peer:
 - primary nid: 10.11.0.5@tcp
   peer ni: 10.11.0.5@tcp'
@@ -695,6 +702,7 @@ bad_import() {
 	done
 }
 
+# bats test_tags=parse-only
 @test "yaml-validate.py: duplicate keys, aliases, decimal integers, one document, usage" {
 	printf 'peer:\n- primary nid: 10.0.0.1@tcp\n  primary nid: 10.0.0.2@tcp\n' >"$T/dup.yaml"
 	validate lnet "$T/dup.yaml"

@@ -7,6 +7,7 @@
 # follow every row. No lnetd: these are all answered before any request.
 
 load helpers
+# bats file_tags=parse-only
 
 setup_file() {
 	cc -std=gnu11 -Wall -Wextra -Werror -I"$TOP/include/uapi" \
