@@ -229,12 +229,14 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	# an alias is its entry under the name typed
 	run lnetctl help udsp add
 	[ "${lines[0]}" = "udsp add: add a rule (the same descriptors with a new priority update it in place)" ]
+	# lines read from stdin take unique prefixes, as Lustre's shell (shell.bats)
 	run --separate-stderr lnetctl <<-'EOF'
 	policy show
 	pol show
+	Pol show
 	EOF
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "<stdin>:2: lnetctl: unknown command 'pol': expected one of $roots" ]
+	[ "$stderr" = "<stdin>:3: lnetctl: unknown command 'Pol': expected one of $roots" ]
 	run --separate-stderr lnetctl <<<'qui'
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "<stdin>:1: lnetctl: unknown command 'qui': expected one of $roots" ]
