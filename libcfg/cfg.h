@@ -239,6 +239,12 @@ int cfg_peer_ni_get(struct cfg_handle *h, uint32_t index, const struct lnet_nid 
  */
 int cfg_health_set(struct cfg_handle *h, uint32_t kind, const struct lnet_nid *nid,
 		   uint32_t value, struct cfg_err *err);
+/*
+ * The state bits of the peer that owns @nid to @state (LNET_PEER_STATE_*,
+ * within LNET_PEER_STATE_SETTABLE). -ENOENT: no such peer.
+ */
+int cfg_peer_state_set(struct cfg_handle *h, const struct lnet_nid *nid, uint32_t state,
+		       struct cfg_err *err);
 
 /* On success p->d.idx holds where the rule landed. */
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Setting the health of local NIs and peer NIs by hand (net set --health,
- * peer set --health), to see how selection and recovery pings behave.
+ * peer set --health), to see how selection and recovery pings behave, and
+ * a peer's state bits (peer set --state), to see how discovery does.
  */
 #include <errno.h>
 #include <string.h>
@@ -40,5 +41,26 @@ int cfg_health_set(struct cfg_handle *h, uint32_t kind, const struct lnet_nid *n
 	if (rc == -ENOENT && nid && !cfg_unreachable(h))
 		return cfg_fail(err, rc, NULL, "%s: %s", doing, kind == LNET_HEALTH_PEER_NI ?
 				"no peer has this NID" : "not a NID of this node (0@lo included)");
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
+}
+
+int cfg_peer_state_set(struct cfg_handle *h, const struct lnet_nid *nid, uint32_t state,
+		       struct cfg_err *err)
+{
+	struct lnet_ioc_peer pr = { .pr_hdr.ioc_len = sizeof(pr), .pr_prim_nid = *nid,
+				    .pr_peer_state = state };
+	char doing[64 + LNET_NID_STR_MAX], buf[LNET_NID_STR_MAX];
+	int rc;
+
+	cfg_nid_str(nid, buf, sizeof(buf));
+	if (state & ~LNET_PEER_STATE_SETTABLE)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid --state '%u': bits %#x are not state bits a peer keeps "
+				"(settable: %#x)", state, state & ~LNET_PEER_STATE_SETTABLE,
+				LNET_PEER_STATE_SETTABLE);
+	snprintf(doing, sizeof(doing), "cannot set the state of peer %s", buf);
+	rc = cfg_ioctl(h, IOC_LIBCFS_SET_PEER_STATE, &pr);
+	if (rc == -ENOENT && !cfg_unreachable(h))
+		return cfg_fail(err, rc, NULL, "%s: no peer has this NID", doing);
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
 }

@@ -295,6 +295,30 @@ static int lnet_ioc_del_peer(struct lnet *ln, unsigned int cmd, void *buf,
 	return rc ? rc : lnet_peer_ni_del(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
 }
 
+static int lnet_ioc_set_peer_state(struct lnet *ln, unsigned int cmd, void *buf,
+				   u32 len)
+{
+	const struct lnet_ioc_peer *p = buf;
+	u32 state = p->pr_peer_state;
+	struct lnet_peer *lp;
+	int rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
+
+	if (rc)
+		return rc;
+	if ((state & ~LNET_PEER_STATE_SETTABLE) || p->pr_flags || p->pr_index ||
+	    !lnet_nid_is_zero(&p->pr_nid))
+		return -EINVAL;
+	lp = lnet_peer_find(ln, &p->pr_prim_nid);
+	if (!lp)
+		return -ENOENT;
+	lp->lp_state = state & ~LNET_PEER_STATE_LOCK_PRIMARY;
+	if (state & LNET_PEER_STATE_LOCK_PRIMARY)
+		lp->lp_flags |= LNET_PEER_F_LOCK_PRIM;
+	else
+		lp->lp_flags &= ~LNET_PEER_F_LOCK_PRIM;
+	return 0;
+}
+
 /* Copy at most LNET_PREF_MAX NIDs of @src into @dst, zeroing the rest. */
 static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 			       u32 n)
@@ -776,6 +800,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_peer_reserved_zero, lnet_ioc_del_peer },
 	{ IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer), false, false,
 	  lnet_peer_reserved_zero, lnet_ioc_get_peer },
+	{ IOC_LIBCFS_SET_PEER_STATE, sizeof(struct lnet_ioc_peer), true, false,
+	  lnet_peer_reserved_zero, lnet_ioc_set_peer_state },
 	{ IOC_LIBCFS_ADD_ROUTE, sizeof(struct lnet_ioc_route), true, false,
 	  lnet_route_reserved_zero, lnet_ioc_add_route },
 	{ IOC_LIBCFS_DEL_ROUTE, sizeof(struct lnet_ioc_route), true, false,

@@ -200,3 +200,27 @@ export              help                version             list-commands" ]
 	[ "$output" = "192.168.1.[128-255]@o2ib
 192.168.1.200@o2ib: match" ]
 }
+
+@test "peer set --state: a peer's state bits as Lustre numbers them; bit 20 locks the primary NID" {
+	lnetctl set recovery_interval 3600
+	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
+	run lnetctl peer show -v 3
+	[ "$(yaml_get "d['peer'][0]['peer state']")" = 8 ]
+	# by any NID of the peer; 0x111 = multi-rail, discovered, NIDs up to date
+	lnetctl peer set --nid 10.11.0.8@tcp --state 0x111
+	run lnetctl peer show -v 3
+	[ "$(yaml_get "d['peer'][0]['peer state']")" = 273 ]
+	# locked: deleting it needs --force
+	lnetctl peer set --nid 10.11.0.7 --state 1048577 --health 500
+	[ "$(health peer)" = "10.11.0.7@tcp=500 10.11.0.8@tcp=1000" ]
+	run --separate-stderr lnetctl peer del --prim_nid 10.11.0.7@tcp
+	[ "$status" -eq 1 ]
+	lnetctl peer set --nid 10.11.0.7 --state 1
+	lnetctl peer del --prim_nid 10.11.0.7@tcp
+	fails 2 "lnetctl peer set: invalid --state '4': bits 0x4 are not state bits a peer keeps (settable: 0x100119)" \
+		peer set --nid 10.11.0.9@tcp --state 4
+	fails 2 "lnetctl peer set: --state needs --nid: it sets one peer's state" peer set --state 1
+	fails 2 "lnetctl peer set: missing option: --health, --state or both" peer set --nid 10.11.0.9@tcp
+	fails 1 "lnetctl peer set: cannot set the state of peer 10.11.0.9@tcp: no peer has this NID" \
+		peer set --nid 10.11.0.9@tcp --state 1
+}

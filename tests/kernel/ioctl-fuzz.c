@@ -65,6 +65,7 @@ static const struct cmd_info cmds[] = {
 	{ "ADD_PEER_NI", IOC_LIBCFS_ADD_PEER_NI, sizeof(struct lnet_ioc_peer) },
 	{ "DEL_PEER_NI", IOC_LIBCFS_DEL_PEER_NI, sizeof(struct lnet_ioc_peer) },
 	{ "GET_PEER_NI", IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer) },
+	{ "SET_PEER_STATE", IOC_LIBCFS_SET_PEER_STATE, sizeof(struct lnet_ioc_peer) },
 	{ "ADD_ROUTE", IOC_LIBCFS_ADD_ROUTE, sizeof(struct lnet_ioc_route) },
 	{ "DEL_ROUTE", IOC_LIBCFS_DEL_ROUTE, sizeof(struct lnet_ioc_route) },
 	{ "GET_ROUTE", IOC_LIBCFS_GET_ROUTE, sizeof(struct lnet_ioc_route) },

@@ -405,6 +405,34 @@ static void test_set_health_ioctl(void **state)
 	assert_int_equal(s->ni->ni_health.lh_value, LNET_MAX_HEALTH);
 }
 
+static int set_state(struct shared *s, const struct lnet_nid *nid, u32 state)
+{
+	struct lnet_ioc_peer pr = { .pr_hdr = { sizeof(pr), LNET_IOC_VERSION },
+				    .pr_prim_nid = *nid, .pr_peer_state = state };
+
+	return lnet_ioctl(&s->ln, IOC_LIBCFS_SET_PEER_STATE, &pr, sizeof(pr), true);
+}
+
+/* SET_PEER_STATE: the settable bits replace the state; bit 20 is the lock. */
+static void test_set_peer_state_ioctl(void **state)
+{
+	struct shared *s = *state;
+	struct lnet_peer *lp = lnet_peer_find(&s->ln, &s->peer);
+	struct lnet_nid other = nid_of("10.9.0.3@tcp");
+
+	assert_non_null(lp);
+	assert_int_equal(set_state(s, &s->peer, LNET_PEER_STATE_DISCOVERED |
+				   LNET_PEER_STATE_LOCK_PRIMARY), 0);
+	assert_int_equal(lp->lp_state, LNET_PEER_S_DISCOVERED);
+	assert_true(lp->lp_flags & LNET_PEER_F_LOCK_PRIM);
+	assert_int_equal(set_state(s, &s->peer, LNET_PEER_STATE_CONFIGURED), 0);
+	assert_int_equal(lp->lp_state, LNET_PEER_S_CONFIGURED);
+	assert_false(lp->lp_flags & LNET_PEER_F_LOCK_PRIM);
+	assert_int_equal(set_state(s, &s->peer, 1U << 2), -EINVAL);
+	assert_int_equal(set_state(s, &other, 0), -ENOENT);
+	assert_int_equal(lp->lp_state, LNET_PEER_S_CONFIGURED);
+}
+
 #define SHARED_TEST(t) cmocka_unit_test_setup_teardown(t, shared_setup, shared_teardown)
 
 int main(void)
@@ -419,6 +447,7 @@ int main(void)
 		SHARED_TEST(test_deleted_leaves_queue),
 		SHARED_TEST(test_recovery_backoff_cap),
 		SHARED_TEST(test_set_health_ioctl),
+		SHARED_TEST(test_set_peer_state_ioctl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

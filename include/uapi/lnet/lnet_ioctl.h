@@ -249,6 +249,16 @@ struct lnet_ioc_ni {
  *   NETWORK_TIMEOUT), pr_peer_state is the peer's LNET_PEER_S_* bits
  *   (below). pr_pad and pr_pad2 must be zero.
  *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
+ *
+ * IOC_LIBCFS_SET_PEER_STATE (112, Lustre's number for `peer set --state`)
+ *   In: pr_prim_nid (any NID of the peer), pr_peer_state (the new state:
+ *   LNET_PEER_STATE_SETTABLE bits only, as Lustre numbers them), every
+ *   other field zero. Replaces the peer's state bits, as Lustre's tests do
+ *   to make a peer look discovered or not, configured or not;
+ *   LNET_PEER_STATE_LOCK_PRIMARY sets or clears LNET_PEER_F_LOCK_PRIM.
+ *   Clearing DISCOVERED makes the next DISCOVER without FORCE discover the
+ *   peer again. Errors: EINVAL (a malformed or zero NID, another bit),
+ *   ENOENT (no peer has pr_prim_nid).
  */
 #define LNET_PEER_MAX_NIS	128
 #define LNET_PREF_MAX		16
@@ -265,6 +275,13 @@ enum lnet_peer_flags {
 #define LNET_PEER_STATE_CONFIGURED	(1U << 3)	/* added by the admin */
 #define LNET_PEER_STATE_DISCOVERED	(1U << 4)
 #define LNET_PEER_STATE_NIDS_UPTODATE	(1U << 8)
+/* SET_PEER_STATE only (GET_PEER_NI shows the lock in pr_flags). */
+#define LNET_PEER_STATE_LOCK_PRIMARY	(1U << 20)
+#define LNET_PEER_STATE_SETTABLE	(LNET_PEER_STATE_MULTI_RAIL | \
+					 LNET_PEER_STATE_CONFIGURED | \
+					 LNET_PEER_STATE_DISCOVERED | \
+					 LNET_PEER_STATE_NIDS_UPTODATE | \
+					 LNET_PEER_STATE_LOCK_PRIMARY)
 
 struct lnet_ioc_peer {
 	struct lnet_ioc_hdr pr_hdr;
@@ -660,6 +677,7 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_SET_GLOBAL	_IOWR(LNET_IOC_TYPE, 113, struct lnet_ioc_global)
 #define IOC_LIBCFS_GET_GLOBAL	_IOWR(LNET_IOC_TYPE, 114, struct lnet_ioc_global)
 #define IOC_LIBCFS_SET_HEALTH	_IOWR(LNET_IOC_TYPE, 102, struct lnet_ioc_health)
+#define IOC_LIBCFS_SET_PEER_STATE _IOWR(LNET_IOC_TYPE, 112, struct lnet_ioc_peer)
 #define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
