@@ -125,10 +125,20 @@ int cfg_peer_append(struct cfg_peer *p, const struct lnet_nid *nid);
  * form: invalid <what> '<value>': <allowed form>. @what names the option or
  * key ("--priority", "priority").
  */
+/* Decimal digits (a leading '-' for s32), as YAML 1.2 reads an integer. */
 int cfg_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
 		  uint32_t *out, struct cfg_err *err);
 int cfg_parse_s32(const char *what, const char *s, int32_t min, int32_t max,
 		  int32_t *out, struct cfg_err *err);
+/*
+ * The same for a command-line word, read as Lustre's lnetctl reads numbers
+ * (strtol with base 0): decimal, 0x/0X then hex digits, or 0 then octal
+ * digits ("0x10" and "020" are 16). The message is the decimal one's.
+ */
+int cfg_parse_arg_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		      uint32_t *out, struct cfg_err *err);
+int cfg_parse_arg_s32(const char *what, const char *s, int32_t min, int32_t max,
+		      int32_t *out, struct cfg_err *err);
 int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err);
 int cfg_parse_net(const char *what, const char *s, uint32_t *net_id, struct cfg_err *err);
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
@@ -184,6 +194,15 @@ const char *cfg_target(const struct cfg_handle *h);
  */
 int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf);
 /*
+ * Ctrl-C for a caller that catches SIGINT: while cfg_ioctl() waits for
+ * lnetd's reply, after each signal (and before each read), @stop(@arg)
+ * says whether to give up: then the call ends with -EINTR (the request may
+ * still complete in lnetd). @stop NULL: never. A wait on /dev/lnet ends
+ * when the kernel's does (its own timeout): the module waits past every
+ * signal but a fatal one.
+ */
+void cfg_set_interrupt(struct cfg_handle *h, bool (*stop)(void *arg), void *arg);
+/*
  * After a failed cfg_ioctl(): true when the failure was reaching the target
  * (connect, send or receive), false when the command itself returned the
  * error. Tells "no lnetd" (-ENOENT) from a command's -ENOENT.
@@ -211,6 +230,21 @@ int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err 
 /* The index-th peer NI (of the peer owning @nid, NULL = all): 0 or -ENOENT. */
 int cfg_peer_ni_get(struct cfg_handle *h, uint32_t index, const struct lnet_nid *nid,
 		    struct lnet_ioc_peer *out);
+
+/*
+ * The health of the local NI (@kind LNET_HEALTH_LOCAL_NI, never 0@lo) or
+ * the peer NI (LNET_HEALTH_PEER_NI) @nid, or of every one of the kind when
+ * @nid is NULL, to @value (0..LNET_HEALTH_MAX): below the maximum, recovery
+ * pings follow as after a failure. -ENOENT: no such NI.
+ */
+int cfg_health_set(struct cfg_handle *h, uint32_t kind, const struct lnet_nid *nid,
+		   uint32_t value, struct cfg_err *err);
+/*
+ * The state bits of the peer that owns @nid to @state (LNET_PEER_STATE_*,
+ * within LNET_PEER_STATE_SETTABLE). -ENOENT: no such peer.
+ */
+int cfg_peer_state_set(struct cfg_handle *h, const struct lnet_nid *nid, uint32_t state,
+		       struct cfg_err *err);
 
 /* On success p->d.idx holds where the rule landed. */
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);

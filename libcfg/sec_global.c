@@ -6,7 +6,8 @@
  *   global: {numa_range: 0, ...}    # the keys of `lnetctl global show`
  *
  * lnd_timeout is read-only: written by show and export (after
- * router_sensitivity, where Lustre has it), ignored by import. Applying
+ * router_sensitivity, where Lustre has it), ignored by import. max_intf
+ * (Lustre 2.10-2.12) is read as max_interfaces. Applying
  * saves every settable value first and puts them back on undo; import
  * --del puts the keys listed back to their defaults. A document read from
  * LNet keeps only what differs from the defaults.
@@ -20,9 +21,15 @@ static const char *const global_top[] = { "global", NULL };
 
 /* --- parse ------------------------------------------------------------------------ */
 
+/* Lustre 2.10-2.12 wrote max_interfaces under its module parameter's old name. */
+static const char *global_name(const char *key)
+{
+	return strcmp(key, "max_intf") ? key : "max_interfaces";
+}
+
 static int global_key(struct dparse *p, const struct ynode *k)
 {
-	const struct cfg_global_spec *s = cfg_global_find(k->str);
+	const struct cfg_global_spec *s = cfg_global_find(global_name(k->str));
 	struct cfg_global *g = &doc_priv(p->doc)->global;
 	int rc;
 
@@ -32,6 +39,10 @@ static int global_key(struct dparse *p, const struct ynode *k)
 		return cfg_fail(p->err, -EINVAL, &k->loc,
 				"unknown key '%s' in global: expected a key of 'lnetctl global show'",
 				k->str);
+	if (g->set & (1U << s->id))	/* max_intf and max_interfaces */
+		return cfg_fail(p->err, -EINVAL, &k->loc,
+				"'%s' in global: %s is already given (max_intf is its old name)",
+				k->str, s->name);
 	rc = need_number(p, k->value, k->str);
 	if (!rc)
 		rc = at_node(p->err, k->value, cfg_parse_u32(s->name, k->value->str, s->min,

@@ -42,7 +42,7 @@ static const struct lnetctl_opt policy_show_opts[] = {
 
 static int parse_idx(const char *val, s32 *idx, struct cfg_err *err)
 {
-	return cfg_parse_s32("--idx", val, 0, INT32_MAX, idx, err);
+	return cfg_parse_arg_s32("--idx", val, 0, INT32_MAX, idx, err);
 }
 
 /* The descriptors, the priority and the idx from argv; the action derived. */
@@ -63,8 +63,8 @@ static int policy_from_args(const struct lnetctl_args *a, struct cfg_policy *p,
 			return rc;
 	}
 	if (a->val[PO_PRIORITY]) {
-		rc = cfg_parse_u32("--priority", a->val[PO_PRIORITY], 0,
-				   LNET_PRIORITY_MAX, &priority, err);
+		rc = cfg_parse_arg_u32("--priority", a->val[PO_PRIORITY], 0,
+				       LNET_PRIORITY_MAX, &priority, err);
 		if (rc)
 			return rc;
 	}

@@ -295,6 +295,30 @@ static int lnet_ioc_del_peer(struct lnet *ln, unsigned int cmd, void *buf,
 	return rc ? rc : lnet_peer_ni_del(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
 }
 
+static int lnet_ioc_set_peer_state(struct lnet *ln, unsigned int cmd, void *buf,
+				   u32 len)
+{
+	const struct lnet_ioc_peer *p = buf;
+	u32 state = p->pr_peer_state;
+	struct lnet_peer *lp;
+	int rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
+
+	if (rc)
+		return rc;
+	if ((state & ~LNET_PEER_STATE_SETTABLE) || p->pr_flags || p->pr_index ||
+	    !lnet_nid_is_zero(&p->pr_nid))
+		return -EINVAL;
+	lp = lnet_peer_find(ln, &p->pr_prim_nid);
+	if (!lp)
+		return -ENOENT;
+	lp->lp_state = state & ~LNET_PEER_STATE_LOCK_PRIMARY;
+	if (state & LNET_PEER_STATE_LOCK_PRIMARY)
+		lp->lp_flags |= LNET_PEER_F_LOCK_PRIM;
+	else
+		lp->lp_flags &= ~LNET_PEER_F_LOCK_PRIM;
+	return 0;
+}
+
 /* Copy at most LNET_PREF_MAX NIDs of @src into @dst, zeroing the rest. */
 static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 			       u32 n)
@@ -564,6 +588,82 @@ static int lnet_ioc_global(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 	return lnet_global_get(ln, g->gl_id, &g->gl_value);
 }
 
+/* --- health ----------------------------------------------------------------------- */
+
+_Static_assert(LNET_HEALTH_MAX == LNET_MAX_HEALTH &&
+	       (int)LNET_HEALTH_LOCAL_NI == (int)LNET_KIND_NI &&
+	       (int)LNET_HEALTH_PEER_NI == (int)LNET_KIND_PEER_NI, "health");
+
+static bool lnet_health_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_health *hl = buf;
+
+	return lnet_u32s_zero(hl->hl_reserved, LNET_ARRAY_SIZE(hl->hl_reserved));
+}
+
+/* Every NI of kind @kind but 0@lo (whose sends cannot fail) to @value. */
+static void lnet_health_set_all(struct lnet *ln, u32 kind, u32 value)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	if (kind == LNET_KIND_NI) {
+		list_for_each_entry(net, &ln->ln_nets, net_list)
+			list_for_each_entry(ni, &net->net_nis, ni_list)
+				if (!lnet_nid_is_lo(&ni->ni_nid))
+					lnet_health_set(ln, &ni->ni_health, value);
+		return;
+	}
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+				lnet_health_set(ln, &lpni->lpni_health, value);
+}
+
+/* The health of the local NI or peer NI @nid, NULL if there is none. */
+static struct lnet_health *lnet_health_of(struct lnet *ln, u32 kind,
+					  const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+
+	if (kind == LNET_KIND_PEER_NI) {
+		lpni = lnet_peer_ni_find(ln, nid);
+		return lpni ? &lpni->lpni_health : NULL;
+	}
+	ni = lnet_nid_is_lo(nid) ? NULL : lnet_ni_find(ln, nid);
+	return ni ? &ni->ni_health : NULL;
+}
+
+static int lnet_ioc_set_health(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_health *hl = buf;
+	bool all = hl->hl_flags & LNET_HEALTH_F_ALL;
+	struct lnet_health *h;
+	int rc;
+
+	if ((hl->hl_kind != LNET_HEALTH_LOCAL_NI && hl->hl_kind != LNET_HEALTH_PEER_NI) ||
+	    (hl->hl_flags & ~LNET_HEALTH_F_ALL) || hl->hl_value > LNET_HEALTH_MAX)
+		return -EINVAL;
+	if (all) {
+		if (!lnet_nid_is_zero(&hl->hl_nid))
+			return -EINVAL;
+		lnet_health_set_all(ln, hl->hl_kind, hl->hl_value);
+		return 0;
+	}
+	rc = lnet_ioc_nid_check(&hl->hl_nid, false);
+	if (rc)
+		return rc;
+	h = lnet_health_of(ln, hl->hl_kind, &hl->hl_nid);
+	if (!h)
+		return -ENOENT;
+	lnet_health_set(ln, h, hl->hl_value);
+	return 0;
+}
+
 /* --- ping, discover, selftest: they wait for the network ---------------------------- */
 
 static bool lnet_ping_reserved_zero(const void *buf)
@@ -700,6 +800,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_peer_reserved_zero, lnet_ioc_del_peer },
 	{ IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer), false, false,
 	  lnet_peer_reserved_zero, lnet_ioc_get_peer },
+	{ IOC_LIBCFS_SET_PEER_STATE, sizeof(struct lnet_ioc_peer), true, false,
+	  lnet_peer_reserved_zero, lnet_ioc_set_peer_state },
 	{ IOC_LIBCFS_ADD_ROUTE, sizeof(struct lnet_ioc_route), true, false,
 	  lnet_route_reserved_zero, lnet_ioc_add_route },
 	{ IOC_LIBCFS_DEL_ROUTE, sizeof(struct lnet_ioc_route), true, false,
@@ -720,6 +822,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_global_reserved_zero, lnet_ioc_global },
 	{ IOC_LIBCFS_GET_GLOBAL, sizeof(struct lnet_ioc_global), false, false,
 	  lnet_global_reserved_zero, lnet_ioc_global },
+	{ IOC_LIBCFS_SET_HEALTH, sizeof(struct lnet_ioc_health), true, false,
+	  lnet_health_reserved_zero, lnet_ioc_set_health },
 	{ IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping), false, false,
 	  lnet_ping_reserved_zero, lnet_ioc_ping },
 	{ IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping), true, false,

@@ -48,6 +48,11 @@ bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
  */
 void lnet_health_init(struct lnet_health *h, u32 kind);
 void lnet_health_fini(struct lnet_health *h);
+/*
+ * Set by hand (IOC_LIBCFS_SET_HEALTH): below LNET_MAX_HEALTH it is
+ * recovered by pings as after a failure; at it, its recovery ends.
+ */
+void lnet_health_set(struct lnet *ln, struct lnet_health *h, u32 value);
 
 /* global.c: routing off, default buffers and settings (configure). */
 void lnet_settings_init(struct lnet *ln);

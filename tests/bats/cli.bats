@@ -78,20 +78,20 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run --separate-stderr lnetctl bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, help" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, help, version, list-commands" ]
 	run --separate-stderr lnetctl net bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl net: unknown command 'bogus': expected one of add, del, show" ]
+	[ "$stderr" = "lnetctl net: unknown command 'bogus': expected one of add, del, show, set" ]
 	run --separate-stderr lnetctl NET show
 	[ "$status" -eq 2 ]
 	run --separate-stderr lnetctl net sho
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "lnetctl net: unknown command 'sho': expected one of add, del, show" ]
+	[ "$stderr" = "lnetctl net: unknown command 'sho': expected one of add, del, show, set" ]
 	run --separate-stderr lnetctl peer
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl peer: missing command: one of add, del, show, list" ]
+	[ "$stderr" = "lnetctl peer: missing command: one of add, del, show, list, set" ]
 	run lnetctl net --help extra
 	[ "$status" -eq 2 ]
 	[ "$output" = "lnetctl net: unexpected argument 'extra'" ]
@@ -206,7 +206,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 
 # bats test_tags=parse-only
 @test "command words are exact at every level: no prefixes, no other case, names or aliases" {
-	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, help"
+	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, help, version, list-commands"
 	for w in pol polic Policy POLICY uds routin; do
 		run --separate-stderr lnetctl "$w" show
 		[ "$status" -eq 2 ]
@@ -229,12 +229,14 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	# an alias is its entry under the name typed
 	run lnetctl help udsp add
 	[ "${lines[0]}" = "udsp add: add a rule (the same descriptors with a new priority update it in place)" ]
+	# lines read from stdin take unique prefixes, as Lustre's shell (shell.bats)
 	run --separate-stderr lnetctl <<-'EOF'
 	policy show
 	pol show
+	Pol show
 	EOF
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "<stdin>:2: lnetctl: unknown command 'pol': expected one of $roots" ]
+	[ "$stderr" = "<stdin>:3: lnetctl: unknown command 'Pol': expected one of $roots" ]
 	run --separate-stderr lnetctl <<<'qui'
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "<stdin>:1: lnetctl: unknown command 'qui': expected one of $roots" ]

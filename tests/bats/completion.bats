@@ -51,19 +51,19 @@ configure_two_nets() {
 # bats test_tags=parse-only
 @test "top level: every command, no hidden __complete" {
 	comp ""
-	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
+	[ "$reply" = "cpt-of-nid debug discover export global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
 }
 
 # bats test_tags=parse-only
-@test "top level options: --help --socket --version" {
+@test "top level options: --help --list-commands --socket --version" {
 	comp --
-	[ "$reply" = "--help --socket --version" ]
+	[ "$reply" = "--help --list-commands --socket --version" ]
 }
 
 # bats test_tags=parse-only
 @test "net : its sub-commands" {
 	comp net ""
-	[ "$reply" = "add del show" ]
+	[ "$reply" = "add del set show" ]
 	comp udsp s
 	[ "$reply" = "show" ]
 }
@@ -71,7 +71,7 @@ configure_two_nets() {
 # bats test_tags=parse-only
 @test "set : every setting" {
 	comp set ""
-	[ "$reply" = "discovery drop_asym_route health_sensitivity large_buffers max_interfaces numa_range recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
+	[ "$reply" = "discovery drop_asym_route health_sensitivity large_buffers max_interfaces max_recovery_ping_interval numa_range recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
 	comp set r
 	[ "$reply" = "recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing" ]
 }
@@ -211,9 +211,9 @@ configure_two_nets() {
 # bats test_tags=parse-only
 @test "help : commands, then sub-commands" {
 	comp help ""
-	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
+	[ "$reply" = "cpt-of-nid debug discover export global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
 	comp help peer ""
-	[ "$reply" = "add del list show" ]
+	[ "$reply" = "add del list set show" ]
 }
 
 # bats test_tags=parse-only

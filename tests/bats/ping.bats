@@ -79,7 +79,7 @@ gives() {
 	run --separate-stderr lnetctl ping
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl ping: missing argument NID [NID...]" ]
-	gives 2 "" "lnetctl ping: invalid NID 'foo': NID 'foo' has no '@': expected <address>@<net>, e.g. '10.0.0.1@tcp'" \
+	gives 2 "" "lnetctl ping: invalid NID 'foo': IPv4 address 'foo' has 1 octets: expected 4 (a.b.c.d) (a NID without '@<net>' is on tcp)" \
 		ping 0@lo foo
 	run --separate-stderr lnetctl ping 10.11.0.300@tcp
 	[ "$status" -eq 2 ]
@@ -111,9 +111,10 @@ gives() {
 	run --separate-stderr lnetctl discover
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl discover: missing argument NID [NID...]" ]
-	run --separate-stderr lnetctl discover 10.11.0.1
+	# without @net a NID is on tcp: 10.11.0.300 is still no NID
+	run --separate-stderr lnetctl discover 10.11.0.300
 	[ "$status" -eq 2 ]
-	[[ $stderr == "lnetctl discover: invalid NID '10.11.0.1': "* ]]
+	[ "$stderr" = "lnetctl discover: invalid NID '10.11.0.300': octet '300' is out of range 0-255 (a NID without '@<net>' is on tcp)" ]
 	run --separate-stderr lnetctl discover --force=yes 10.11.0.1@tcp
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl discover: option --force takes no value" ]

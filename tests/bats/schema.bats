@@ -381,8 +381,8 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
   large: 255' \
 		"2:10: 255 is not valid under any of the given schemas (at buffers/large)"
 	invalid lnet 'global:
-  max_intf: 200' \
-		"2:3: Additional properties are not allowed ('max_intf' was unexpected) (at global)"
+  max_intf: 8' \
+		"2:13: 8 is less than the minimum of 16 (at global/max_intf)"
 	invalid lnet 'udsp:
 - dst: tcp
   rte: 10.0.0.1@o2ib
@@ -520,7 +520,7 @@ buffers:
 		"4:9: 0 is less than the minimum of 512 (at buffers/tiny)"
 	invalid global-show 'global:
   numa_range: 0
-  max_interfaces: 200
+  max_interfaces: 4096
   discovery: 1
   drop_asym_route: 0
   retry_count: 2
@@ -529,7 +529,8 @@ buffers:
   recovery_interval: 1
   router_sensitivity: 100
   response_tracking: 3
-  recovery_limit: 0' \
+  recovery_limit: 0
+  max_recovery_ping_interval: 900' \
 		"2:3: 'lnd_timeout' is a required property (at global)"
 	# rst_alloc: a Lustre counter this node does not keep
 	invalid stats-show "$(stats_doc '  ' 0 0 0)

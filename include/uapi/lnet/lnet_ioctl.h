@@ -249,6 +249,16 @@ struct lnet_ioc_ni {
  *   NETWORK_TIMEOUT), pr_peer_state is the peer's LNET_PEER_S_* bits
  *   (below). pr_pad and pr_pad2 must be zero.
  *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
+ *
+ * IOC_LIBCFS_SET_PEER_STATE (112, Lustre's number for `peer set --state`)
+ *   In: pr_prim_nid (any NID of the peer), pr_peer_state (the new state:
+ *   LNET_PEER_STATE_SETTABLE bits only, as Lustre numbers them), every
+ *   other field zero. Replaces the peer's state bits, as Lustre's tests do
+ *   to make a peer look discovered or not, configured or not;
+ *   LNET_PEER_STATE_LOCK_PRIMARY sets or clears LNET_PEER_F_LOCK_PRIM.
+ *   Clearing DISCOVERED makes the next DISCOVER without FORCE discover the
+ *   peer again. Errors: EINVAL (a malformed or zero NID, another bit),
+ *   ENOENT (no peer has pr_prim_nid).
  */
 #define LNET_PEER_MAX_NIS	128
 #define LNET_PREF_MAX		16
@@ -265,6 +275,13 @@ enum lnet_peer_flags {
 #define LNET_PEER_STATE_CONFIGURED	(1U << 3)	/* added by the admin */
 #define LNET_PEER_STATE_DISCOVERED	(1U << 4)
 #define LNET_PEER_STATE_NIDS_UPTODATE	(1U << 8)
+/* SET_PEER_STATE only (GET_PEER_NI shows the lock in pr_flags). */
+#define LNET_PEER_STATE_LOCK_PRIMARY	(1U << 20)
+#define LNET_PEER_STATE_SETTABLE	(LNET_PEER_STATE_MULTI_RAIL | \
+					 LNET_PEER_STATE_CONFIGURED | \
+					 LNET_PEER_STATE_DISCOVERED | \
+					 LNET_PEER_STATE_NIDS_UPTODATE | \
+					 LNET_PEER_STATE_LOCK_PRIMARY)
 
 struct lnet_ioc_peer {
 	struct lnet_ioc_hdr pr_hdr;
@@ -463,6 +480,9 @@ struct lnet_ioc_stats {
  *     lnd_timeout          read-only: max(1, (transaction_timeout - 1) /
  *                          (retry_count + 1))
  *     recovery_limit       0 = recover for ever
+ *     max_recovery_ping_interval  the longest wait, in seconds, between
+ *                          two recovery pings of one unhealthy NI or peer
+ *                          NI (the wait doubles per ping up to it)
  *   Every setting is back to its default after CONFIGURE.
  *   Errors: EINVAL (unknown gl_id, value out of range, a cross-check above
  *   failed, SET of lnd_timeout).
@@ -480,7 +500,8 @@ enum lnet_global {
 	LNET_GLOBAL_LND_TIMEOUT		= 9,	/* read-only */
 	LNET_GLOBAL_RESPONSE_TRACKING	= 10,
 	LNET_GLOBAL_RECOVERY_LIMIT	= 11,
-	__LNET_GLOBAL_MAX		= 12,
+	LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL = 12,
+	__LNET_GLOBAL_MAX		= 13,
 };
 
 struct lnet_ioc_global {
@@ -488,6 +509,42 @@ struct lnet_ioc_global {
 	__u32 gl_id;
 	__u32 gl_value;
 	__u32 gl_reserved[2];
+};
+
+/*
+ * Health
+ * ------
+ * IOC_LIBCFS_SET_HEALTH (102, Lustre's number for the same request)
+ *   In: hl_kind (enum lnet_ioc_health_kind: local NIs or peer NIs),
+ *   hl_flags (LNET_HEALTH_F_ALL: every NI of the kind, hl_nid zero; else
+ *   the one NI hl_nid), hl_value (0..LNET_HEALTH_MAX).
+ *   Sets the health value as failures would have left it (what `net set
+ *   --health` and `peer set --health` do, to test how selection and
+ *   recovery behave): below LNET_HEALTH_MAX the NI is queued for recovery
+ *   pings (the first one recovery_interval later), which raise it back
+ *   when answered; LNET_HEALTH_MAX ends its recovery. 0@lo is never a
+ *   local NI here: LNET_HEALTH_F_ALL leaves it out, and naming it is
+ *   ENOENT (nothing ever lowers it).
+ *   Errors: EINVAL (hl_kind or a flag unknown, hl_value above
+ *   LNET_HEALTH_MAX, a malformed NID, a non-zero hl_nid with
+ *   LNET_HEALTH_F_ALL, a zero one without), ENOENT (hl_nid is not a
+ *   local NI, or not a peer NI, of this node).
+ */
+#define LNET_HEALTH_MAX		1000	/* decimal: lnetctl's help stringifies it */
+#define LNET_HEALTH_F_ALL	(1U << 0)
+
+enum lnet_ioc_health_kind {
+	LNET_HEALTH_LOCAL_NI	= 0,
+	LNET_HEALTH_PEER_NI	= 1,
+};
+
+struct lnet_ioc_health {
+	struct lnet_ioc_hdr hl_hdr;
+	__u32 hl_kind;				/* in: enum lnet_ioc_health_kind */
+	__u32 hl_flags;				/* in: LNET_HEALTH_F_* */
+	struct lnet_nid hl_nid;			/* in: zero with LNET_HEALTH_F_ALL */
+	__u32 hl_value;				/* in: 0..LNET_HEALTH_MAX */
+	__u32 hl_reserved[3];
 };
 
 /*
@@ -619,6 +676,8 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_RESET_LNET_STATS _IOWR(LNET_IOC_TYPE, 110, struct lnet_ioc_stats)
 #define IOC_LIBCFS_SET_GLOBAL	_IOWR(LNET_IOC_TYPE, 113, struct lnet_ioc_global)
 #define IOC_LIBCFS_GET_GLOBAL	_IOWR(LNET_IOC_TYPE, 114, struct lnet_ioc_global)
+#define IOC_LIBCFS_SET_HEALTH	_IOWR(LNET_IOC_TYPE, 102, struct lnet_ioc_health)
+#define IOC_LIBCFS_SET_PEER_STATE _IOWR(LNET_IOC_TYPE, 112, struct lnet_ioc_peer)
 #define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
