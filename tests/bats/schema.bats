@@ -567,7 +567,7 @@ bad_import() {
   peer ni: 10.11.0.5@tcp'
 	bad_import unknown_key "6:3: unknown key 'interface' in a net: expected 'net type', 'local NI(s)', 'tunables'" '- net type: tcp
   interface: veth0'
-	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'" 'routes:
+	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'" 'routes:
 - net: o2ib'
 	bad_import credits_range "8:30: invalid peer_credits '2000': expected an integer 1-1024" '- net type: tcp
   local NI(s):

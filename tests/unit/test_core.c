@@ -523,9 +523,16 @@ static void test_peer_nid_rules(void **state)
 	/* x belongs to a: not to b too */
 	assert_int_equal(lnet_peer_ni_add(ln, &b, &x, 0), -EEXIST);
 	assert_null(lnet_peer_find(ln, &b));
-	/* our own NID (EADDRINUSE) and lo are never peer NIDs */
-	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), -EADDRINUSE);
+	/*
+	 * our own NID is no other node's (EADDRINUSE); it makes this node
+	 * its own peer, which takes no other node's NID; lo is never a peer NID
+	 */
 	assert_int_equal(lnet_peer_ni_add(ln, &a, &local, 0), -EADDRINUSE);
+	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), 0);
+	assert_true(lnet_peer_find(ln, &local)->lp_self);
+	assert_int_equal(lnet_peer_ni_add(ln, &local, &b, 0), -EADDRINUSE);
+	assert_null(lnet_peer_find(ln, &b));
+	assert_int_equal(lnet_peer_ni_del(ln, &local, NULL, 0), 0);
 	assert_int_equal(lnet_peer_ni_add(ln, &lo, NULL, 0), -EINVAL);
 	assert_int_equal(lnet_peer_ni_add(ln, &a, &lo, 0), -EINVAL);
 	assert_int_equal(lnet_peer_ni_add(ln, &zero_nid, &a, 0), -EINVAL);
