@@ -60,8 +60,12 @@ static int parse_priority(struct dparse *p, const struct ynode *v, bool *has, u3
 	return rc;
 }
 
-/* `action: {priority: N}`: the priority, unless the rule has one already. */
-static int parse_action_map(struct dparse *p, const struct ynode *act, bool *has, u32 *prio)
+/*
+ * `action: {priority: N}`: the priority, unless the rule has one already
+ * (@twice says where the other one was).
+ */
+static int parse_action_map(struct dparse *p, const struct ynode *act, bool *has, u32 *prio,
+			    const char *twice)
 {
 	const struct ynode *v;
 	int rc = need_type(p, act, YNODE_MAP, "action");
@@ -72,19 +76,19 @@ static int parse_action_map(struct dparse *p, const struct ynode *act, bool *has
 	if (!v)
 		return rc;
 	if (*has)
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"priority given twice: in the rule and in 'action'");
+		return cfg_fail(p->err, -EINVAL, &v->loc, "priority given twice: %s", twice);
 	return parse_priority(p, v, has, prio);
 }
 
 /* `action: [{priority: N}]`: each item an action mapping. */
 static int parse_action_list(struct dparse *p, const struct ynode *act, bool *has, u32 *prio)
 {
+	const char *twice = *has ? "in the rule and in 'action'" : "in two 'action' items";
 	const struct ynode *c;
 	int rc = 0;
 
 	for (c = act->first; c && !rc; c = c->next)
-		rc = parse_action_map(p, c, has, prio);
+		rc = parse_action_map(p, c, has, prio, twice);
 	return rc;
 }
 
@@ -100,7 +104,7 @@ static int parse_action(struct dparse *p, const struct ynode *item, bool *has, u
 		return rc;
 	if (act->type == YNODE_SEQ)
 		return parse_action_list(p, act, has, prio);
-	return parse_action_map(p, act, has, prio);
+	return parse_action_map(p, act, has, prio, "in the rule and in 'action'");
 }
 
 /* A NID-pair or router rule: one whose action is a list of preferred NIDs. */

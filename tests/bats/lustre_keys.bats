@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# The key forms Lustre 2.17 writes (tests/data/lustre/): routing as a full
+# export's cpt[N] sequence and as its states 2 and 3, numa: range, this
+# node as its own peer (import, discover, ping), pair and router rules
+# with a priority, the design document's action list. Each imports, shows
+# as expected, exports, and round-trips through a reconfigured LNet; bad
+# forms are one line FILE:LINE:COL, exit 1, nothing changed. Also the
+# output keys scripts read: stats show and peer show -v.
+
+load helpers
+lnet_suite
+
+D=$TOP/tests/data/lustre
+
+# import_bad MESSAGE TEXT: importing TEXT fails with FILE:MESSAGE alone.
+import_bad() {
+	printf '%s\n' "$2" >"$T/bad.yaml"
+	fails 1 "$T/bad.yaml:$1" import "$T/bad.yaml"
+}
+
+# round_trip: export --backup, reconfigure LNet, import it: the same export.
+round_trip() {
+	lnetctl export --backup >"$T/a.yaml"
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl import "$T/a.yaml"
+	lnetctl export --backup >"$T/b.yaml"
+	diff "$T/a.yaml" "$T/b.yaml"
+}
+
+@test "routing: a full export's cpt[N] sequence and Lustre's states 2 and 3 import; export writes 0 or 1" {
+	lnetctl import "$D/routing-full.yaml"
+	run lnetctl routing show
+	yaml_is 'routing: {enable: 1}
+buffers: {tiny: 512, small: 4096, large: 256}'
+	round_trip
+	# stopping (2) is off, starting (3) is on
+	lnetctl import "$D/routing-stopping.yaml"
+	run lnetctl routing show
+	yaml_is 'routing: {enable: 0}
+buffers: {tiny: 1024, small: 8192, large: 512}'
+	printf 'routing:\n    enable: 3\n' >"$T/starting.yaml"
+	lnetctl import "$T/starting.yaml"
+	run lnetctl export --backup
+	yaml_is 'routing: {enable: 1}
+buffers: {tiny: 1024, small: 8192, large: 512}'
+	# pools alone, no enable item: routing stays as it is
+	sed '/- enable:/d' "$D/routing-full.yaml" >"$T/pools.yaml"
+	lnetctl import "$T/pools.yaml"
+	run lnetctl routing show
+	yaml_is 'routing: {enable: 1}
+buffers: {tiny: 512, small: 4096, large: 256}'
+}
+
+@test "routing: bad sequence items and states fail with FILE:LINE:COL, nothing changed" {
+	import_bad "2:13: invalid enable '4': expected an integer 0-3" 'routing:
+    enable: 4'
+	import_bad "2:7: a routing item is 'cpt[N]: {tiny, small, large}' or 'enable: N'" 'routing:
+    - cpu[0]: {tiny: {npages: 0}}'
+	import_bad "2:7: a routing item is 'cpt[N]: {tiny, small, large}' or 'enable: N'" 'routing:
+    - enable: 1
+      cpt[0]: {}'
+	import_bad "2:16: unknown key 'huge' in a cpt's pools: expected 'tiny', 'small', 'large'" 'routing:
+    - cpt[0]: {huge: {npages: 0}}'
+	import_bad "2:23: unknown key 'pages' in tiny: expected 'npages', 'nbuffers', 'credits', 'mincredits'" 'routing:
+    - cpt[0]: {tiny: {pages: 0}}'
+	import_bad "3:15: routing: 'enable' given twice" 'routing:
+    - enable: 1
+    - enable: 0'
+}
+
+@test "numa: range sets numa_range, exported under global; disagreeing with global fails" {
+	lnetctl import "$D/numa.yaml"
+	run lnetctl global show
+	[ "$(yaml_get "d['global']['numa_range']")" = 2 ]
+	run lnetctl export --backup
+	yaml_is 'global: {numa_range: 2}'
+	round_trip
+	printf 'numa:\n    range: 5\nglobal:\n    numa_range: 5\n' >"$T/both.yaml"
+	lnetctl import "$T/both.yaml"
+	run lnetctl global show
+	[ "$(yaml_get "d['global']['numa_range']")" = 5 ]
+	import_bad "2:15: numa range 3 differs from global numa_range 4" 'global: {numa_range: 4}
+numa: {range: 3}'
+	import_bad "4:17: global numa_range 4 differs from numa range 3" 'numa:
+    range: 3
+global:
+    numa_range: 4'
+	import_bad "2:12: invalid range 'x': expected an integer 0-2147483647" 'numa:
+    range: x'
+	import_bad "2:5: unknown key 'ranges' in numa: expected 'range'" 'numa:
+    ranges: 1'
+}
+
+@test "udsp: pair and router rules with a priority (2.17) and the design document's action list import" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl import "$D/udsp-2.17.yaml"
+	# pair and router rules are preferred-NID rules: no priority
+	want='udsp:
+- {idx: 0, dst: "10.11.0.[1-100]@tcp", action: {priority: 2}}
+- {idx: 1, src: tcp, action: {priority: 1}}
+- {idx: 2, src: 10.11.0.1@tcp, dst: 10.11.0.2@tcp}
+- {idx: 3, dst: 10.11.0.2@tcp, rte: 10.11.0.3@tcp}'
+	run lnetctl udsp show
+	yaml_is "$want"
+	round_trip
+	run lnetctl udsp show
+	yaml_is "$want"
+	lnetctl udsp del --all
+	lnetctl import "$D/udsp-design.yaml"
+	run lnetctl udsp show
+	yaml_is 'udsp:
+- {idx: 0, src: tcp, action: {priority: 3}}
+- {idx: 1, dst: 10.11.0.2@tcp, action: {priority: 0}}'
+	import_bad "5:23: priority given twice: in two 'action' items" 'udsp:
+    - src: tcp2
+      action:
+          - priority: 3
+          - priority: 4'
+	import_bad "4:13: unknown key 'prio' in action: expected 'priority'" 'udsp:
+    - src: tcp2
+      action:
+          - prio: 3'
+	import_bad "4:13: 'action' must be a mapping, not a scalar" 'udsp:
+    - src: tcp2
+      action:
+          - 3'
+}
+
+@test "self as a peer: an export's own-NID peer imports; discover and ping of an own NID make it" {
+	lnetctl import "$D/self-peer.yaml"
+	want='peer:
+- primary nid: 10.11.0.1@tcp
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.11.0.1@tcp, state: up}
+  - {nid: 10.11.0.1@tcp2, state: up}'
+	run lnetctl peer show
+	yaml_is "$want"
+	round_trip
+	run lnetctl peer show
+	yaml_is "$want"
+	# the node as its own peer takes only its own NIDs, no other peer any
+	fails 1 "lnetctl peer add: NID 10.11.0.9@tcp2 is not one of this node's own NIDs: peer 10.11.0.1@tcp is this node" \
+		peer add --prim_nid 10.11.0.1@tcp --nid 10.11.0.9@tcp2
+	fails 1 "lnetctl peer add: NID 10.11.0.1@tcp2 is one of this node's own NIDs, not a peer's" \
+		peer add --prim_nid 10.11.0.9@tcp --nid 10.11.0.1@tcp2
+	# discover makes it, with every NID of this node; ping too
+	lnetctl peer del --prim_nid 10.11.0.1@tcp
+	run lnetctl discover 10.11.0.1@tcp2
+	yaml_is 'discover:
+- primary nid: 10.11.0.1@tcp2
+  Multi-Rail: true
+  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.1@tcp2}]'
+	run lnetctl peer show
+	yaml_is 'peer:
+- primary nid: 10.11.0.1@tcp2
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.11.0.1@tcp2, state: up}
+  - {nid: 10.11.0.1@tcp, state: up}'
+	lnetctl peer del --prim_nid 10.11.0.1@tcp2
+	run lnetctl ping 10.11.0.1@tcp
+	yaml_is 'ping:
+- primary nid: 10.11.0.1@tcp
+  Multi-Rail: true
+  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.1@tcp2}]'
+	run lnetctl peer show
+	yaml_is "$want"
+	# 0@lo makes no peer
+	lnetctl peer del --prim_nid 10.11.0.1@tcp
+	lnetctl ping 0@lo
+	run lnetctl peer show
+	[ "$output" = "" ]
+}
+
+@test "self as a peer: the UDSP rules' values show on its peer NIs" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl net add --net tcp2 --if veth0
+	lnetctl udsp add --dst 10.11.0.1@tcp2 --priority 3
+	lnetctl udsp add --dst tcp --priority 5
+	lnetctl discover 10.11.0.1@tcp
+	run lnetctl peer show -v 4 --nid 10.11.0.1@tcp
+	[ "$(yaml_get "[(n['nid'], n['udsp info']['net priority'], n['udsp info']['nid priority']) for n in d['peer'][0]['peer ni']]")" = \
+		"[('10.11.0.1@tcp', 5, -1), ('10.11.0.1@tcp2', -1, 3)]" ]
+}
+
+@test "stats show has rst_alloc, route_count, route_length; peer show -v the router credits and refcount" {
+	lnetctl net add --net tcp --if veth0 --peer-credits 16 --peer-buffer-credits 4
+	lnetctl net add --net tcp1 --if veth1
+	lnetctl peer add --prim_nid 10.11.0.9@tcp --nid 10.11.0.9@tcp1
+	run lnetctl stats show
+	[ "$(yaml_get "[d['statistics'][k] for k in ('rst_alloc', 'route_count', 'route_length')]")" = "[0, 0, 0]" ]
+	[ "$(yaml_get "list(d['statistics'])[:3]")" = "['msgs_alloc', 'msgs_max', 'rst_alloc']" ]
+	[ "$(yaml_get "list(d['statistics'])[19:26]")" = \
+		"['recv_count', 'route_count', 'drop_count', 'send_length', 'recv_length', 'route_length', 'drop_length']" ]
+	run lnetctl peer show -v
+	# peer_buffer_credits, else peer_credits (tcp1: 8)
+	[ "$(yaml_get "[(n['available_rtr_credits'], n['min_rtr_credits'], n['refcount']) for n in d['peer'][0]['peer ni']]")" = \
+		"[(4, 4, 1), (8, 8, 1)]" ]
+	[ "$(yaml_get "list(d['peer'][0]['peer ni'][0])[:9]")" = \
+		"['nid', 'state', 'max_ni_tx_credits', 'available_tx_credits', 'min_tx_credits', 'tx_q_num_of_buf', 'available_rtr_credits', 'min_rtr_credits', 'refcount']" ]
+	run lnetctl peer show
+	[ "$(yaml_get "sorted(d['peer'][0]['peer ni'][0])")" = "['nid', 'state']" ]
+}
