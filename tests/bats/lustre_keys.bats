@@ -204,3 +204,119 @@ global:
 	run lnetctl peer show
 	[ "$(yaml_get "sorted(d['peer'][0]['peer ni'][0])")" = "['nid', 'state']" ]
 }
+
+# convert_gives STATUS STDOUT STDERR ARGS...: `lnetctl convert ARGS` exits
+# STATUS and prints exactly STDOUT and STDERR.
+convert_gives() {
+	local want_status=$1 want_out=$2 want_err=$3
+	shift 3
+	run --separate-stderr lnetctl convert "$@"
+	[ "$status" -eq "$want_status" ] || { echo "status $status: $stderr"; return 1; }
+	[ "$stderr" = "$want_err" ] || { echo "got: $stderr"; return 1; }
+	[ "$output" = "$want_out" ] || { echo "got: $output"; return 1; }
+}
+
+# bats test_tags=parse-only
+@test "convert: networks=, ip2nets= and routes= strings print as net, ip2nets and route" {
+	convert_gives 0 'net:
+-   net type: tcp
+    local NI(s):
+    -   interfaces:
+            0: eth0
+            1: eth1
+-   net type: o2ib
+    local NI(s):
+    -   interfaces:
+            0: ib0
+        CPT: '"'"'[0,1]'"'"'
+-   net type: tcp2
+route:
+-   net: o2ib
+    gateway: 10.0.0.[1-2]@tcp
+    hop: 2
+    priority: 1
+-   net: o2ib
+    gateway: 10.0.0.5@tcp
+    hop: 2
+    priority: 0
+-   net: tcp1
+    gateway: 10.1.0.1@o2ib
+    hop: -1
+    priority: 0' "" --networks 'tcp0(eth0,eth1), o2ib(ib0)[0,1],tcp2' \
+		--routes 'o2ib 2 10.0.0.[1-2]@tcp:1 10.0.0.5@tcp # two gateways
+tcp1 10.1.0.1@o2ib;'
+	convert_gives 0 'ip2nets:
+-   net-spec: tcp
+    interfaces:
+        0: eth0
+    ip-range:
+        0: 192.168.0.*
+        1: 10.0.[1-3].[2-20/2]
+-   net-spec: o2ib1
+    ip-range:
+        0: 10.1.*.*' "" -i 'tcp(eth0) 192.168.0.* 10.0.[1-3].[2-20/2]; o2ib1 10.1.*.* # IB'
+}
+
+# bats test_tags=parse-only
+@test "convert: malformed strings name the parameter and the part; nothing printed, exit 1" {
+	while IFS='|' read -r opt value msg; do
+		convert_gives 1 "" "lnetctl convert: $msg" "$opt" "$value" || { echo "$opt $value"; return 1; }
+	done <<'EOF_CASES'
+--networks|tcp0(eth0|networks: in 'tcp0(eth0': '(' without ')': expected NET(IF[,IF...])
+--networks|tcp(eth0)x|networks: in 'tcp(eth0)x': 'x' after ')': expected only a CPT list [N,...]
+--networks|tcp[a]|networks: in 'tcp[a]': bad CPT list '[a]': expected [N,...] or [N-M]
+--networks|tcp,,o2ib|networks: an empty item: expected NET[(IF,...)][CPT-LIST], comma-separated
+--networks|tcpx(eth0)|networks: in 'tcpx(eth0)': invalid net 'tcpx': unknown LND 'tcpx': expected tcp, o2ib, efa, gni, ptlf, kfi or lo
+--ip2nets|tcp|ip2nets: in 'tcp': expected NET[(IF,...)] and at least one address range
+--ip2nets|tcp 10.0.0.x|ip2nets: in 'tcp 10.0.0.x': invalid address range '10.0.0.x': expected an IP address expression (10.0.0.*, 10.0.[1-3].[2-20/2])
+--routes|o2ib|routes: in 'o2ib': expected NET [HOPS] GATEWAY[:PRIORITY]...
+--routes|o2ib 0 10.0.0.1@tcp|routes: in 'o2ib 0 10.0.0.1@tcp': invalid hop '0': expected an integer 1-255
+--routes|o2ib 2|routes: in 'o2ib 2': no gateway after the hop count
+--routes|o2ib 10.0.0.1@tcp:x|routes: in 'o2ib 10.0.0.1@tcp:x': invalid priority 'x': expected an integer 0-2147483647
+--routes|o2ib 10.0.0.999@tcp|routes: in 'o2ib 10.0.0.999@tcp': invalid gateway '10.0.0.999@tcp': octet '999' is out of range 0-255
+--routes| ; # none|routes: no entry: the string is empty
+EOF_CASES
+	convert_gives 1 "" "lnetctl convert: networks and ip2nets both given: the lnet module takes one or the other" \
+		--networks tcp --ip2nets 'tcp 10.*.*.*'
+	convert_gives 2 "" "lnetctl convert: a FILE or --networks/--ip2nets/--routes, not both" \
+		--networks tcp "$T/x.conf"
+}
+
+@test "convert: a modprobe.d file's options lnet lines; the result imports" {
+	cat >"$T/lustre.conf" <<'EOF_CONF'
+# LNet of this node
+options ksocklnd credits=256
+options lnet networks="tcp(veth0),tcp1(veth1)" \
+	routes='o2ib 2 10.11.0.9@tcp:3' forwarding=enabled
+EOF_CONF
+	want='net:
+-   net type: tcp
+    local NI(s):
+    -   interfaces:
+            0: veth0
+-   net type: tcp1
+    local NI(s):
+    -   interfaces:
+            0: veth1
+route:
+-   net: o2ib
+    gateway: 10.11.0.9@tcp
+    hop: 2
+    priority: 3'
+	convert_gives 0 "$want" "" "$T/lustre.conf"
+	run lnetctl convert <"$T/lustre.conf"
+	[ "$output" = "$want" ]
+	lnetctl convert "$T/lustre.conf" | lnetctl import
+	run lnetctl route show -v
+	[ "$(yaml_get "[(r['net'], r['gateway'], r['hop'], r['priority']) for r in d['route']]")" = \
+		"[('o2ib', '10.11.0.9@tcp', 2, 3)]" ]
+	run lnetctl net show
+	[ "$(yaml_get "[n['local NI(s)'][0]['nid'] for n in d['net']]")" = "['0@lo', '10.11.0.1@tcp', '10.11.0.2@tcp1']" ]
+	printf 'options lnet networks="tcp(veth0)\n' >"$T/bad.conf"
+	convert_gives 1 "" "lnetctl convert: $T/bad.conf: line 1: unterminated quote in 'networks=tcp(veth0)'" "$T/bad.conf"
+	printf 'options lnet routes="o2ib 1.2.3.4@tcp"\noptions lnet routes="o2ib 1.2.3.5@tcp"\n' >"$T/twice.conf"
+	convert_gives 1 "" "lnetctl convert: $T/twice.conf: line 2: routes= given twice" "$T/twice.conf"
+	printf 'options lnet forwarding=enabled\n' >"$T/none.conf"
+	convert_gives 1 "" "lnetctl convert: nothing to convert: no networks, ip2nets or routes" "$T/none.conf"
+	convert_gives 1 "" "lnetctl convert: cannot open '$T/absent.conf': No such file or directory" "$T/absent.conf"
+}
