@@ -62,10 +62,8 @@ static int parse_numa(struct dparse *p, const struct ynode *map)
 	const struct cfg_global_spec *s = cfg_global_find("numa_range");
 	const struct ynode *v;
 	u32 range;
-	int rc = need_type(p, map, YNODE_MAP, "numa");
+	int rc = need_map(p, map, "numa", numa_keys);
 
-	if (!rc)
-		rc = check_keys(p, map, "numa", numa_keys, NULL);
 	v = rc ? NULL : ytree_get(map, "range");
 	if (!v)
 		return rc;

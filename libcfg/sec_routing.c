@@ -73,22 +73,27 @@ static bool is_cpt_key(const char *s)
 	return n && !strcmp(s + 4 + n, "]");
 }
 
-/* tiny/small/large: {npages, nbuffers, credits, mincredits}, numbers. */
-static int check_pools(struct dparse *p, const struct ynode *pools)
+/* tiny, small, large: the buffer kinds' names, NULL-terminated. */
+static void buf_kind_names(const char *names[LNET_NBUF_KINDS + 1])
 {
-	const char *kinds[LNET_NBUF_KINDS + 1] = { NULL };
-	const struct ynode *k, *f;
 	unsigned int kind;
-	int rc = need_type(p, pools, YNODE_MAP, "cpt");
 
 	for (kind = 0; kind < LNET_NBUF_KINDS; kind++)
-		kinds[kind] = cfg_buf_name(kind);
-	if (!rc)
-		rc = check_keys(p, pools, "a cpt's pools", kinds, NULL);
-	for (k = rc ? NULL : pools->first; k && !rc; k = k->next) {
-		rc = need_type(p, k->value, YNODE_MAP, k->str);
-		if (!rc)
-			rc = check_keys(p, k->value, k->str, pool_keys, NULL);
+		names[kind] = cfg_buf_name(kind);
+	names[LNET_NBUF_KINDS] = NULL;
+}
+
+/* cpt[N]'s tiny/small/large: {npages, nbuffers, credits, mincredits}, numbers. */
+static int check_pools(struct dparse *p, const struct ynode *cpt)
+{
+	const char *kinds[LNET_NBUF_KINDS + 1];
+	const struct ynode *k, *f;
+	int rc;
+
+	buf_kind_names(kinds);
+	rc = need_map(p, cpt->value, cpt->str, kinds);
+	for (k = rc ? NULL : cpt->value->first; k && !rc; k = k->next) {
+		rc = need_map(p, k->value, k->str, pool_keys);
 		for (f = rc ? NULL : k->value->first; f && !rc; f = f->next)
 			rc = need_number(p, f->value, f->str);
 	}
@@ -108,7 +113,7 @@ static int routing_item(struct dparse *p, const struct ynode *item)
 				"a routing item is 'cpt[N]: {tiny, small, large}' or 'enable: N'");
 	if (!strcmp(item->first->str, "enable"))
 		return routing_enable(p, item);
-	return check_pools(p, item->first->value);
+	return check_pools(p, item->first);
 }
 
 static int routing_section(struct dparse *p, const struct ynode *key)
@@ -118,24 +123,20 @@ static int routing_section(struct dparse *p, const struct ynode *key)
 
 	if (map->type == YNODE_SEQ)
 		return parse_items(p, key, routing_item);
-	rc = need_type(p, map, YNODE_MAP, "routing");
-	if (!rc)
-		rc = check_keys(p, map, "routing", routing_keys, NULL);
+	rc = need_map(p, map, "routing", routing_keys);
 	return rc ? rc : routing_enable(p, map);
 }
 
 static int buffers_section(struct dparse *p, const struct ynode *map)
 {
-	const char *keys[LNET_NBUF_KINDS + 1] = { NULL };
+	const char *keys[LNET_NBUF_KINDS + 1];
 	struct cfg_routing *r = &doc_priv(p->doc)->routing;
 	const struct ynode *k;
 	unsigned int kind;
-	int rc = need_type(p, map, YNODE_MAP, "buffers");
+	int rc;
 
-	for (kind = 0; kind < LNET_NBUF_KINDS; kind++)
-		keys[kind] = cfg_buf_name(kind);
-	if (!rc)
-		rc = check_keys(p, map, "buffers", keys, NULL);
+	buf_kind_names(keys);
+	rc = need_map(p, map, "buffers", keys);
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next) {
 		for (kind = 0; strcmp(keys[kind], k->str); kind++)
 			;

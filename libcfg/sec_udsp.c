@@ -68,10 +68,8 @@ static int parse_action_map(struct dparse *p, const struct ynode *act, bool *has
 			    const char *twice)
 {
 	const struct ynode *v;
-	int rc = need_type(p, act, YNODE_MAP, "action");
+	int rc = need_map(p, act, "action", action_keys);
 
-	if (!rc)
-		rc = check_keys(p, act, "action", action_keys, NULL);
 	v = rc ? NULL : ytree_get(act, "priority");
 	if (!v)
 		return rc;

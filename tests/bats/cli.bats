@@ -73,7 +73,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run --separate-stderr lnetctl bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, help" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, convert, help" ]
 	run --separate-stderr lnetctl net bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
@@ -198,7 +198,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 }
 
 @test "command words are exact at every level: no prefixes, no other case, names or aliases" {
-	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, help"
+	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, import, export, convert, help"
 	for w in pol polic Policy POLICY uds routin; do
 		run --separate-stderr lnetctl "$w" show
 		[ "$status" -eq 2 ]

@@ -50,7 +50,7 @@ configure_two_nets() {
 
 @test "top level: every command, no hidden __complete" {
 	comp ""
-	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
+	[ "$reply" = "convert debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
 }
 
 @test "top level options: --help --socket --version" {
@@ -202,7 +202,7 @@ configure_two_nets() {
 
 @test "help : commands, then sub-commands" {
 	comp help ""
-	[ "$reply" = "debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
+	[ "$reply" = "convert debug discover export global help import lnet net peer ping policy route routing selftest set stats udsp" ]
 	comp help peer ""
 	[ "$reply" = "add del list show" ]
 }

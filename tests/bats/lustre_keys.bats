@@ -61,7 +61,7 @@ buffers: {tiny: 512, small: 4096, large: 256}'
 	import_bad "2:7: a routing item is 'cpt[N]: {tiny, small, large}' or 'enable: N'" 'routing:
     - enable: 1
       cpt[0]: {}'
-	import_bad "2:16: unknown key 'huge' in a cpt's pools: expected 'tiny', 'small', 'large'" 'routing:
+	import_bad "2:16: unknown key 'huge' in cpt[0]: expected 'tiny', 'small', 'large'" 'routing:
     - cpt[0]: {huge: {npages: 0}}'
 	import_bad "2:23: unknown key 'pages' in tiny: expected 'npages', 'nbuffers', 'credits', 'mincredits'" 'routing:
     - cpt[0]: {tiny: {pages: 0}}'

@@ -348,9 +348,16 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 		"3:13: '0x3' is not of type 'integer' (at udsp/0/priority)"
 	invalid lnet 'udsp:
 - src: tcp
-  dst: 10.0.0.[1-3]@tcp
-  priority: 3' \
-		"4:13: False schema does not allow 3 (at udsp/0/priority)"
+  action:
+  - prio: 3' \
+		"4:5: Additional properties are not allowed ('prio' was unexpected) (at udsp/0/action/0)"
+	invalid lnet 'routing: {enable: 4}' \
+		"1:19: 4 is not one of [0, 1, 2, 3] (at routing/enable)"
+	invalid lnet 'routing:
+- cpu[0]: {}' \
+		"2:3: {'cpu[0]': {}} is not valid under any of the given schemas (at routing/0)"
+	invalid lnet 'numa: {range: -1}' \
+		"1:15: -1 is less than the minimum of 0 (at numa/range)"
 	invalid lnet 'udsp:
 - src: tcp
   priority: 1
@@ -448,6 +455,7 @@ $counters" \
   Multi-Rail: true
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, min_tx_credits: 8, tx_q_num_of_buf: 0,
+     available_rtr_credits: 8, min_rtr_credits: 8, refcount: 1,
      statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
 		"5:5: 'available_tx_credits' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show 'peer:
@@ -461,7 +469,8 @@ $counters" \
   Multi-Rail: true
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, available_tx_credits: 8,
-     min_tx_credits: 8, tx_q_num_of_buf: 0, statistics: {send_count: 0, recv_count: 0, drop_count: 0},
+     min_tx_credits: 8, tx_q_num_of_buf: 0, available_rtr_credits: 8, min_rtr_credits: 8, refcount: 1,
+     statistics: {send_count: 0, recv_count: 0, drop_count: 0},
      sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}}' \
 		"5:5: 'health stats' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show-v4 'peer:
@@ -481,6 +490,9 @@ $counters" \
       Preferred source NIDs: {NID-16: 10.0.0.1@tcp}
     min_tx_credits: 8
     tx_q_num_of_buf: 0
+    available_rtr_credits: 8
+    min_rtr_credits: 8
+    refcount: 1
     sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}' \
@@ -597,12 +609,10 @@ bad_import() {
 - src: [tcp]'
 	bad_import rte_alone "6:3: invalid rule (rte): --rte needs --dst: a router rule is --dst with --rte" 'udsp:
 - rte: 10.11.0.9@tcp'
-	# lnetctl points at the rule, the schema at the priority
-	bad_import pair_priority "6:3: invalid rule (src + dst + priority 3): a priority applies to one descriptor only: --src with --dst makes a preferred-NID rule, which takes no priority" 'udsp:
+	bad_import action_list_key "8:5: unknown key 'prio' in action: expected 'priority'" 'udsp:
 - src: tcp
-  dst: tcp1
   action:
-    priority: 3' 9:15
+  - prio: 3'
 	bad_import no_nid "6:3: a peer needs 'primary nid' or 'peer ni'" 'peer:
 - Multi-Rail: true'
 	bad_import empty_ifs "7:17: 'interfaces' is empty: a local NI needs one (e.g. '0: eth0')" '- net type: tcp
