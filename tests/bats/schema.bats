@@ -375,7 +375,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 		"3:12: '10.0.0.[1-2]@tcp,10.0.1.1' does not match '^[0-9a-fA-FxX.:*\\\\[\\\\],/-]+@(tcp|o2ib|efa|gni|ptlf|kfi)[0-9]{0,5}(,[0-9a-fA-FxX.:*\\\\[\\\\],/-]+@(tcp|o2ib|efa|gni|ptlf|kfi)[0-9]{0,5})*\$' (at route/0/gateway)"
 	invalid lnet 'routing:
   enable: true' \
-		"2:11: True is not one of [0, 1] (at routing/enable)"
+		"2:11: True is not one of [0, 1, 2, 3] (at routing/enable)"
 	invalid lnet 'buffers:
   large: 255' \
 		"2:10: 255 is not valid under any of the given schemas (at buffers/large)"
@@ -534,10 +534,10 @@ buffers:
   response_tracking: 3
   recovery_limit: 0' \
 		"2:3: 'lnd_timeout' is a required property (at global)"
-	# rst_alloc: a Lustre counter this node does not keep
+	# a key Lustre does not have
 	invalid stats-show "$(stats_doc '  ' 0 0 0)
-  rst_alloc: 0" \
-		"32:3: Additional properties are not allowed ('rst_alloc' was unexpected) (at statistics)"
+  rtr_alloc: 0" \
+		"35:3: Additional properties are not allowed ('rtr_alloc' was unexpected) (at statistics)"
 	invalid policy-show 'udsp:
 - src: tcp
   action: {priority: 1}' \
@@ -640,7 +640,7 @@ bad_import() {
 	bad_import buffers_range "6:9: invalid tiny '100': expected 0 (the default) or an integer 512-1048576" 'buffers:
   tiny: 100'
 	bad_import buffers_type "5:10: 'buffers' must be a mapping, not a sequence" 'buffers: [1]'
-	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-1" 'routing:
+	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-3" 'routing:
   enable: true'
 	bad_import global_key "6:3: unknown key 'numa' in global: expected a key of 'lnetctl global show'" 'global:
   numa: 1'
