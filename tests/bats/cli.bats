@@ -245,8 +245,8 @@ leaves() {
 		read -ra words <<<"$leaf"
 		help=$(lnetctl "${words[@]}" --help)
 		# what help lists: each --option and its (alias: --option)
-		want=$(grep -oE -- $'^\t--[a-z_-]+:|\\(alias: --[a-z_-]+\\)' <<<"$help" |
-		       grep -oE -- '--[a-z_-]+' | LC_ALL=C sort | paste -sd ' ')
+		want=$(grep -oE -- $'^\t--[a-z0-9_-]+:|\\(alias: --[a-z0-9_-]+\\)' <<<"$help" |
+		       grep -oE -- '--[a-z0-9_-]+' | LC_ALL=C sort | paste -sd ' ')
 		got=$(lnetctl __complete options "${words[@]}" | LC_ALL=C sort | paste -sd ' ')
 		[ "$got" = "$want" ] || { echo "$leaf: completion '$got', help '$want'"; return 1; }
 		for opt in $got; do
