@@ -320,3 +320,84 @@ route:
 	convert_gives 1 "" "lnetctl convert: nothing to convert: no networks, ip2nets or routes" "$T/none.conf"
 	convert_gives 1 "" "lnetctl convert: cannot open '$T/absent.conf': No such file or directory" "$T/absent.conf"
 }
+
+# stock_validate FILE...: each FILE, as yaml.safe_load reads it (integer
+# keys stay integers), with the sections of this suite only (net and
+# global are checked with their own keys elsewhere), against
+# lnet.schema.yaml with python3-jsonschema's own validator; "FILE: ok" each.
+stock_validate() {
+	/usr/bin/python3 - "$TOP/yaml-schemas" "$@" <<'EOF_PY'
+import os, sys, warnings, yaml, jsonschema
+warnings.simplefilter("ignore", DeprecationWarning)
+d = sys.argv[1]
+store = {}
+for name in ("defs.schema.yaml", "lnet.schema.yaml"):
+    with open(os.path.join(d, name)) as f:
+        store[name] = yaml.safe_load(f)
+top = store["lnet.schema.yaml"]
+resolver = jsonschema.RefResolver("lnet.schema.yaml", top, store=store)
+v = jsonschema.Draft202012Validator(top, resolver=resolver)
+for path in sorted(sys.argv[2:]):
+    with open(path) as f:
+        doc = yaml.safe_load(f)
+    doc = {k: doc[k] for k in doc if k not in ("net", "global")}
+    errs = [e.message for e in v.iter_errors(doc)]
+    print("%s: %s" % (os.path.basename(path), "; ".join(errs) if errs else "ok"))
+EOF_PY
+}
+
+# bats test_tags=parse-only
+@test "schema: Lustre's real exports and this suite's files validate with a stock validator" {
+	run stock_validate "$D"/*.yaml
+	[ "$status" -eq 0 ]
+	[ "$output" = "R02-backup.yaml: ok
+R07-backup.yaml: ok
+R20-export.yaml: ok
+R21-backup.yaml: ok
+numa.yaml: ok
+routing-full.yaml: ok
+routing-stopping.yaml: ok
+self-peer.yaml: ok
+udsp-2.17.yaml: ok
+udsp-design.yaml: ok" ]
+	# and a wrong value is found
+	printf 'routing:\n    - enable: 5\n' >"$T/bad.yaml"
+	run stock_validate "$T/bad.yaml"
+	[[ "$output" == "bad.yaml: "*"is not valid under any of the given schemas" ]]
+}
+
+@test "Lustre's real exports: their peer, route, routing, buffers and udsp sections import and round-trip" {
+	local f
+	for f in R02-backup R07-backup R20-export R21-backup; do
+		# this node's address and interface for theirs; its nets for theirs
+		# (the net and global keys of 2.17 are another suite's)
+		sed 's/10\.0\.2\.15/10.11.0.1/g; s/10\.0\.2\./10.11.0./g' "$D/$f.yaml" |
+			/usr/bin/python3 -c 'import sys, yaml
+d = yaml.safe_load(sys.stdin)
+for k in ("net", "global"):
+    d.pop(k, None)
+print(yaml.safe_dump(d, sort_keys=False), end="")' >"$T/$f.yaml"
+		lnetctl lnet unconfigure
+		lnetctl lnet configure
+		lnetctl net add --net tcp --if veth0
+		lnetctl net add --net tcp2 --if veth0
+		run lnetctl import "$T/$f.yaml"
+		[ "$status" -eq 0 ] || { echo "$f: $output"; return 1; }
+		round_trip || { echo "$f: no round trip"; return 1; }
+	done
+	# R07: this node as its own peer, as Lustre exported it
+	run lnetctl peer show
+	[ "$(yaml_get "d['peer'][0]['primary nid']")" = "10.11.0.2@tcp" ]
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl net add --net tcp --if veth0
+	lnetctl net add --net tcp2 --if veth0
+	lnetctl import "$T/R07-backup.yaml"
+	run lnetctl peer show
+	yaml_is 'peer:
+- primary nid: 10.11.0.1@tcp
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.11.0.1@tcp, state: up}
+  - {nid: 10.11.0.1@tcp2, state: up}'
+}
