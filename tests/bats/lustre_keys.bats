@@ -19,6 +19,27 @@ import_bad() {
 	fails 1 "$T/bad.yaml:$1" import "$T/bad.yaml"
 }
 
+# self_peer PRIMARY OTHER: `peer show` of this node as its own peer, its
+# NIDs 10.11.0.1@tcp and @tcp2 with PRIMARY first.
+self_peer() {
+	printf 'peer:\n- primary nid: %s\n  Multi-Rail: true\n  peer ni:\n' "$1"
+	printf '  - {nid: %s, state: up}\n' "$1" "$2"
+}
+
+# self_reply KEY PRIMARY: the ping or discover (KEY) reply of this node.
+self_reply() {
+	printf '%s:\n- primary nid: %s\n  Multi-Rail: true\n' "$1" "$2"
+	printf '  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.1@tcp2}]\n'
+}
+
+# fresh_nets: LNet reconfigured with tcp and tcp2 on veth0, nothing else.
+fresh_nets() {
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl net add --net tcp --if veth0
+	lnetctl net add --net tcp2 --if veth0
+}
+
 # round_trip: export --backup, reconfigure LNet, import it: the same export.
 round_trip() {
 	lnetctl export --backup >"$T/a.yaml"
@@ -130,12 +151,7 @@ global:
 
 @test "self as a peer: an export's own-NID peer imports; discover and ping of an own NID make it" {
 	lnetctl import "$D/self-peer.yaml"
-	want='peer:
-- primary nid: 10.11.0.1@tcp
-  Multi-Rail: true
-  peer ni:
-  - {nid: 10.11.0.1@tcp, state: up}
-  - {nid: 10.11.0.1@tcp2, state: up}'
+	want=$(self_peer 10.11.0.1@tcp 10.11.0.1@tcp2)
 	run lnetctl peer show
 	yaml_is "$want"
 	round_trip
@@ -149,23 +165,12 @@ global:
 	# discover makes it, with every NID of this node; ping too
 	lnetctl peer del --prim_nid 10.11.0.1@tcp
 	run lnetctl discover 10.11.0.1@tcp2
-	yaml_is 'discover:
-- primary nid: 10.11.0.1@tcp2
-  Multi-Rail: true
-  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.1@tcp2}]'
+	yaml_is "$(self_reply discover 10.11.0.1@tcp2)"
 	run lnetctl peer show
-	yaml_is 'peer:
-- primary nid: 10.11.0.1@tcp2
-  Multi-Rail: true
-  peer ni:
-  - {nid: 10.11.0.1@tcp2, state: up}
-  - {nid: 10.11.0.1@tcp, state: up}'
+	yaml_is "$(self_peer 10.11.0.1@tcp2 10.11.0.1@tcp)"
 	lnetctl peer del --prim_nid 10.11.0.1@tcp2
 	run lnetctl ping 10.11.0.1@tcp
-	yaml_is 'ping:
-- primary nid: 10.11.0.1@tcp
-  Multi-Rail: true
-  peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.1@tcp2}]'
+	yaml_is "$(self_reply ping 10.11.0.1@tcp)"
 	run lnetctl peer show
 	yaml_is "$want"
 	# 0@lo makes no peer
@@ -377,10 +382,7 @@ d = yaml.safe_load(sys.stdin)
 for k in ("net", "global"):
     d.pop(k, None)
 print(yaml.safe_dump(d, sort_keys=False), end="")' >"$T/$f.yaml"
-		lnetctl lnet unconfigure
-		lnetctl lnet configure
-		lnetctl net add --net tcp --if veth0
-		lnetctl net add --net tcp2 --if veth0
+		fresh_nets
 		run lnetctl import "$T/$f.yaml"
 		[ "$status" -eq 0 ] || { echo "$f: $output"; return 1; }
 		round_trip || { echo "$f: no round trip"; return 1; }
@@ -388,16 +390,8 @@ print(yaml.safe_dump(d, sort_keys=False), end="")' >"$T/$f.yaml"
 	# R07: this node as its own peer, as Lustre exported it
 	run lnetctl peer show
 	[ "$(yaml_get "d['peer'][0]['primary nid']")" = "10.11.0.2@tcp" ]
-	lnetctl lnet unconfigure
-	lnetctl lnet configure
-	lnetctl net add --net tcp --if veth0
-	lnetctl net add --net tcp2 --if veth0
+	fresh_nets
 	lnetctl import "$T/R07-backup.yaml"
 	run lnetctl peer show
-	yaml_is 'peer:
-- primary nid: 10.11.0.1@tcp
-  Multi-Rail: true
-  peer ni:
-  - {nid: 10.11.0.1@tcp, state: up}
-  - {nid: 10.11.0.1@tcp2, state: up}'
+	yaml_is "$(self_peer 10.11.0.1@tcp 10.11.0.1@tcp2)"
 }
