@@ -371,7 +371,7 @@ udsp-design.yaml: ok" ]
 	[[ "$output" == "bad.yaml: "*"is not valid under any of the given schemas" ]]
 }
 
-@test "Lustre's real exports: their peer, route, routing, buffers and udsp sections import and round-trip" {
+@test "Lustre's real exports: their peer, route, routing, buffers and udsp sections import; R21 round-trips" {
 	local f
 	for f in R02-backup R07-backup R20-export R21-backup; do
 		# this node's address and interface for theirs; its nets for theirs
@@ -385,11 +385,12 @@ print(yaml.safe_dump(d, sort_keys=False), end="")' >"$T/$f.yaml"
 		fresh_nets
 		run lnetctl import "$T/$f.yaml"
 		[ "$status" -eq 0 ] || { echo "$f: $output"; return 1; }
-		round_trip || { echo "$f: no round trip"; return 1; }
 	done
-	# R07: this node as its own peer, as Lustre exported it
+	# R21: peers and every rule shape (a short loop above: slow on the VM)
+	round_trip
 	run lnetctl peer show
 	[ "$(yaml_get "d['peer'][0]['primary nid']")" = "10.11.0.2@tcp" ]
+	# R07: this node as its own peer, as Lustre exported it
 	fresh_nets
 	lnetctl import "$T/R07-backup.yaml"
 	run lnetctl peer show
