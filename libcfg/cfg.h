@@ -185,8 +185,9 @@ int cfg_legacy_modprobe(char *text, struct cfg_legacy *l, struct cfg_err *err);
 /*
  * Write the YAML configuration they describe to @out: `net:` (networks),
  * `ip2nets:` and `route:`, in the import layout. Nothing is written when
- * a string is malformed: -EINVAL with a message naming the parameter and
- * the part. Also -EINVAL: nothing given, networks and ip2nets both given.
+ * a string is malformed: -EINVAL (-ERANGE: a number out of range) with a
+ * message naming the parameter and the part. Also -EINVAL: nothing given,
+ * networks and ip2nets both given.
  */
 int cfg_legacy_yaml(const struct cfg_legacy *l, FILE *out, struct cfg_err *err);
 

@@ -47,6 +47,17 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Take the blanks out of @s: "eth0, eth1" is "eth0,eth1" (names have none). */
+static void squeeze(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			*w++ = *s;
+	*w = '\0';
+}
+
 /* Cut @s at a '#' comment. */
 static void drop_comment(char *s)
 {
@@ -97,7 +108,8 @@ static int parse_net_spec(char *s, const char *param, struct legacy_net *n,
 					"%s: in '%s': '(' without ')': expected NET(IF[,IF...])",
 					param, part);
 		*open = *close = '\0';
-		n->ifs = trim(open + 1);
+		n->ifs = open + 1;
+		squeeze(n->ifs);
 		open = close + 1;
 		if (*open && *open != '[')
 			return cfg_fail(err, -EINVAL, NULL,
