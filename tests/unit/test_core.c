@@ -545,6 +545,9 @@ static void test_peer_nid_rules(void **state)
 	/* the local net's peer_credits gives the peer NI's credits */
 	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_max_tx_credits, 16);
 	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_tx_credits, 16);
+	/* router credits: peer_buffer_credits (0 here), else peer_credits */
+	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_rtr_credits, 16);
+	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_min_rtr_credits, 16);
 }
 
 static void test_peer_max_nis(void **state)
@@ -980,6 +983,10 @@ static void test_ioctl_peers(void **state)
 	assert_int_equal(p.pr_nid_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(p.pr_max_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
 	assert_int_equal(p.pr_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
+	/* no local net reaches it: peer_credits' default; no message holds it */
+	assert_int_equal(p.pr_rtr_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(p.pr_min_rtr_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(p.pr_refcount, 1);
 	assert_int_equal(p.pr_npref, 0);
 	p = ioc_peer(NULL, NULL, 0, 1);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);
