@@ -231,6 +231,8 @@ int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
 int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
 		     const struct lnet_nid *nid, u32 flags);
 struct lnet_peer_ni *lnet_peer_ni_find(struct lnet *ln, const struct lnet_nid *nid);
+/* Is @nid a peer NI of a peer that is not this node (see lp_self)? */
+bool lnet_nid_of_other_node(struct lnet *ln, const struct lnet_nid *nid);
 struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid);
 
 /* Routes (the route commands come with a later issue; UDSP router rules use them). */

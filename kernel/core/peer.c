@@ -314,6 +314,13 @@ void lnet_peers_destroy(struct lnet *ln)
 	lnet_finalize_run(ln);
 }
 
+bool lnet_nid_of_other_node(struct lnet *ln, const struct lnet_nid *nid)
+{
+	const struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, nid);
+
+	return lpni && !lpni->lpni_peer_net->lpn_peer->lp_self;
+}
+
 struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
 						const struct lnet_nid *nid)
 {

@@ -157,6 +157,11 @@ global:
 	round_trip
 	run lnetctl peer show
 	yaml_is "$want"
+	# its NIDs stay this node's: a net deleted can be added again
+	lnetctl net del --net tcp2
+	lnetctl net add --net tcp2 --if veth0
+	run lnetctl peer show
+	yaml_is "$want"
 	# the node as its own peer takes only its own NIDs, no other peer any
 	fails 1 "lnetctl peer add: NID 10.11.0.9@tcp2 is not one of this node's own NIDs: peer 10.11.0.1@tcp is this node" \
 		peer add --prim_nid 10.11.0.1@tcp --nid 10.11.0.9@tcp2
