@@ -194,11 +194,13 @@ static int emit_networks(struct yemit *w, char *s, struct cfg_err *err)
 {
 	struct legacy_net n;
 	char *item;
-	int rc = 0;
+	int rc = 0, count = 0;
 
 	drop_comment(s);
+	s = trim(s);
 	yemit_key_seq(w, "net");
 	while (!rc && (item = next_item(&s))) {
+		count++;
 		item = trim(item);
 		if (!*item)
 			return cfg_fail(err, -EINVAL, NULL,
@@ -222,6 +224,8 @@ static int emit_networks(struct yemit *w, char *s, struct cfg_err *err)
 		free(n.cpts);
 	}
 	yemit_seq_end(w);
+	if (!rc && !count)
+		rc = cfg_fail(err, -EINVAL, NULL, "networks: no net: the string is empty");
 	return rc;
 }
 
