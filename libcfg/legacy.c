@@ -249,7 +249,8 @@ static char *next_entry(char **s)
 	return NULL;
 }
 
-static int emit_ip2nets_entry(struct yemit *w, char *entry, struct cfg_err *err)
+static int emit_ip2nets_entry(struct yemit *w, char *entry, void *unused,
+			      struct cfg_err *err)
 {
 	char part[256], *words[LEGACY_MAX_WORDS], expr[LNET_EXPR_STR_MAX + 16], idx[16];
 	struct lnet_nidexpr e;
@@ -313,7 +314,45 @@ static int parse_gateway(char *word, const char *part, struct cfg_route *r,
 	return rc ? in_part(err, rc, "routes", part) : 0;
 }
 
-static int emit_routes_entry(struct yemit *w, char *entry, struct cfg_err *err)
+/* The (net, gateway) pairs written so far: a second one is a mistake import refuses. */
+struct route_seen {
+	u32 *nets;
+	struct lnet_nid *gws;
+	size_t n, cap;
+};
+
+static int route_seen_add(struct route_seen *s, const struct cfg_route *r, const char *part,
+			  struct cfg_err *err)
+{
+	char nid[LNET_NID_STR_MAX], net[LNET_NET_STR_MAX];
+	size_t i, k;
+
+	for (k = 0; k < r->ngws; k++) {
+		for (i = 0; i < s->n; i++)
+			if (s->nets[i] == r->net_id && lnet_nid_equal(&s->gws[i], &r->gws[k]))
+				return cfg_fail(err, -EINVAL, NULL,
+						"routes: in '%s': the route to %s through %s is given twice",
+						part, cfg_net_str(r->net_id, net, sizeof(net)),
+						cfg_nid_str(&r->gws[k], nid, sizeof(nid)));
+		if (s->n == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : 16;
+			u32 *nets = realloc(s->nets, cap * sizeof(*nets));
+			struct lnet_nid *gws = nets ? realloc(s->gws, cap * sizeof(*gws)) : NULL;
+
+			if (nets)
+				s->nets = nets;
+			if (!gws)
+				return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+			s->gws = gws;
+			s->cap = cap;
+		}
+		s->nets[s->n] = r->net_id;
+		s->gws[s->n++] = r->gws[k];
+	}
+	return 0;
+}
+
+static int emit_routes_entry(struct yemit *w, char *entry, void *seen, struct cfg_err *err)
 {
 	char part[256], *words[LEGACY_MAX_WORDS];
 	struct cfg_route r;
@@ -345,6 +384,8 @@ static int emit_routes_entry(struct yemit *w, char *entry, struct cfg_err *err)
 			      part);
 	for (i = first; !rc && i < nwords; i++) {
 		rc = parse_gateway(words[i], part, &r, err);
+		if (!rc)
+			rc = route_seen_add(seen, &r, part, err);
 		if (rc)
 			break;
 		yemit_map_start(w);
@@ -360,15 +401,15 @@ static int emit_routes_entry(struct yemit *w, char *entry, struct cfg_err *err)
 
 /* The entries of parameter @param as the sequence @key. */
 static int emit_entries(struct yemit *w, const char *param, const char *key, char *s,
-			int (*entry)(struct yemit *w, char *e, struct cfg_err *err),
-			struct cfg_err *err)
+			int (*entry)(struct yemit *w, char *e, void *arg, struct cfg_err *err),
+			void *arg, struct cfg_err *err)
 {
 	char *e;
 	int rc = 0, n = 0;
 
 	yemit_key_seq(w, key);
 	while (!rc && (e = next_entry(&s))) {
-		rc = entry(w, e, err);
+		rc = entry(w, e, arg, err);
 		n++;
 	}
 	yemit_seq_end(w);
@@ -388,16 +429,19 @@ static int dup_param(const char *s, char **buf, struct cfg_err *err)
 
 static int write_doc(struct yemit *w, char *const p[3], struct cfg_err *err)
 {
+	struct route_seen seen = { 0 };
 	int rc = 0;
 
 	yemit_map_start(w);
 	if (p[0])
 		rc = emit_networks(w, p[0], err);
 	if (!rc && p[1])
-		rc = emit_entries(w, "ip2nets", "ip2nets", p[1], emit_ip2nets_entry, err);
+		rc = emit_entries(w, "ip2nets", "ip2nets", p[1], emit_ip2nets_entry, NULL, err);
 	if (!rc && p[2])
-		rc = emit_entries(w, "routes", "route", p[2], emit_routes_entry, err);
+		rc = emit_entries(w, "routes", "route", p[2], emit_routes_entry, &seen, err);
 	yemit_map_end(w);
+	free(seen.nets);
+	free(seen.gws);
 	return rc;
 }
 

@@ -285,6 +285,8 @@ tcp1 10.1.0.1@o2ib;'
 --routes|o2ib 10.0.0.1@tcp:x|routes: in 'o2ib 10.0.0.1@tcp:x': invalid priority 'x': expected an integer 0-2147483647
 --routes|o2ib 10.0.0.999@tcp|routes: in 'o2ib 10.0.0.999@tcp': invalid gateway '10.0.0.999@tcp': octet '999' is out of range 0-255
 --routes| ; # none|routes: no entry: the string is empty
+--routes|o2ib 10.0.0.[1-2]@tcp; o2ib 2 10.0.0.2@tcp|routes: in 'o2ib 2 10.0.0.2@tcp': the route to o2ib through 10.0.0.2@tcp is given twice
+--networks| # none|networks: no net: the string is empty
 EOF_CASES
 	convert_gives 1 "" "lnetctl convert: networks and ip2nets both given: the lnet module takes one or the other" \
 		--networks tcp --ip2nets 'tcp 10.*.*.*'

@@ -140,6 +140,9 @@ static void test_errors(void **state)
 	l.routes = "o2ib 10.0.0.1@tcp:-1";
 	assert_fails(&l, -EINVAL, "routes: in 'o2ib 10.0.0.1@tcp:-1': invalid priority '-1': "
 		     "expected an integer 0-2147483647");
+	l.routes = "o2ib 10.0.0.1@tcp:7 10.0.0.1@tcp";
+	assert_fails(&l, -EINVAL, "routes: in 'o2ib 10.0.0.1@tcp:7 10.0.0.1@tcp': "
+		     "the route to o2ib through 10.0.0.1@tcp is given twice");
 	l.routes = "# only a comment";
 	assert_fails(&l, -EINVAL, "routes: no entry: the string is empty");
 }
