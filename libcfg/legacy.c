@@ -88,17 +88,25 @@ struct legacy_net {
 	char *ifs;		/* "eth0,eth1" or NULL */
 	char *cpts;		/* "[0,1]" or NULL */
 	u32 net_id;
+	struct cfg_net parsed;	/* the interface names, as import reads them */
 };
+
+static void legacy_net_fini(struct legacy_net *n)
+{
+	cfg_net_fini(&n->parsed);
+	free(n->cpts);
+	n->cpts = NULL;
+}
 
 static int parse_net_spec(char *s, const char *param, struct legacy_net *n,
 			  struct cfg_err *err)
 {
 	char part[256], *open, *close;
-	struct cfg_net check;
 	int rc;
 
 	snprintf(part, sizeof(part), "%s", s);
 	memset(n, 0, sizeof(*n));
+	cfg_net_init(&n->parsed);
 	n->net = s;
 	open = strpbrk(s, "([");
 	if (open && *open == '(') {
@@ -110,6 +118,11 @@ static int parse_net_spec(char *s, const char *param, struct legacy_net *n,
 		*open = *close = '\0';
 		n->ifs = open + 1;
 		squeeze(n->ifs);
+		/* Lustre's eth0[0]: a CPT per interface, which import does not take */
+		if (strpbrk(n->ifs, "()[]"))
+			return cfg_fail(err, -EINVAL, NULL,
+					"%s: in '%s': an interface with a CPT list (eth0[0]) or a '(': expected NET(IF[,IF...])[CPT-LIST]",
+					param, part);
 		open = close + 1;
 		if (*open && *open != '[')
 			return cfg_fail(err, -EINVAL, NULL,
@@ -131,30 +144,26 @@ static int parse_net_spec(char *s, const char *param, struct legacy_net *n,
 	}
 	n->net = trim(n->net);
 	rc = cfg_parse_net("net", n->net, &n->net_id, err);
-	if (!rc && n->ifs) {
-		cfg_net_init(&check);
-		rc = cfg_parse_ifnames("interface", n->ifs, &check, err);
-		cfg_net_fini(&check);
-	}
+	if (!rc && n->ifs)
+		rc = cfg_parse_ifnames("interface", n->ifs, &n->parsed, err);
 	if (rc) {
-		free(n->cpts);
-		n->cpts = NULL;
+		legacy_net_fini(n);
 		return in_part(err, rc, param, part);
 	}
 	return 0;
 }
 
-/* "eth0,eth1" as {0: eth0, 1: eth1}, under @key. */
-static void emit_ifs(struct yemit *w, const char *key, char *ifs)
+/* The interfaces of @n as {0: eth0, 1: eth1}, under @key. */
+static void emit_ifs(struct yemit *w, const char *key, const struct legacy_net *n)
 {
-	char *save = NULL, *name, idx[16];
-	int i = 0;
+	char idx[16];
+	u32 i;
 
 	yemit_key_map(w, key);
-	for (name = strtok_r(ifs, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		snprintf(idx, sizeof(idx), "%d", i++);
+	for (i = 0; i < n->parsed.nifs; i++) {
+		snprintf(idx, sizeof(idx), "%u", i);
 		yemit_plain(w, idx);
-		yemit_str(w, trim(name));
+		yemit_str(w, n->parsed.ifnames[i]);
 	}
 	yemit_map_end(w);
 }
@@ -214,14 +223,14 @@ static int emit_networks(struct yemit *w, char *s, struct cfg_err *err)
 			yemit_key_seq(w, "local NI(s)");
 			yemit_map_start(w);
 			if (n.ifs)
-				emit_ifs(w, "interfaces", n.ifs);
+				emit_ifs(w, "interfaces", &n);
 			if (n.cpts)
 				yemit_kv_str(w, "CPT", n.cpts);
 			yemit_map_end(w);
 			yemit_seq_end(w);
 		}
 		yemit_map_end(w);
-		free(n.cpts);
+		legacy_net_fini(&n);
 	}
 	yemit_seq_end(w);
 	if (!rc && !count)
@@ -279,7 +288,7 @@ static int emit_ip2nets_entry(struct yemit *w, char *entry, void *unused,
 	yemit_map_start(w);
 	emit_net_name(w, "net-spec", n.net_id);
 	if (n.ifs)
-		emit_ifs(w, "interfaces", n.ifs);
+		emit_ifs(w, "interfaces", &n);
 	yemit_key_map(w, "ip-range");
 	for (i = 1; i < nwords; i++) {
 		snprintf(idx, sizeof(idx), "%d", i - 1);
@@ -290,7 +299,7 @@ static int emit_ip2nets_entry(struct yemit *w, char *entry, void *unused,
 	if (n.cpts)
 		yemit_kv_str(w, "CPT", n.cpts);
 	yemit_map_end(w);
-	free(n.cpts);
+	legacy_net_fini(&n);
 	return 0;
 }
 

@@ -287,6 +287,7 @@ tcp1 10.1.0.1@o2ib;'
 --routes| ; # none|routes: no entry: the string is empty
 --routes|o2ib 10.0.0.[1-2]@tcp; o2ib 2 10.0.0.2@tcp|routes: in 'o2ib 2 10.0.0.2@tcp': the route to o2ib through 10.0.0.2@tcp is given twice
 --networks| # none|networks: no net: the string is empty
+--networks|tcp(eth0[0],eth1[1])|networks: in 'tcp(eth0[0],eth1[1])': an interface with a CPT list (eth0[0]) or a '(': expected NET(IF[,IF...])[CPT-LIST]
 EOF_CASES
 	convert_gives 1 "" "lnetctl convert: networks and ip2nets both given: the lnet module takes one or the other" \
 		--networks tcp --ip2nets 'tcp 10.*.*.*'
