@@ -174,6 +174,33 @@ bool cfg_nidexpr_match_nid(const struct lnet_nidexpr *e, const struct lnet_nid *
 int cfg_policy_finish(struct cfg_policy *p, bool has_priority, uint32_t priority,
 		      struct cfg_err *err);
 
+/* --- legacy module parameters --------------------------------------------- */
+/*
+ * The lnet module's networks=, ip2nets= and routes= strings (NULL: not
+ * given), as a site wrote them for modprobe (lnetctl convert).
+ */
+struct cfg_legacy {
+	const char *networks;
+	const char *ip2nets;
+	const char *routes;
+};
+
+/*
+ * Find the three in the `options lnet ...` lines of a modprobe.d file:
+ * @text is cut up in place and @l points into it. Lines of other modules,
+ * comments and other lnet parameters are skipped. Errors (-EINVAL): a
+ * parameter given twice, an unterminated quote.
+ */
+int cfg_legacy_modprobe(char *text, struct cfg_legacy *l, struct cfg_err *err);
+/*
+ * Write the YAML configuration they describe to @out: `net:` (networks),
+ * `ip2nets:` and `route:`, in the import layout. Nothing is written when
+ * a string is malformed: -EINVAL (-ERANGE: a number out of range) with a
+ * message naming the parameter and the part. Also -EINVAL: nothing given,
+ * networks and ip2nets both given.
+ */
+int cfg_legacy_yaml(const struct cfg_legacy *l, FILE *out, struct cfg_err *err);
+
 /* --- transport ------------------------------------------------------------ */
 
 struct cfg_handle;

@@ -160,6 +160,14 @@ int check_keys(struct dparse *p, const struct ynode *map, const char *where,
 	return 0;
 }
 
+int need_map(struct dparse *p, const struct ynode *n, const char *what,
+	     const char *const *allowed)
+{
+	int rc = need_type(p, n, YNODE_MAP, what);
+
+	return rc ? rc : check_keys(p, n, what, allowed, NULL);
+}
+
 int need_type(struct dparse *p, const struct ynode *n, enum ynode_type type,
 	      const char *what)
 {

@@ -4,6 +4,7 @@
  * applied, read back and shown (cfg_show_global, its part of export).
  *
  *   global: {numa_range: 0, ...}    # the keys of `lnetctl global show`
+ *   numa: {range: 0}                # Lustre's other way to write numa_range
  *
  * lnd_timeout is read-only: written by show and export (after
  * router_sensitivity, where Lustre has it), ignored by import. max_intf
@@ -17,7 +18,8 @@
 #include <string.h>
 #include "section.h"
 
-static const char *const global_top[] = { "global", NULL };
+static const char *const global_top[] = { "global", "numa", NULL };
+static const char *const numa_keys[] = { "range", NULL };
 
 /* --- parse ------------------------------------------------------------------------ */
 
@@ -31,6 +33,7 @@ static int global_key(struct dparse *p, const struct ynode *k)
 {
 	const struct cfg_global_spec *s = cfg_global_find(global_name(k->str));
 	struct cfg_global *g = &doc_priv(p->doc)->global;
+	u32 value = 0;
 	int rc;
 
 	if (!s && !strcmp(k->str, "lnd_timeout"))
@@ -46,16 +49,59 @@ static int global_key(struct dparse *p, const struct ynode *k)
 	rc = need_number(p, k->value, k->str);
 	if (!rc)
 		rc = at_node(p->err, k->value, cfg_parse_u32(s->name, k->value->str, s->min,
-							     s->max, &g->value[s->id], p->err));
+							     s->max, &value, p->err));
+	/* only numa_range can be set already: by a `numa:` written before */
+	if (!rc && (g->set & (1U << s->id)) && g->value[s->id] != value)
+		rc = cfg_fail(p->err, -EINVAL, &k->value->loc,
+			      "global %s %u differs from numa range %u", s->name, value,
+			      g->value[s->id]);
+	g->value[s->id] = value;
 	g->set |= 1U << s->id;
 	g->loc[s->id] = k->value->loc;
 	return rc;
 }
 
+/*
+ * `numa: {range: N}` sets numa_range, as Lustre's import does; written
+ * back as global's numa_range (where Lustre's export has it). Both ways
+ * in one document must agree.
+ */
+static int parse_numa(struct dparse *p, const struct ynode *map)
+{
+	struct cfg_global *g = &doc_priv(p->doc)->global;
+	const unsigned int id = LNET_GLOBAL_NUMA_RANGE;
+	const struct cfg_global_spec *s = cfg_global_find("numa_range");
+	const struct ynode *v;
+	u32 range;
+	int rc = need_map(p, map, "numa", numa_keys);
+
+	v = rc ? NULL : ytree_get(map, "range");
+	if (!v)
+		return rc;
+	rc = need_number(p, v, "range");
+	if (!rc)
+		rc = at_node(p->err, v, cfg_parse_u32("range", v->str, s->min, s->max,
+						      &range, p->err));
+	if (rc)
+		return rc;
+	if ((g->set & (1U << id)) && g->value[id] != range)
+		return cfg_fail(p->err, -EINVAL, &v->loc,
+				"numa range %u differs from global numa_range %u", range,
+				g->value[id]);
+	g->value[id] = range;
+	g->set |= 1U << id;
+	g->loc[id] = v->loc;
+	return 0;
+}
+
 static int parse_global(struct dparse *p, const struct ynode *key)
 {
 	const struct ynode *k, *map = key->value;
-	int rc = need_type(p, map, YNODE_MAP, "global");
+	int rc;
+
+	if (!strcmp(key->str, "numa"))
+		return parse_numa(p, map);
+	rc = need_type(p, map, YNODE_MAP, "global");
 
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next)
 		rc = global_key(p, k);

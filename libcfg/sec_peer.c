@@ -574,6 +574,9 @@ static void emit_peer_ni(struct yemit *w, const struct lnet_ioc_peer *pr, int ve
 		yemit_kv_u64(w, "available_tx_credits", pr->pr_tx_credits);
 		yemit_kv_s64(w, "min_tx_credits", pr->pr_min_tx_credits);
 		yemit_kv_u64(w, "tx_q_num_of_buf", pr->pr_txq_len);
+		yemit_kv_s64(w, "available_rtr_credits", pr->pr_rtr_credits);
+		yemit_kv_s64(w, "min_rtr_credits", pr->pr_min_rtr_credits);
+		yemit_kv_u64(w, "refcount", pr->pr_refcount);
 		emit_stats(w, pr->pr_send_count, pr->pr_recv_count, pr->pr_drop_count);
 	}
 	if (verbose >= 2) {

@@ -8,6 +8,14 @@
  *     src: tcp                      # src, dst, rte: NID range expressions
  *     action: {priority: 1}         # or "priority: 1" in the item
  *
+ * Also the forms Lustre writes and documents: `action:` as a list of
+ * one-key mappings (`action: [{priority: 1}]`, the UDSP design document),
+ * and a NID-pair (src + dst) or router (dst + rte) rule that carries a
+ * priority, as Lustre 2.17's export writes every rule its import made: its
+ * kernel keeps that priority and never uses it (a pair or router rule
+ * prefers NIDs; it has no priority). Such a rule is imported as the pair
+ * or router rule it is, and the priority is dropped.
+ *
  * Two rules of one document that match the same NIDs are an error found
  * before anything is applied. Rules go in after, and out before, the nets,
  * peers and routes they match; a rule to delete is found by what it
@@ -52,6 +60,36 @@ static int parse_priority(struct dparse *p, const struct ynode *v, bool *has, u3
 	return rc;
 }
 
+/*
+ * `action: {priority: N}`: the priority, unless the rule has one already
+ * (@twice says where the other one was).
+ */
+static int parse_action_map(struct dparse *p, const struct ynode *act, bool *has, u32 *prio,
+			    const char *twice)
+{
+	const struct ynode *v;
+	int rc = need_map(p, act, "action", action_keys);
+
+	v = rc ? NULL : ytree_get(act, "priority");
+	if (!v)
+		return rc;
+	if (*has)
+		return cfg_fail(p->err, -EINVAL, &v->loc, "priority given twice: %s", twice);
+	return parse_priority(p, v, has, prio);
+}
+
+/* `action: [{priority: N}]`: each item an action mapping. */
+static int parse_action_list(struct dparse *p, const struct ynode *act, bool *has, u32 *prio)
+{
+	const char *twice = *has ? "in the rule and in 'action'" : "in two 'action' items";
+	const struct ynode *c;
+	int rc = 0;
+
+	for (c = act->first; c && !rc; c = c->next)
+		rc = parse_action_map(p, c, has, prio, twice);
+	return rc;
+}
+
 static int parse_action(struct dparse *p, const struct ynode *item, bool *has, u32 *prio)
 {
 	const struct ynode *act = ytree_get(item, "action");
@@ -62,16 +100,16 @@ static int parse_action(struct dparse *p, const struct ynode *item, bool *has, u
 		rc = parse_priority(p, v, has, prio);
 	if (rc || !act)
 		return rc;
-	rc = need_type(p, act, YNODE_MAP, "action");
-	if (!rc)
-		rc = check_keys(p, act, "action", action_keys, NULL);
-	v = ytree_get(act, "priority");
-	if (rc || !v)
-		return rc;
-	if (*has)
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"priority given twice: in the rule and in 'action'");
-	return parse_priority(p, v, has, prio);
+	if (act->type == YNODE_SEQ)
+		return parse_action_list(p, act, has, prio);
+	return parse_action_map(p, act, has, prio, "in the rule and in 'action'");
+}
+
+/* A NID-pair or router rule: one whose action is a list of preferred NIDs. */
+static bool prefers_nids(const struct lnet_udsp_desc *d)
+{
+	return lnet_nidexpr_present(&d->dst) &&
+	       (lnet_nidexpr_present(&d->src) || lnet_nidexpr_present(&d->rte));
 }
 
 static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
@@ -98,6 +136,8 @@ static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
 		rc = parse_expr(p, item, "rte", &pol->d.rte);
 	if (!rc)
 		rc = parse_action(p, item, &has_prio, &prio);
+	if (!rc && prefers_nids(&pol->d))
+		has_prio = false;
 	if (!rc)
 		rc = at_node(p->err, item, cfg_policy_finish(pol, has_prio, prio, p->err));
 	return rc;

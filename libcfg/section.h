@@ -50,6 +50,9 @@ int check_keys(struct dparse *p, const struct ynode *map, const char *where,
 	       const char *const *allowed, const char *const *ignored);
 int need_type(struct dparse *p, const struct ynode *n, enum ynode_type type,
 	      const char *what);
+/* A mapping @what whose keys are all in @allowed. */
+int need_map(struct dparse *p, const struct ynode *n, const char *what,
+	     const char *const *allowed);
 /* A scalar with a value: the text the shared parsers take. */
 int need_value(struct dparse *p, const struct ynode *n, const char *what);
 /*

@@ -110,8 +110,12 @@ extern const struct lnetctl_cmd lnetctl_set_cmds[];
 extern const struct lnetctl_cmd lnetctl_global_cmds[];
 extern const struct lnetctl_cmd lnetctl_stats_cmds[];
 int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_convert(struct lnetctl_ctx *ctx, int argc, char **argv);
+/* The whole of @f into a NUL-terminated malloc'ed buffer (port.c). 0 or -errno. */
+int lnetctl_read_all(FILE *f, char **text, size_t *len);
 int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_import_opts[];
+extern const struct lnetctl_opt lnetctl_convert_opts[];
 extern const struct lnetctl_opt lnetctl_export_opts[];
 /* main.c: version, list-commands; cpt.c: cpt-of-nid */
 int lnetctl_version_cmd(struct lnetctl_ctx *ctx, int argc, char **argv);

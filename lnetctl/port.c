@@ -36,7 +36,7 @@ const struct lnetctl_opt lnetctl_export_opts[] = {
 };
 
 /* The whole of @f into a NUL-terminated malloc'ed buffer. 0 or -errno. */
-static int read_all(FILE *f, char **text, size_t *len)
+int lnetctl_read_all(FILE *f, char **text, size_t *len)
 {
 	size_t cap = 65536, n = 0, got;
 	char *buf = malloc(cap + 1), *bigger;
@@ -168,7 +168,7 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
 	f = open_input(ctx, path);
 	if (!f)
 		return LNETCTL_ERR;
-	rc = read_all(f, &text, &len);
+	rc = lnetctl_read_all(f, &text, &len);
 	if (f != stdin)
 		fclose(f);
 	if (rc) {

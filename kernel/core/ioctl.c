@@ -330,7 +330,7 @@ static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 		memcpy(dst, src, n * sizeof(*dst));
 }
 
-static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
+static void lnet_ioc_peer_fill(struct lnet *ln, struct lnet_ioc_peer *p,
 			       const struct lnet_peer_ni *lpni)
 {
 	const struct lnet_peer_net *lpn = lpni->lpni_peer_net;
@@ -351,6 +351,9 @@ static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 	p->pr_nrtr = lpni->lpni_nrtr;
 	p->pr_min_tx_credits = lpni->lpni_min_tx_credits;
 	p->pr_txq_len = lnet_list_len(&lpni->lpni_txq);
+	p->pr_rtr_credits = lpni->lpni_rtr_credits;
+	p->pr_min_rtr_credits = lpni->lpni_min_rtr_credits;
+	p->pr_refcount = 1 + lnet_msgs_holding(ln, lpni);
 	lnet_ioc_nids_fill(p->pr_pref, lpni->lpni_pref_nids, lpni->lpni_npref);
 	lnet_ioc_nids_fill(p->pr_rtr, lpni->lpni_rtr_nids, lpni->lpni_nrtr);
 	lnet_ioc_shared_fill(LNET_IOC_SHARED(p, pr_), &lpni->lpni_health,
@@ -424,7 +427,7 @@ static int lnet_ioc_get_peer(struct lnet *ln, unsigned int cmd, void *buf,
 	}
 	if (!lpni)
 		return -ENOENT;
-	lnet_ioc_peer_fill(p, lpni);
+	lnet_ioc_peer_fill(ln, p, lpni);
 	return 0;
 }
 
@@ -490,8 +493,7 @@ static bool lnet_stats_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_stats *st = buf;
 
-	return !st->st_pad &&
-	       lnet_u32s_zero(st->st_reserved, LNET_ARRAY_SIZE(st->st_reserved));
+	return !st->st_pad && !st->st_pad2;
 }
 
 static bool lnet_global_reserved_zero(const void *buf)
@@ -555,6 +557,9 @@ static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 	memcpy(st->st_hstatus, dp->dp_hstatus_count, sizeof(st->st_hstatus));
 	st->st_hstatus[LNET_IOC_HS_OK] = 0;
 	st->st_selftest_corrupt = lnet_selftest_corrupt(ln);
+	st->st_rst_alloc = lnet_list_len(&dp->dp_active);
+	st->st_route_count = 0;		/* the core does not forward */
+	st->st_route_length = 0;
 }
 
 /* RESET: what lnet_stats_reset() leaves, the data path's counters. */

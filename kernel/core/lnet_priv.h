@@ -136,6 +136,8 @@ void lnet_msgs_fail_active(struct lnet *ln);
 /* @ni / @lpni goes away: no message may point at it any longer. */
 void lnet_msgs_forget_ni(struct lnet *ln, struct lnet_ni *ni);
 void lnet_msgs_forget_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni);
+/* Messages not yet finalized that were sent to or received from @lpni. */
+u32 lnet_msgs_holding(struct lnet *ln, const struct lnet_peer_ni *lpni);
 
 /* send.c */
 /* Return the credits @msg holds (starting the sends that waited). */

@@ -78,7 +78,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run --separate-stderr lnetctl bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, help, version, list-commands" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, convert, help, version, list-commands" ]
 	run --separate-stderr lnetctl net bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
@@ -206,7 +206,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 
 # bats test_tags=parse-only
 @test "command words are exact at every level: no prefixes, no other case, names or aliases" {
-	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, help, version, list-commands"
+	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, convert, help, version, list-commands"
 	for w in pol polic Policy POLICY uds routin; do
 		run --separate-stderr lnetctl "$w" show
 		[ "$status" -eq 2 ]
@@ -254,8 +254,8 @@ leaves() {
 		read -ra words <<<"$leaf"
 		help=$(lnetctl "${words[@]}" --help)
 		# what help lists: each --option and its (alias: --option)
-		want=$(grep -oE -- $'^\t--[a-z_-]+:|\\(alias: --[a-z_-]+\\)' <<<"$help" |
-		       grep -oE -- '--[a-z_-]+' | LC_ALL=C sort | paste -sd ' ')
+		want=$(grep -oE -- $'^\t--[a-z0-9_-]+:|\\(alias: --[a-z0-9_-]+\\)' <<<"$help" |
+		       grep -oE -- '--[a-z0-9_-]+' | LC_ALL=C sort | paste -sd ' ')
 		got=$(lnetctl __complete options "${words[@]}" | LC_ALL=C sort | paste -sd ' ')
 		[ "$got" = "$want" ] || { echo "$leaf: completion '$got', help '$want'"; return 1; }
 		for opt in $got; do

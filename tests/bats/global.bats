@@ -202,8 +202,8 @@ global: {discovery: 0, retry_count: 100, transaction_timeout: 300}'
 	bad "2:16: invalid retry_count '1': must be 0 while health_sensitivity is 0" 'global:
   retry_count: 1
   health_sensitivity: 0'
-	bad "2:11: invalid enable '2': expected an integer 0-1" 'routing:
-  enable: 2'
+	bad "2:11: invalid enable '4': expected an integer 0-3" 'routing:
+  enable: 4'
 	bad "2:3: unknown key 'enabled' in routing: expected 'enable'" 'routing:
   enabled: 1'
 	bad "3:10: invalid large '1': expected 0 (the default) or an integer 256-1048576" 'buffers:

@@ -164,7 +164,7 @@ check_error() {
 " "7:22: invalid priority '4294967295': expected an integer 0-4294967294"
 	check_error "${good}routes:
 - net: tcp2
-" "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'"
+" "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'"
 	check_error "${good}udsp:
 - src: tcp
   prio: 1

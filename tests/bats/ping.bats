@@ -28,7 +28,7 @@ gives() {
 	gives 0 "$LO_ALONE" "" ping 0@lo
 }
 
-@test "ping 0@lo and this node's own NIDs list the NIs, 0@lo left out" {
+@test "ping 0@lo and this node's own NIDs list the NIs, 0@lo left out; an own NID makes the node its own peer" {
 	lnetctl net add --net tcp --if veth0
 	lnetctl net add --net tcp1 --if veth1
 	gives 0 "ping:
@@ -38,13 +38,18 @@ gives() {
     -   nid: 10.11.0.1@tcp
     -   nid: 10.11.0.2@tcp1
 -   primary nid: 10.11.0.2@tcp1
-    Multi-Rail: false
+    Multi-Rail: true
     peer_ni:
     -   nid: 10.11.0.1@tcp
     -   nid: 10.11.0.2@tcp1" "" ping 0@lo 10.11.0.2@tcp1
-	# a ping changes no peer
+	# as in Lustre, the ping of an own NID made this node its own peer
 	run lnetctl peer show
-	[ "$output" = "" ]
+	yaml_is 'peer:
+- primary nid: 10.11.0.2@tcp1
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.11.0.2@tcp1, state: up}
+  - {nid: 10.11.0.1@tcp, state: up}'
 }
 
 @test "ping --source: a local NID is used, another is refused" {

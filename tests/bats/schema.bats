@@ -356,9 +356,16 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 		"3:13: '0x3' is not of type 'integer' (at udsp/0/priority)"
 	invalid lnet 'udsp:
 - src: tcp
-  dst: 10.0.0.[1-3]@tcp
-  priority: 3' \
-		"4:13: False schema does not allow 3 (at udsp/0/priority)"
+  action:
+  - prio: 3' \
+		"4:5: Additional properties are not allowed ('prio' was unexpected) (at udsp/0/action/0)"
+	invalid lnet 'routing: {enable: 4}' \
+		"1:19: 4 is not one of [0, 1, 2, 3] (at routing/enable)"
+	invalid lnet 'routing:
+- cpu[0]: {}' \
+		"2:3: {'cpu[0]': {}} is not valid under any of the given schemas (at routing/0)"
+	invalid lnet 'numa: {range: -1}' \
+		"1:15: -1 is less than the minimum of 0 (at numa/range)"
 	invalid lnet 'udsp:
 - src: tcp
   priority: 1
@@ -376,7 +383,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 		"3:12: '10.0.0.[1-2]@tcp,10.0.1.1' does not match '^[0-9a-fA-FxX.:*\\\\[\\\\],/-]+@(tcp|o2ib|efa|gni|ptlf|kfi)[0-9]{0,5}(,[0-9a-fA-FxX.:*\\\\[\\\\],/-]+@(tcp|o2ib|efa|gni|ptlf|kfi)[0-9]{0,5})*\$' (at route/0/gateway)"
 	invalid lnet 'routing:
   enable: true' \
-		"2:11: True is not one of [0, 1] (at routing/enable)"
+		"2:11: True is not one of [0, 1, 2, 3] (at routing/enable)"
 	invalid lnet 'buffers:
   large: 255' \
 		"2:10: 255 is not valid under any of the given schemas (at buffers/large)"
@@ -457,6 +464,7 @@ $counters" \
   Multi-Rail: true
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, min_tx_credits: 8, tx_q_num_of_buf: 0,
+     available_rtr_credits: 8, min_rtr_credits: 8, refcount: 1,
      statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
 		"5:5: 'available_tx_credits' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show 'peer:
@@ -470,7 +478,8 @@ $counters" \
   Multi-Rail: true
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, available_tx_credits: 8,
-     min_tx_credits: 8, tx_q_num_of_buf: 0, statistics: {send_count: 0, recv_count: 0, drop_count: 0},
+     min_tx_credits: 8, tx_q_num_of_buf: 0, available_rtr_credits: 8, min_rtr_credits: 8, refcount: 1,
+     statistics: {send_count: 0, recv_count: 0, drop_count: 0},
      sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}}' \
 		"5:5: 'health stats' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show-v4 'peer:
@@ -490,6 +499,9 @@ $counters" \
       Preferred source NIDs: {NID-16: 10.0.0.1@tcp}
     min_tx_credits: 8
     tx_q_num_of_buf: 0
+    available_rtr_credits: 8
+    min_rtr_credits: 8
+    refcount: 1
     sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}' \
@@ -532,10 +544,10 @@ buffers:
   recovery_limit: 0
   max_recovery_ping_interval: 900' \
 		"2:3: 'lnd_timeout' is a required property (at global)"
-	# rst_alloc: a Lustre counter this node does not keep
+	# a key Lustre does not have
 	invalid stats-show "$(stats_doc '  ' 0 0 0)
-  rst_alloc: 0" \
-		"32:3: Additional properties are not allowed ('rst_alloc' was unexpected) (at statistics)"
+  rtr_alloc: 0" \
+		"35:3: Additional properties are not allowed ('rtr_alloc' was unexpected) (at statistics)"
 	invalid policy-show 'udsp:
 - src: tcp
   action: {priority: 1}' \
@@ -575,7 +587,7 @@ bad_import() {
   peer ni: 10.11.0.5@tcp'
 	bad_import unknown_key "6:3: unknown key 'interface' in a net: expected 'net type', 'local NI(s)', 'tunables'" '- net type: tcp
   interface: veth0'
-	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'" 'routes:
+	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'" 'routes:
 - net: o2ib'
 	bad_import credits_range "8:30: invalid peer_credits '2000': expected an integer 1-1024" '- net type: tcp
   local NI(s):
@@ -605,12 +617,10 @@ bad_import() {
 - src: [tcp]'
 	bad_import rte_alone "6:3: invalid rule (rte): --rte needs --dst: a router rule is --dst with --rte" 'udsp:
 - rte: 10.11.0.9@tcp'
-	# lnetctl points at the rule, the schema at the priority
-	bad_import pair_priority "6:3: invalid rule (src + dst + priority 3): a priority applies to one descriptor only: --src with --dst makes a preferred-NID rule, which takes no priority" 'udsp:
+	bad_import action_list_key "8:5: unknown key 'prio' in action: expected 'priority'" 'udsp:
 - src: tcp
-  dst: tcp1
   action:
-    priority: 3' 9:15
+  - prio: 3'
 	bad_import no_nid "6:3: a peer needs 'primary nid' or 'peer ni'" 'peer:
 - Multi-Rail: true'
 	bad_import empty_ifs "7:17: 'interfaces' is empty: a local NI needs one (e.g. '0: eth0')" '- net type: tcp
@@ -638,7 +648,7 @@ bad_import() {
 	bad_import buffers_range "6:9: invalid tiny '100': expected 0 (the default) or an integer 512-1048576" 'buffers:
   tiny: 100'
 	bad_import buffers_type "5:10: 'buffers' must be a mapping, not a sequence" 'buffers: [1]'
-	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-1" 'routing:
+	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-3" 'routing:
   enable: true'
 	bad_import global_key "6:3: unknown key 'numa' in global: expected a key of 'lnetctl global show'" 'global:
   numa: 1'

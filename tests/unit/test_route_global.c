@@ -456,7 +456,7 @@ static void test_stats(void **state)
 	assert_int_equal(stats_cmd(ln, IOC_LIBCFS_GET_LNET_STATS, &st), 0);
 	assert_int_equal(st.st_send_count + st.st_peer_recv_count, 0);
 	assert_int_equal(st.st_nis, 2);
-	st.st_reserved[3] = 1;
+	st.st_pad2 = 1;
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_LNET_STATS, &st, sizeof(st), true),
 			 -EINVAL);
 	memset(&st, 0, sizeof(st));

@@ -122,6 +122,9 @@ static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 	"        available_tx_credits: 8\n" \
 	"        min_tx_credits: 8\n" \
 	"        tx_q_num_of_buf: 0\n" \
+	"        available_rtr_credits: 8\n" \
+	"        min_rtr_credits: 8\n" \
+	"        refcount: 1\n" \
 	"        statistics:\n" \
 	"            send_count: 0\n" \
 	"            recv_count: 0\n" \
@@ -662,7 +665,7 @@ static void t_parse_errors(void **state)
 	parse_err("udsp:\n- src: tcp\n  dst: tcp1\n- dst: tcp1\n  src: tcp\n", -EINVAL, 4, 3,
 		  "this rule matches the same NIDs as the rule at 2:3");
 	parse_err("nets:\n- net type: tcp\n", -EINVAL, 1, 1,
-		  "unknown key 'nets' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'");
+		  "unknown key 'nets' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'");
 	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
 		  "    lnd tunables: {}\n", -EINVAL, 5, 5,
 		  "unknown key 'lnd tunables' in a local NI: expected 'interfaces', 'tunables'");

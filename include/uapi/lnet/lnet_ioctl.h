@@ -213,13 +213,17 @@ struct lnet_ioc_ni {
  *   In: pr_prim_nid; pr_nid (zero = only create the peer), pr_flags
  *   (LNET_PEER_F_NON_MR, LNET_PEER_F_LOCK_PRIM: valid when the peer is
  *   created). Creates the peer if needed (the primary NID is its first NI),
- *   then adds pr_nid to it.
+ *   then adds pr_nid to it. A peer whose primary is one of this node's own
+ *   NIDs is this node as its own peer (what a discover of ourselves makes,
+ *   as in Lustre): it takes only our NIDs.
  *   Errors, one cause each except EINVAL:
  *     EINVAL      what lnet_peer_add_check() (kernel/core/validate.c, no
  *                 state: callers run it first and name the field) refuses:
  *                 zero pr_prim_nid, a flag other than NON_MR and LOCK_PRIM,
  *                 a 0@lo NID, a second NID with NON_MR; or a malformed NID;
- *     EADDRINUSE  pr_prim_nid or pr_nid is one of this node's own NIDs;
+ *     EADDRINUSE  pr_nid is one of this node's own NIDs and the peer is
+ *                 another node, or the peer is this node and pr_nid is
+ *                 not one of ours;
  *     EMLINK      the peer exists and is non-MR: it has its primary NID only;
  *     EEXIST      pr_nid already belongs to a peer, pr_prim_nid is another
  *                 peer's non-primary NID, or (no pr_nid) the peer exists
@@ -247,7 +251,15 @@ struct lnet_ioc_ni {
  *   credit limit (the peer_credits of the NI that reaches it), pr_hstatus
  *   counts the failures that lowered pr_health (REMOTE_* and
  *   NETWORK_TIMEOUT), pr_peer_state is the peer's LNET_PEER_S_* bits
- *   (below). pr_pad and pr_pad2 must be zero.
+ *   (below). pr_rtr_credits / pr_min_rtr_credits: the router buffer
+ *   credits of the peer NI (how many of its messages this node would
+ *   forward at once: the peer_buffer_credits of the NI that reaches it, or
+ *   its peer_credits when that is 0, as in Lustre) and their low-water
+ *   mark; this core does not forward, so both stay at that number.
+ *   pr_refcount: the references held on the peer NI, as Lustre counts
+ *   them: 1 for the peer table, plus one per message that is being sent to
+ *   it or was received from it and is not yet finalized.
+ *   pr_pad and pr_pad2 must be zero.
  *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
  *
  * IOC_LIBCFS_SET_PEER_STATE (112, Lustre's number for `peer set --state`)
@@ -312,7 +324,10 @@ struct lnet_ioc_peer {
 	__u32 pr_pad2;
 	__u64 pr_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
 	__u64 pr_hstatus[__LNET_IOC_HS_MAX];	/* out */
-	__u32 pr_reserved[4];
+	__s32 pr_rtr_credits;			/* out */
+	__s32 pr_min_rtr_credits;		/* out */
+	__u32 pr_refcount;			/* out */
+	__u32 pr_reserved[1];
 };
 
 /*
@@ -427,6 +442,12 @@ struct lnet_ioc_routing {
  *                          lnet_ioc_hstatus; index 0 unused)
  *     st_selftest_corrupt  selftest PUTs this node received whose bytes
  *                          were not the pattern (see IOC_LNET_SELFTEST)
+ *     st_rst_alloc         messages waiting now for their ACK or REPLY
+ *                          (Lustre's response trackers)
+ *     st_route_count, st_route_length  messages forwarded for other
+ *                          nodes and their bytes: always 0, this core
+ *                          does not forward (a message for another node
+ *                          is dropped and counted in st_dp_drop_*)
  *   st_pad must be zero like the reserved fields.
  *
  * IOC_LIBCFS_RESET_LNET_STATS (110)
@@ -463,7 +484,10 @@ struct lnet_ioc_stats {
 	__u64 st_successful_resends;
 	__u64 st_hstatus[__LNET_IOC_HS_MAX];
 	__u64 st_selftest_corrupt;
-	__u32 st_reserved[4];
+	__u32 st_rst_alloc;
+	__u32 st_pad2;
+	__u32 st_route_count;
+	__u32 st_route_length;
 };
 
 /*
@@ -555,7 +579,9 @@ struct lnet_ioc_health {
  *   ping_src (the local NID to send from; zero = let selection choose),
  *   ping_timeout_ms (1..LNET_PING_TIMEOUT_MAX_MS), ping_flags 0.
  *   Sends one GET to the node's ping target and waits (without blocking
- *   other commands) for the reply or the timeout.
+ *   other commands) for the reply or the timeout. A ping of one of this
+ *   node's own NIDs (not 0@lo) also makes this node its own peer, holding
+ *   every NID of the reply, as DISCOVER does.
  *   Out: ping_primary (the node's primary NID as this node knows it: the
  *   primary NID of its peer, else ping_nid), ping_multi_rail (1 when the
  *   peer is known to be Multi-Rail: after discovery), ping_nnids and the
@@ -574,6 +600,8 @@ struct lnet_ioc_health {
  *   ping_flags 0 or LNET_PING_F_FORCE. Discovers the node: pings it and
  *   makes its peer hold every NID of the reply (creating the peer and its
  *   peer NIs, UDSP rules applied), then pushes this node's NIDs to it.
+ *   One of this node's own NIDs makes this node its own peer (no push),
+ *   as Lustre does; 0@lo makes no peer.
  *   Without FORCE a peer already discovered is answered from the peer
  *   table without any traffic; FORCE discovers it again.
  *   Out: as PING_PEER, from the peer after discovery (ping_multi_rail 1
