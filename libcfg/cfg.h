@@ -132,10 +132,20 @@ int cfg_peer_append(struct cfg_peer *p, const struct lnet_nid *nid);
  * form: invalid <what> '<value>': <allowed form>. @what names the option or
  * key ("--priority", "priority").
  */
+/* Decimal digits (a leading '-' for s32), as YAML 1.2 reads an integer. */
 int cfg_parse_u32(const char *what, const char *s, uint32_t min, uint32_t max,
 		  uint32_t *out, struct cfg_err *err);
 int cfg_parse_s32(const char *what, const char *s, int32_t min, int32_t max,
 		  int32_t *out, struct cfg_err *err);
+/*
+ * The same for a command-line word, read as Lustre's lnetctl reads numbers
+ * (strtol with base 0): decimal, 0x/0X then hex digits, or 0 then octal
+ * digits ("0x10" and "020" are 16). The message is the decimal one's.
+ */
+int cfg_parse_arg_u32(const char *what, const char *s, uint32_t min, uint32_t max,
+		      uint32_t *out, struct cfg_err *err);
+int cfg_parse_arg_s32(const char *what, const char *s, int32_t min, int32_t max,
+		      int32_t *out, struct cfg_err *err);
 int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err);
 int cfg_parse_net(const char *what, const char *s, uint32_t *net_id, struct cfg_err *err);
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
@@ -180,6 +190,33 @@ bool cfg_nidexpr_match_nid(const struct lnet_nidexpr *e, const struct lnet_nid *
 int cfg_policy_finish(struct cfg_policy *p, bool has_priority, uint32_t priority,
 		      struct cfg_err *err);
 
+/* --- legacy module parameters --------------------------------------------- */
+/*
+ * The lnet module's networks=, ip2nets= and routes= strings (NULL: not
+ * given), as a site wrote them for modprobe (lnetctl convert).
+ */
+struct cfg_legacy {
+	const char *networks;
+	const char *ip2nets;
+	const char *routes;
+};
+
+/*
+ * Find the three in the `options lnet ...` lines of a modprobe.d file:
+ * @text is cut up in place and @l points into it. Lines of other modules,
+ * comments and other lnet parameters are skipped. Errors (-EINVAL): a
+ * parameter given twice, an unterminated quote.
+ */
+int cfg_legacy_modprobe(char *text, struct cfg_legacy *l, struct cfg_err *err);
+/*
+ * Write the YAML configuration they describe to @out: `net:` (networks),
+ * `ip2nets:` and `route:`, in the import layout. Nothing is written when
+ * a string is malformed: -EINVAL (-ERANGE: a number out of range) with a
+ * message naming the parameter and the part. Also -EINVAL: nothing given,
+ * networks and ip2nets both given.
+ */
+int cfg_legacy_yaml(const struct cfg_legacy *l, FILE *out, struct cfg_err *err);
+
 /* --- transport ------------------------------------------------------------ */
 
 struct cfg_handle;
@@ -199,6 +236,15 @@ const char *cfg_target(const struct cfg_handle *h);
  * command's own errors, or -ECONNREFUSED/-ENOENT when lnetd is not there.
  */
 int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf);
+/*
+ * Ctrl-C for a caller that catches SIGINT: while cfg_ioctl() waits for
+ * lnetd's reply, after each signal (and before each read), @stop(@arg)
+ * says whether to give up: then the call ends with -EINTR (the request may
+ * still complete in lnetd). @stop NULL: never. A wait on /dev/lnet ends
+ * when the kernel's does (its own timeout): the module waits past every
+ * signal but a fatal one.
+ */
+void cfg_set_interrupt(struct cfg_handle *h, bool (*stop)(void *arg), void *arg);
 /*
  * After a failed cfg_ioctl(): true when the failure was reaching the target
  * (connect, send or receive), false when the command itself returned the
@@ -234,6 +280,21 @@ int cfg_peer_del(struct cfg_handle *h, const struct cfg_peer *p, struct cfg_err 
 /* The index-th peer NI (of the peer owning @nid, NULL = all): 0 or -ENOENT. */
 int cfg_peer_ni_get(struct cfg_handle *h, uint32_t index, const struct lnet_nid *nid,
 		    struct lnet_ioc_peer *out);
+
+/*
+ * The health of the local NI (@kind LNET_HEALTH_LOCAL_NI, never 0@lo) or
+ * the peer NI (LNET_HEALTH_PEER_NI) @nid, or of every one of the kind when
+ * @nid is NULL, to @value (0..LNET_HEALTH_MAX): below the maximum, recovery
+ * pings follow as after a failure. -ENOENT: no such NI.
+ */
+int cfg_health_set(struct cfg_handle *h, uint32_t kind, const struct lnet_nid *nid,
+		   uint32_t value, struct cfg_err *err);
+/*
+ * The state bits of the peer that owns @nid to @state (LNET_PEER_STATE_*,
+ * within LNET_PEER_STATE_SETTABLE). -ENOENT: no such peer.
+ */
+int cfg_peer_state_set(struct cfg_handle *h, const struct lnet_nid *nid, uint32_t state,
+		       struct cfg_err *err);
 
 /* On success p->d.idx holds where the rule landed. */
 int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *err);
@@ -382,11 +443,36 @@ void cfg_doc_free(struct cfg_doc *doc);
 int cfg_doc_parse(const char *text, size_t len, struct cfg_doc **doc,
 		  struct cfg_err *err);
 /*
- * Apply @doc (add, or delete with @del). On failure everything this call
+ * Apply @doc (add, or delete with @del): only what differs from the running
+ * configuration, so applying a document in force changes nothing and
+ * deleting what is absent is no error. On failure everything this call
  * applied is undone and err says what failed (with its YAML location).
  */
 int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		  struct cfg_err *err);
+/*
+ * What cfg_doc_apply() would change, one line per change on @out (the
+ * grammar is in lnetctl(8), import --dry-run); nothing is changed.
+ */
+int cfg_doc_plan(struct cfg_handle *h, const struct cfg_doc *doc, bool del, FILE *out,
+		 struct cfg_err *err);
+/*
+ * import --show: the running configuration of the objects @doc names (nets
+ * by net and interface, peers by primary NID, routes by net and gateway,
+ * rules by what they match, the routing, buffers and global keys listed),
+ * as export --backup writes it, on @out. Changes nothing.
+ */
+int cfg_doc_show(struct cfg_handle *h, const struct cfg_doc *doc, FILE *out,
+		 struct cfg_err *err);
+/*
+ * import --exec: parse a document of `ping:` and `discover:` sections
+ * (Lustre's layout: nids: {0: NID, ...}; ping also timeout: ms, source:
+ * NID), check all of it, then ping or discover each NID in order, writing
+ * the answers as cfg_show_ping() does. The first failure stops it (err:
+ * the failure, at the NID's line:column).
+ */
+int cfg_doc_exec(struct cfg_handle *h, const char *text, size_t len, FILE *out,
+		 struct cfg_err *err);
 /* The running configuration as a new *@doc (what export --backup writes). */
 int cfg_doc_read(struct cfg_handle *h, struct cfg_doc **doc, struct cfg_err *err);
 

@@ -7,7 +7,9 @@
  *    section parsed by its row, then the checks across the document; all
  *    of it validated before anything is applied. Every error carries the
  *    line:column of the node at fault.
- *  - cfg_doc_apply(): all or nothing. Every step that succeeds pushes how
+ *  - cfg_doc_apply(): all or nothing, and only what differs from the
+ *    running state (section.h, struct applier); cfg_doc_plan() the same
+ *    walk, writing the changes instead of making them. Every step that succeeds pushes how
  *    to undo it on one stack; the first failure undoes the stack in reverse
  *    order, which also puts rules back at the very idx they had (each undo
  *    sees LNet exactly as its step left it). Sections are added in table
@@ -19,6 +21,7 @@
  * Also the parsing, applying and printing helpers the sections share.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +159,14 @@ int check_keys(struct dparse *p, const struct ynode *map, const char *where,
 		return unknown_key(p, k, where, list);
 	}
 	return 0;
+}
+
+int need_map(struct dparse *p, const struct ynode *n, const char *what,
+	     const char *const *allowed)
+{
+	int rc = need_type(p, n, YNODE_MAP, what);
+
+	return rc ? rc : check_keys(p, n, what, allowed, NULL);
 }
 
 int need_type(struct dparse *p, const struct ynode *n, enum ynode_type type,
@@ -327,10 +338,30 @@ static void rollback(struct applier *a)
 	}
 }
 
-int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
-		  struct cfg_err *err)
+void plan_line(struct applier *a, char op, const char *fmt, ...)
 {
-	struct applier a = { .h = h, .doc = doc, .del = del, .err = err };
+	va_list ap;
+
+	fprintf(a->plan, "%c ", op);
+	va_start(ap, fmt);
+	vfprintf(a->plan, fmt, ap);
+	va_end(ap);
+	fputc('\n', a->plan);
+}
+
+void plan_change(char *buf, size_t len, const char *key, long long from, long long to)
+{
+	size_t off = strlen(buf);
+
+	if (off < len)
+		snprintf(buf + off, len - off, "%s%s %lld -> %lld", off ? ", " : "", key,
+			 from, to);
+}
+
+static int doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
+		     FILE *plan, struct cfg_err *err)
+{
+	struct applier a = { .h = h, .doc = doc, .del = del, .plan = plan, .err = err };
 	const struct cfg_section *order[NSECTIONS];
 	size_t i;
 	int rc = 0;
@@ -345,6 +376,18 @@ int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
 		release_undo(&a.undo[--a.nundo]);
 	free(a.undo);
 	return rc;
+}
+
+int cfg_doc_apply(struct cfg_handle *h, const struct cfg_doc *doc, bool del,
+		  struct cfg_err *err)
+{
+	return doc_apply(h, doc, del, NULL, err);
+}
+
+int cfg_doc_plan(struct cfg_handle *h, const struct cfg_doc *doc, bool del, FILE *out,
+		 struct cfg_err *err)
+{
+	return doc_apply(h, doc, del, out, err);
 }
 
 /* --- cfg_doc_read, cfg_doc_write, cfg_export ------------------------------------------- */

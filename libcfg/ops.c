@@ -67,6 +67,8 @@ int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
 				doing, to, LNET_IOC_VERSION);
 	case -ENOMEM:
 		return cfg_fail(err, rc, loc, "%s: LNet is out of memory", doing);
+	case -EINTR:
+		return cfg_fail(err, rc, loc, "%s: interrupted", doing);
 	default:
 		return cfg_fail(err, rc, loc, "%s: %s", doing, strerror(-rc));
 	}

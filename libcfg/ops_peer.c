@@ -92,6 +92,18 @@ static int peer_add_check(const struct cfg_peer *p, struct cfg_err *err)
 	return 0;
 }
 
+/* Is @nid one of this node's own NIDs? (A failed lookup says no.) */
+static bool is_own_nid(struct cfg_handle *h, const struct lnet_nid *nid)
+{
+	struct lnet_ioc_ni ni;
+	u32 i;
+
+	for (i = 0; !cfg_ni_get(h, i, 0, &ni); i++)
+		if (!memcmp(&ni.ni_nid, nid, sizeof(*nid)))
+			return true;
+	return false;
+}
+
 /* Why adding @nid (NULL: creating the peer) to @p failed. */
 static int peer_add_fail(struct cfg_handle *h, const struct cfg_peer *p,
 			 const struct lnet_nid *nid, int rc, struct cfg_err *err)
@@ -114,9 +126,13 @@ static int peer_add_fail(struct cfg_handle *h, const struct cfg_peer *p,
 				b, cfg_nid_str(&owner, a, sizeof(a)));
 	if (rc == -EMLINK)
 		return peer_non_mr_fail(p, rc, err);
-	if (rc == -EADDRINUSE)
+	if (rc == -EADDRINUSE && !is_own_nid(h, &p->prim))
 		return cfg_fail(err, rc, &p->loc,
 				"NID %s is one of this node's own NIDs, not a peer's", b);
+	if (rc == -EADDRINUSE)
+		return cfg_fail(err, rc, &p->loc,
+				"NID %s is not one of this node's own NIDs: peer %s is this node",
+				b, a);
 	if (rc == -ENOSPC)
 		return cfg_fail(err, rc, &p->loc, "peer %s already has the most NIDs allowed (%d)",
 				a, LNET_PEER_MAX_NIS);

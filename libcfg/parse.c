@@ -32,6 +32,44 @@ static int parse_digits(const char *s, u64 *v)
 	return 0;
 }
 
+/*
+ * A command-line number as strtol(s, NULL, 0) would read it, but whole:
+ * "0x" or "0X" then hex digits, "0" then octal digits, else decimal.
+ * -EINVAL for junk (also "08", "0x"), -ERANGE past 64 bits.
+ */
+static int parse_c_number(const char *s, u64 *v)
+{
+	unsigned int base = 10, d;
+	u64 n = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0' && s[1]) {
+		base = 8;
+		s++;
+	}
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned int)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned int)(*s - 'a') + 10;
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned int)(*s - 'A') + 10;
+		else
+			return -EINVAL;
+		if (d >= base)
+			return -EINVAL;
+		if (n > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		n = n * base + d;
+	}
+	*v = n;
+	return 0;
+}
+
 /* "123", "64K", "1m": 0 and *@v, or -EINVAL / -ERANGE (past 2^32 - 1). */
 static int parse_size(const char *s, u64 *v)
 {
@@ -58,7 +96,7 @@ static int parse_size(const char *s, u64 *v)
 }
 
 /*
- * @s read by @number (parse_digits, parse_size) and checked against
+ * @s read by @number (parse_digits, parse_c_number, parse_size) and checked against
  * [@min, @max]: 0 with *@out set, or -EINVAL / -ERANGE with *@out untouched.
  */
 static int parse_u32_in(int (*number)(const char *s, u64 *v), const char *s,
@@ -74,16 +112,27 @@ static int parse_u32_in(int (*number)(const char *s, u64 *v), const char *s,
 	return rc;
 }
 
-int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
-		  struct cfg_err *err)
+static int u32_result(int rc, const char *what, const char *s, u32 min, u32 max,
+		      struct cfg_err *err)
 {
-	int rc = parse_u32_in(parse_digits, s, min, max, out);
-
 	if (rc)
 		return cfg_fail(err, rc, NULL,
 				"invalid %s '%s': expected an integer %u-%u",
 				what, s, min, max);
 	return 0;
+}
+
+int cfg_parse_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		  struct cfg_err *err)
+{
+	return u32_result(parse_u32_in(parse_digits, s, min, max, out), what, s, min, max, err);
+}
+
+int cfg_parse_arg_u32(const char *what, const char *s, u32 min, u32 max, u32 *out,
+		      struct cfg_err *err)
+{
+	return u32_result(parse_u32_in(parse_c_number, s, min, max, out), what, s, min, max,
+			  err);
 }
 
 int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
@@ -98,13 +147,14 @@ int cfg_parse_size(const char *what, const char *s, u32 min, u32 max, u32 *out,
 	return 0;
 }
 
-int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
-		  struct cfg_err *err)
+/* @s ('-' allowed) read by @number into [@min, @max], or the message. */
+static int parse_s32_in(int (*number)(const char *s, u64 *v), const char *what,
+			const char *s, s32 min, s32 max, s32 *out, struct cfg_err *err)
 {
 	bool neg = s[0] == '-';
 	s64 sv = 0;
 	u64 v;
-	int rc = parse_digits(s + neg, &v);
+	int rc = number(s + neg, &v);
 
 	if (!rc && v > (u64)INT32_MAX + neg)
 		rc = -ERANGE;
@@ -119,6 +169,18 @@ int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
 				what, s, min, max);
 	*out = (s32)sv;
 	return 0;
+}
+
+int cfg_parse_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
+		  struct cfg_err *err)
+{
+	return parse_s32_in(parse_digits, what, s, min, max, out, err);
+}
+
+int cfg_parse_arg_s32(const char *what, const char *s, s32 min, s32 max, s32 *out,
+		      struct cfg_err *err)
+{
+	return parse_s32_in(parse_c_number, what, s, min, max, out, err);
 }
 
 int cfg_parse_bool(const char *what, const char *s, bool *out, struct cfg_err *err)
@@ -161,21 +223,112 @@ int cfg_parse_net(const char *what, const char *s, u32 *net_id, struct cfg_err *
 	return nidlib_result(rc, what, s, why, err);
 }
 
+/*
+ * A NID written without "@net" is on tcp, as Lustre reads it
+ * ("10.0.0.1" is 10.0.0.1@tcp, "10.0.0.[1-3]" three tcp NIDs): @s, or
+ * @s with "@tcp" appended in @buf. Only NIDs take the default: in a NID
+ * expression a word alone is a net ("tcp1").
+ */
+static const char *nid_on_net(const char *s, char *buf, size_t len)
+{
+	if (!*s || strchr(s, '@'))
+		return s;
+	if ((size_t)snprintf(buf, len, "%s@tcp", s) >= len)
+		return s;	/* too long to be a NID anyway: the parser says so */
+	return buf;
+}
+
+/* The message of a NID that failed to parse, saying when tcp was assumed. */
+static int nid_fail(int rc, const char *what, const char *s, bool on_tcp,
+		    const char *why, struct cfg_err *err)
+{
+	return cfg_fail(err, rc, NULL, "invalid %s '%s': %s%s", what, s, why,
+			on_tcp ? " (a NID without '@<net>' is on tcp)" : "");
+}
+
 int cfg_parse_nid(const char *what, const char *s, struct lnet_nid *nid,
 		  struct cfg_err *err)
 {
-	char why[256] = "";
-	int rc = lnet_nid_parse(s, nid, why, sizeof(why));
+	char why[256] = "", full[LNET_EXPR_STR_MAX];
+	const char *parsed = nid_on_net(s, full, sizeof(full));
+	int rc = lnet_nid_parse(parsed, nid, why, sizeof(why));
 
-	return nidlib_result(rc, what, s, why, err);
+	return rc ? nid_fail(rc, what, s, parsed != s, why, err) : 0;
+}
+
+/* The @len decimal digits at @s, at most @max: the value, or -1. */
+static int small_number(const char *s, size_t len, int max)
+{
+	int v = 0;
+	size_t i;
+
+	if (!len || len > 3)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v <= max ? v : -1;
+}
+
+/* One octet of an IPv4 CIDR, the top @bits of @v fixed: "v", "[lo-hi]" or "*". */
+static int cidr_octet(char *buf, size_t len, int v, int bits)
+{
+	int lo;
+
+	if (bits >= 8)
+		return snprintf(buf, len, "%d", v);
+	if (bits <= 0)
+		return snprintf(buf, len, "*");
+	lo = v & (0xff << (8 - bits)) & 0xff;
+	return snprintf(buf, len, "[%d-%d]", lo, lo + (1 << (8 - bits)) - 1);
+}
+
+/*
+ * Lustre takes IPv4 CIDR in NID expressions ("10.0.0.0/24@tcp"); the
+ * expression grammar has IPv4 ranges instead, which say the same:
+ * 10.0.0.0/24 is 10.0.0.*, 10.0.16.0/20 is 10.0.[16-31].*. @s rewritten
+ * so into @buf and 1, or 0 when @s is no IPv4 CIDR (left to the parser);
+ * -EINVAL with the message for an IPv4 CIDR that is malformed.
+ */
+static int ipv4_cidr(const char *what, const char *s, char *buf, size_t len,
+		     struct cfg_err *err)
+{
+	const char *slash = strchr(s, '/'), *at = strchr(s, '@'), *p = s, *dot;
+	int octet[4], prefix = -1, i;
+	size_t n = 0;
+
+	if (!slash || !at || slash > at || strchr(s, ':') || strpbrk(s, "[*"))
+		return 0;
+	for (i = 0; i < 4 && p; i++) {
+		dot = i < 3 ? memchr(p, '.', slash - p) : slash;
+		octet[i] = dot ? small_number(p, dot - p, 255) : -1;
+		p = dot && octet[i] >= 0 ? dot + 1 : NULL;
+	}
+	if (p == slash + 1)
+		prefix = small_number(p, at - p, 32);
+	if (prefix < 0)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': an IPv4 CIDR is four octets 0-255, '/' and a "
+				"prefix length 0-32, e.g. '10.0.0.0/24@tcp'", what, s);
+	for (i = 0; i < 4 && n < len; i++) {
+		n += cidr_octet(buf + n, len - n, octet[i], prefix - 8 * i);
+		if (n < len)
+			n += snprintf(buf + n, len - n, "%s", i < 3 ? "." : at);
+	}
+	return n < len;		/* too long: the parser names what is wrong */
 }
 
 int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
 		      struct cfg_err *err)
 {
-	char why[256] = "";
-	int rc = lnet_nidexpr_parse(s, e, why, sizeof(why));
+	char why[256] = "", ranges[LNET_EXPR_STR_MAX];
+	int rc = ipv4_cidr(what, s, ranges, sizeof(ranges), err);
 
+	if (rc < 0)
+		return rc;
+	rc = lnet_nidexpr_parse(rc ? ranges : s, e, why, sizeof(why));
 	return nidlib_result(rc, what, s, why, err);
 }
 
@@ -442,25 +595,39 @@ static int nidlist_fail(const char *what, const char *s, int rc,
 			what, s);
 }
 
-/* One item: a NID, or a NID range expanded into NIDs. */
+/* @item (no '@') is a net expression such as "o2ib[1-2]", not NIDs on tcp. */
+static bool is_net_only(const char *item)
+{
+	struct lnet_nidexpr e;
+
+	return !strchr(item, '@') && !lnet_nidexpr_parse(item, &e, NULL, 0) &&
+	       lnet_nidexpr_is_net(&e);
+}
+
+/* One item: a NID, or a NID range expanded into NIDs (on tcp without "@net"). */
 static int nidlist_item(const char *what, const char *s, const char *item,
 			struct nidlist_ctx *ctx, struct cfg_err *err)
 {
-	char why[256] = "";
+	char why[256] = "", full[LNET_EXPR_STR_MAX];
+	const char *parsed = nid_on_net(item, full, sizeof(full));
 	struct lnet_nid nid;
 	struct lnet_nidexpr e;
 	int rc;
 
-	if (!strpbrk(item, "[*")) {
-		rc = lnet_nid_parse(item, &nid, why, sizeof(why));
+	if (is_net_only(item))
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': '%s' is a net, expected NIDs",
+				what, s, item);
+	if (!strpbrk(parsed, "[*")) {
+		rc = lnet_nid_parse(parsed, &nid, why, sizeof(why));
 		if (rc)
-			return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+			return nid_fail(rc, what, s, parsed != item, why, err);
 		rc = nidlist_add(&nid, ctx);
 		return rc ? nidlist_fail(what, s, rc, ctx, err) : 0;
 	}
-	rc = lnet_nidexpr_parse(item, &e, why, sizeof(why));
+	rc = lnet_nidexpr_parse(parsed, &e, why, sizeof(why));
 	if (rc)
-		return cfg_fail(err, rc, NULL, "invalid %s '%s': %s", what, s, why);
+		return nid_fail(rc, what, s, parsed != item, why, err);
 	if (lnet_nidexpr_is_net(&e))
 		return cfg_fail(err, -EINVAL, NULL,
 				"invalid %s '%s': '%s' is a net, expected NIDs",

@@ -4,9 +4,11 @@
  * applied, read back and shown (cfg_show_global, its part of export).
  *
  *   global: {numa_range: 0, ...}    # the keys of `lnetctl global show`
+ *   numa: {range: 0}                # Lustre's other way to write numa_range
  *
  * lnd_timeout is read-only: written by show and export (after
- * router_sensitivity, where Lustre has it), ignored by import. Applying
+ * router_sensitivity, where Lustre has it), ignored by import. max_intf
+ * (Lustre 2.10-2.12) is read as max_interfaces. Applying
  * saves every settable value first and puts them back on undo; import
  * --del puts the keys listed back to their defaults. A document read from
  * LNet keeps only what differs from the defaults.
@@ -16,14 +18,22 @@
 #include <string.h>
 #include "section.h"
 
-static const char *const global_top[] = { "global", NULL };
+static const char *const global_top[] = { "global", "numa", NULL };
+static const char *const numa_keys[] = { "range", NULL };
 
 /* --- parse ------------------------------------------------------------------------ */
 
+/* Lustre 2.10-2.12 wrote max_interfaces under its module parameter's old name. */
+static const char *global_name(const char *key)
+{
+	return strcmp(key, "max_intf") ? key : "max_interfaces";
+}
+
 static int global_key(struct dparse *p, const struct ynode *k)
 {
-	const struct cfg_global_spec *s = cfg_global_find(k->str);
+	const struct cfg_global_spec *s = cfg_global_find(global_name(k->str));
 	struct cfg_global *g = &doc_priv(p->doc)->global;
+	u32 value = 0;
 	int rc;
 
 	if (!s && !strcmp(k->str, "lnd_timeout"))
@@ -32,19 +42,66 @@ static int global_key(struct dparse *p, const struct ynode *k)
 		return cfg_fail(p->err, -EINVAL, &k->loc,
 				"unknown key '%s' in global: expected a key of 'lnetctl global show'",
 				k->str);
+	if (g->set & (1U << s->id))	/* max_intf and max_interfaces */
+		return cfg_fail(p->err, -EINVAL, &k->loc,
+				"'%s' in global: %s is already given (max_intf is its old name)",
+				k->str, s->name);
 	rc = need_number(p, k->value, k->str);
 	if (!rc)
 		rc = at_node(p->err, k->value, cfg_parse_u32(s->name, k->value->str, s->min,
-							     s->max, &g->value[s->id], p->err));
+							     s->max, &value, p->err));
+	/* only numa_range can be set already: by a `numa:` written before */
+	if (!rc && (g->set & (1U << s->id)) && g->value[s->id] != value)
+		rc = cfg_fail(p->err, -EINVAL, &k->value->loc,
+			      "global %s %u differs from numa range %u", s->name, value,
+			      g->value[s->id]);
+	g->value[s->id] = value;
 	g->set |= 1U << s->id;
 	g->loc[s->id] = k->value->loc;
 	return rc;
 }
 
+/*
+ * `numa: {range: N}` sets numa_range, as Lustre's import does; written
+ * back as global's numa_range (where Lustre's export has it). Both ways
+ * in one document must agree.
+ */
+static int parse_numa(struct dparse *p, const struct ynode *map)
+{
+	struct cfg_global *g = &doc_priv(p->doc)->global;
+	const unsigned int id = LNET_GLOBAL_NUMA_RANGE;
+	const struct cfg_global_spec *s = cfg_global_find("numa_range");
+	const struct ynode *v;
+	u32 range;
+	int rc = need_map(p, map, "numa", numa_keys);
+
+	v = rc ? NULL : ytree_get(map, "range");
+	if (!v)
+		return rc;
+	rc = need_number(p, v, "range");
+	if (!rc)
+		rc = at_node(p->err, v, cfg_parse_u32("range", v->str, s->min, s->max,
+						      &range, p->err));
+	if (rc)
+		return rc;
+	if ((g->set & (1U << id)) && g->value[id] != range)
+		return cfg_fail(p->err, -EINVAL, &v->loc,
+				"numa range %u differs from global numa_range %u", range,
+				g->value[id]);
+	g->value[id] = range;
+	g->set |= 1U << id;
+	g->loc[id] = v->loc;
+	return 0;
+}
+
 static int parse_global(struct dparse *p, const struct ynode *key)
 {
 	const struct ynode *k, *map = key->value;
-	int rc = need_type(p, map, YNODE_MAP, "global");
+	int rc;
+
+	if (!strcmp(key->str, "numa"))
+		return parse_numa(p, map);
+	rc = need_type(p, map, YNODE_MAP, "global");
 
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next)
 		rc = global_key(p, k);
@@ -82,25 +139,51 @@ static int save_global(struct applier *a)
 	return push_undo(a, &u);
 }
 
+/*
+ * @want (the document's values, or the defaults with a->del) where they
+ * differ from the running ones: only those stay set in @want; "~ global:
+ * KEY OLD -> NEW, ..." when planning. True when something differs.
+ */
+static int global_differs(struct applier *a, struct cfg_global *want, bool *differs)
+{
+	const struct cfg_global_spec *s;
+	struct cfg_global now;
+	char buf[512] = "";
+	int rc = cfg_global_read(a->h, &now, a->err);
+
+	if (rc)
+		return rc;
+	for (s = cfg_global_specs; s->name; s++) {
+		if (!(want->set & (1U << s->id)))
+			continue;
+		if (a->del)
+			want->value[s->id] = s->def;
+		if (now.value[s->id] == want->value[s->id])
+			want->set &= ~(1U << s->id);
+		else
+			plan_change(buf, sizeof(buf), s->name, now.value[s->id],
+				    want->value[s->id]);
+	}
+	if (a->plan && buf[0])
+		plan_line(a, '~', "global: %s", buf);
+	*differs = buf[0];
+	return 0;
+}
+
 /* The document's values, or with a->del the defaults of the keys it lists. */
 static int apply_global(struct applier *a)
 {
-	const struct cfg_global *g = &doc_priv(a->doc)->global;
-	const struct cfg_global_spec *s;
-	struct cfg_global def;
+	struct cfg_global want = doc_priv(a->doc)->global;
+	bool differs;
 	int rc;
 
-	if (!g->set)
+	if (!want.set)
 		return 0;
-	rc = save_global(a);
-	if (rc)
+	rc = global_differs(a, &want, &differs);
+	if (rc || !differs || a->plan)
 		return rc;
-	if (!a->del)
-		return cfg_global_apply(a->h, g, a->err);
-	def = *g;
-	for (s = cfg_global_specs; s->name; s++)
-		def.value[s->id] = s->def;
-	return cfg_global_apply(a->h, &def, a->err);
+	rc = save_global(a);
+	return rc ? rc : cfg_global_apply(a->h, &want, a->err);
 }
 
 /* --- read -------------------------------------------------------------------------- */

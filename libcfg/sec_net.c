@@ -442,12 +442,12 @@ static int parse_nets(struct dparse *p, const struct ynode *key)
 
 /* --- apply ------------------------------------------------------------------------- */
 
-static int undo_net_add(struct applier *a, const struct undo *u, struct cfg_err *e)
-{
-	return cfg_net_del(a->h, a->doc->nets[u->item], e);
-}
+/*
+ * One NI per step: a doc entry with several interfaces is one step per
+ * interface, each compared with the running NI on that interface.
+ */
 
-/* A deleted net: add its NIs (one cfg_net each) again. */
+/* Add back the NIs (one cfg_net each) that a step deleted. */
 static int undo_net_del(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
 	const struct cfg_net *nets = u->data;
@@ -459,6 +459,12 @@ static int undo_net_del(struct applier *a, const struct undo *u, struct cfg_err 
 	return rc;
 }
 
+/* Delete the NI (a one-interface cfg_net) that a step added. */
+static int undo_net_add(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	return cfg_net_del(a->h, u->data, e);
+}
+
 static void release_nets(struct undo *u)
 {
 	struct cfg_net *nets = u->data;
@@ -467,29 +473,6 @@ static void release_nets(struct undo *u)
 	for (i = 0; i < u->ndata; i++)
 		cfg_net_fini(&nets[i]);
 	free(nets);
-}
-
-static int add_nets(struct applier *a)
-{
-	const struct cfg_doc *d = a->doc;
-	size_t i;
-	int rc;
-
-	for (i = 0; i < d->nnets; i++) {
-		const struct cfg_net *n = d->nets[i];
-		struct undo u = { .undo = undo_net_add, .item = i };
-
-		if (!n->nifs && !n->nid.nid_lnd)
-			return cfg_fail(a->err, -EINVAL, &n->loc,
-					"adding a net needs 'local NI(s)' with 'interfaces' or 'nid'");
-		rc = cfg_net_add(a->h, n, a->err);
-		if (rc)
-			return item_failed(a, &n->loc, rc);
-		rc = push_undo(a, &u);
-		if (rc)
-			return rc;
-	}
-	return 0;
 }
 
 /* The model of one running NI: its interface and tunables, in net @net_id. */
@@ -506,14 +489,99 @@ static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni
 	return 0;
 }
 
-static bool lists_ifname(const struct cfg_net *n, const char *ifname)
+/* Entry @n on interface @ifname, into @one (initialized here; fini it). */
+static int one_ni_on(const struct cfg_net *n, const char *ifname, struct cfg_net *one,
+		     struct cfg_err *err)
 {
-	u32 j;
+	cfg_net_init(one);
+	one->net_id = n->net_id;
+	one->tun = n->tun;
+	one->lnd_tun = n->lnd_tun;
+	one->nid = n->nid;
+	one->loc = n->loc;
+	if (cfg_net_append(one, ifname))
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return 0;
+}
 
-	for (j = 0; j < n->nifs; j++)
-		if (!strcmp(n->ifnames[j], ifname))
-			return true;
-	return false;
+/* Entry @n with interface @j alone, into @one (initialized here; fini it). */
+static int one_ni(const struct cfg_net *n, u32 j, struct cfg_net *one, struct cfg_err *err)
+{
+	return one_ni_on(n, n->ifnames[j], one, err);
+}
+
+/* "tcp(eth0)", or "tcp" for a whole net: how the plan names an NI. */
+static const char *ni_name(const struct cfg_net *n, char *buf, size_t len)
+{
+	char net[LNET_NET_STR_MAX];
+
+	lnet_net_print(n->net_id, net, sizeof(net));
+	if (n->nifs)
+		snprintf(buf, len, "%s(%s)", net, n->ifnames[0]);
+	else
+		snprintf(buf, len, "%s", net);
+	return buf;
+}
+
+static int read_nis_failed(struct applier *a, const struct cfg_net *n, int rc)
+{
+	return cfg_ioc_fail(a->h, rc, a->err, &n->loc, "cannot read the NIs");
+}
+
+/*
+ * The running NI of net n->net_id on interface n->ifnames[0] (any NI of
+ * the net when @n has none) in @ni: 0, -ENOENT, or an error in a->err.
+ */
+static int running_ni(struct applier *a, const struct cfg_net *n, struct lnet_ioc_ni *ni)
+{
+	u32 i;
+	int rc;
+
+	for (i = 0;; i++) {
+		memset(ni, 0, sizeof(*ni));
+		rc = cfg_ni_get(a->h, i, n->net_id, ni);
+		if (rc == -ENOENT)
+			return rc;
+		if (rc)
+			return read_nis_failed(a, n, rc);
+		if (!n->nifs || !strcmp(ni->ni_ifname, n->ifnames[0]))
+			return 0;
+	}
+}
+
+/* The tunables @want sets to a value @have does not hold, as "KEY OLD -> NEW, ...". */
+static bool tunables_differ(const struct lnet_ni_tunables *want,
+			    const struct lnet_ni_tunables *have, char *buf, size_t len)
+{
+	u32 i;
+
+	buf[0] = '\0';
+	for (i = 0; i < __LNET_TUN_MAX; i++)
+		if (lnet_ni_tun_get(want, i) >= 0 &&
+		    lnet_ni_tun_get(want, i) != lnet_ni_tun_get(have, i))
+			plan_change(buf, len, lnet_ni_tun_ranges[i].name,
+				    lnet_ni_tun_get(have, i), lnet_ni_tun_get(want, i));
+	return buf[0];
+}
+
+/* The same for the LND tunables a tcp NI has (tos -1 is a value too). */
+static void lnd_tunables_differ(const struct cfg_net *want, const struct lnet_ioc_ni *have,
+				char *buf, size_t len)
+{
+	u32 i;
+
+	if (!(have->ni_flags & LNET_NI_F_LND_TUN))
+		return;		/* accepted and ignored (o2ib): nothing to compare */
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++) {
+		s32 w = lnet_sock_tun_get(&want->lnd_tun, i);
+		s32 h = lnet_sock_tun_get(&have->ni_lnd_tun, i);
+
+		/* conns_per_peer 0 is the LND's choice: what it chose is in force */
+		if (i == LNET_SOCK_CONNS_PER_PEER && !w)
+			continue;
+		if (w != -1 && w != h)
+			plan_change(buf, len, lnet_sock_tun_ranges[i].name, h, w);
+	}
 }
 
 /* The NIs of @n as they are now (one cfg_net per NI), to add them back. */
@@ -530,9 +598,8 @@ static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 		if (rc == -ENOENT)
 			return 0;
 		if (rc)
-			return cfg_fail(a->err, rc, &n->loc, "cannot read the NIs from %s: %s",
-					cfg_target(a->h), strerror(-rc));
-		if (n->nifs && !lists_ifname(n, ni.ni_ifname))
+			return read_nis_failed(a, n, rc);
+		if (n->nifs && strcmp(n->ifnames[0], ni.ni_ifname))
 			continue;
 		if (!n->nifs && n->nid.nid_lnd && !lnet_nid_equal(&n->nid, &ni.ni_nid))
 			continue;	/* an NI named by its NID alone */
@@ -547,64 +614,177 @@ static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 	}
 }
 
+/* Delete @n (one NI, or a whole net), saving what it removes for the undo. */
+static int del_step(struct applier *a, const struct cfg_net *n)
+{
+	struct undo u = { .undo = undo_net_del, .release = release_nets };
+	int rc = save_nis(a, n, &u);
+
+	if (!rc)
+		rc = cfg_net_del(a->h, n, a->err);
+	if (rc) {
+		release_undo(&u);
+		return item_failed(a, &n->loc, rc);
+	}
+	return push_undo(a, &u);
+}
+
+/* Add @one (one NI; the undo takes it over: @one is empty after). */
+static int add_step(struct applier *a, struct cfg_net *one)
+{
+	struct undo u = { .undo = undo_net_add, .release = release_nets, .ndata = 1 };
+	struct cfg_net *copy;
+	int rc = cfg_net_add(a->h, one, a->err);
+
+	if (rc)
+		return item_failed(a, &one->loc, rc);
+	copy = malloc(sizeof(*copy));
+	if (!copy) {
+		cfg_net_del(a->h, one, a->err);
+		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+	}
+	*copy = *one;
+	one->ifnames = NULL;	/* the copy owns the list now */
+	one->nifs = 0;
+	u.data = copy;
+	return push_undo(a, &u);
+}
+
+/*
+ * Bring the NI @one into force: added, or left alone. Its tunables cannot
+ * change while it exists, and deleting and adding it again would move it
+ * after the other NIs (a rollback could not put it back in its place): a
+ * change is one error naming the values, for the admin to delete it first.
+ */
+static int add_ni(struct applier *a, struct cfg_net *one)
+{
+	char name[LNET_NET_STR_MAX + LNET_IFNAME_LEN + 2], diff[256];
+	char net[LNET_NET_STR_MAX];
+	struct lnet_ioc_ni ni;
+	int rc = running_ni(a, one, &ni);
+
+	if (rc && rc != -ENOENT)
+		return rc;
+	if (!rc) {
+		tunables_differ(&one->tun, &ni.ni_tun, diff, sizeof(diff));
+		lnd_tunables_differ(one, &ni, diff, sizeof(diff));
+	}
+	if (!rc && diff[0]) {
+		lnet_net_print(one->net_id, net, sizeof(net));
+		return cfg_fail(a->err, -EBUSY, &one->loc,
+				"net %s: tunables %s: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net %s --if %s)",
+				ni_name(one, name, sizeof(name)), diff, net, one->ifnames[0]);
+	}
+	if (!rc)
+		return 0;
+	if (!a->plan)
+		return add_step(a, one);
+	plan_line(a, '+', "net %s", ni_name(one, name, sizeof(name)));
+	return 0;
+}
+
+/* @step on each NI of doc entry @n, as a one-interface cfg_net. */
+static int each_ni(struct applier *a, const struct cfg_net *n,
+		   int (*step)(struct applier *a, struct cfg_net *one))
+{
+	struct cfg_net one;
+	u32 j;
+	int rc = 0;
+
+	for (j = 0; j < n->nifs && !rc; j++) {
+		rc = one_ni(n, j, &one, a->err);
+		if (!rc)
+			rc = step(a, &one);
+		cfg_net_fini(&one);
+	}
+	return rc;
+}
+
+/*
+ * @step on the NI of doc entry @n that names its NID alone (`- nid: X`):
+ * when adding, on the interface that has the NID's address; when deleting,
+ * the NI that has the NID (none: nothing to delete).
+ */
+static int by_nid(struct applier *a, const struct cfg_net *n,
+		  int (*step)(struct applier *a, struct cfg_net *one))
+{
+	char ifname[LNET_IFNAME_LEN];
+	struct lnet_ioc_ni ni;
+	struct cfg_net one;
+	int rc;
+
+	if (a->del) {
+		rc = cfg_ni_of_nid(a->h, &n->nid, &ni);
+		if (rc == -ENOENT)
+			return 0;
+		if (rc)
+			return read_nis_failed(a, n, rc);
+		memcpy(ifname, ni.ni_ifname, sizeof(ifname));
+		ifname[LNET_IFNAME_LEN - 1] = '\0';
+	} else {
+		rc = cfg_if_of_nid(a->h, &n->nid, &n->loc, ifname, a->err);
+		if (rc)
+			return rc;
+	}
+	rc = one_ni_on(n, ifname, &one, a->err);
+	if (!rc)
+		rc = step(a, &one);
+	cfg_net_fini(&one);
+	return rc;
+}
+
+static int add_nets(struct applier *a)
+{
+	const struct cfg_doc *d = a->doc;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < d->nnets && !rc; i++) {
+		const struct cfg_net *n = d->nets[i];
+
+		if (!n->nifs && !n->nid.nid_lnd)
+			return cfg_fail(a->err, -EINVAL, &n->loc,
+					"adding a net needs 'local NI(s)' with 'interfaces' or 'nid'");
+		rc = n->nifs ? each_ni(a, n, add_ni) : by_nid(a, n, add_ni);
+	}
+	return rc;
+}
+
+/* Delete @one (one NI or a whole net) if it is there. */
+static int del_ni(struct applier *a, struct cfg_net *one)
+{
+	char name[LNET_NET_STR_MAX + LNET_IFNAME_LEN + 2];
+	struct lnet_ioc_ni ni;
+	int rc = running_ni(a, one, &ni);
+
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	if (!a->plan)
+		return del_step(a, one);
+	plan_line(a, '-', "net %s", ni_name(one, name, sizeof(name)));
+	return 0;
+}
+
 static int del_nets(struct applier *a)
 {
 	const struct cfg_doc *d = a->doc;
 	size_t i;
-	int rc;
+	int rc = 0;
 
-	for (i = d->nnets; i-- > 0;) {
+	for (i = d->nnets; i-- > 0 && !rc;) {
 		const struct cfg_net *n = d->nets[i];
-		struct undo u = { .undo = undo_net_del, .release = release_nets, .item = i };
 
-		rc = save_nis(a, n, &u);
-		if (!rc)
-			rc = cfg_net_del(a->h, n, a->err);
-		if (rc) {
-			release_undo(&u);
-			return item_failed(a, &n->loc, rc);
-		}
-		rc = push_undo(a, &u);
-		if (rc)
-			return rc;
+		if (n->nifs)
+			rc = each_ni(a, n, del_ni);
+		else if (n->nid.nid_lnd)
+			rc = by_nid(a, n, del_ni);
+		else
+			rc = del_ni(a, d->nets[i]);
 	}
-	return 0;
+	return rc;
 }
 
 /* --- apply: ip2nets ------------------------------------------------------------ */
-
-static void release_net(struct undo *u)
-{
-	cfg_net_fini(u->data);
-	free(u->data);
-}
-
-static int undo_ip2net_add(struct applier *a, const struct undo *u, struct cfg_err *e)
-{
-	return cfg_net_del(a->h, u->data, e);
-}
-
-static int undo_ip2net_del(struct applier *a, const struct undo *u, struct cfg_err *e)
-{
-	return cfg_net_add(a->h, u->data, e);
-}
-
-/* Add (or delete) the NIs of net @n that a rule gave; push the undo. */
-static int ip2net_apply_one(struct applier *a, struct cfg_net *n)
-{
-	struct undo u = { .undo = a->del ? undo_ip2net_del : undo_ip2net_add,
-			  .release = release_net };
-	int rc = a->del ? cfg_net_del(a->h, n, a->err) : cfg_net_add(a->h, n, a->err);
-
-	if (rc)
-		return item_failed(a, &n->loc, rc);
-	u.data = malloc(sizeof(*n));
-	if (!u.data)
-		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
-	memcpy(u.data, n, sizeof(*n));	/* the undo owns the lists now */
-	cfg_net_init(n);
-	return push_undo(a, &u);
-}
 
 /* The rules of `ip2nets:` against the interfaces where LNet runs. */
 static int apply_ip2nets(struct applier *a)
@@ -620,8 +800,9 @@ static int apply_ip2nets(struct applier *a)
 	rc = cfg_ifs_read(a->h, &ifs, &nifs, a->err);
 	if (!rc)
 		rc = cfg_ip2nets_eval(set, ifs, nifs, &nets, &n, a->err);
+	/* as the NIs of net: entries, so that an NI in force is left alone */
 	for (i = 0; !rc && i < n; i++)
-		rc = ip2net_apply_one(a, &nets[i]);
+		rc = each_ni(a, &nets[i], a->del ? del_ni : add_ni);
 	cfg_ip2nets_free_nets(nets, n);
 	free(ifs);
 	return rc;

@@ -182,22 +182,11 @@ static int parse_peers(struct dparse *p, const struct ynode *key)
 /* --- apply ------------------------------------------------------------------------- */
 
 /*
- * @p without its primary NID in the list of NIDs to add/remove, into @s
- * (initialized; its list is reused). 0 or -ENOMEM in @err.
+ * A doc peer is compared with the running peer of its primary NID: a new
+ * peer is added whole; an existing one gets only the NIDs it lacks (and
+ * import --del takes only the NIDs it has). Multi-Rail and Lock Primary
+ * NID cannot change on a peer that exists: that is an error naming both.
  */
-static int peer_nids_only(struct cfg_peer *s, const struct cfg_peer *p, struct cfg_err *err)
-{
-	u32 i;
-
-	s->prim = p->prim;
-	s->flags = p->flags;
-	s->loc = p->loc;
-	s->nnids = 0;
-	for (i = 0; i < p->nnids; i++)
-		if (!lnet_nid_equal(&p->nids[i], &p->prim) && cfg_peer_append(s, &p->nids[i]))
-			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
-	return 0;
-}
 
 /* @to's NIDs become those of @from. */
 static int copy_nids(struct cfg_peer *to, const struct cfg_peer *from, struct cfg_err *err)
@@ -221,24 +210,119 @@ static bool peer_lists_primary(const struct cfg_peer *p)
 	return false;
 }
 
-/* An added doc peer: delete it whole (u->whole), or the NIDs this import added. */
-static int undo_peer_add(struct applier *a, const struct undo *u, struct cfg_err *e)
+#define PEER_ADMIN_FLAGS	(LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM)
+
+/* The running peer whose primary NID is @prim. */
+struct live_peer {
+	bool found;
+	bool configured;	/* added by an admin, not only by traffic */
+	u32 flags;		/* PEER_ADMIN_FLAGS */
+	struct cfg_peer nids;	/* every NID, the primary's too */
+};
+
+static int read_live_peer(struct applier *a, const struct cfg_peer *p, struct live_peer *lp)
 {
-	struct cfg_peer s;
+	struct lnet_ioc_peer pr;
+	u32 i;
 	int rc;
 
-	cfg_peer_init(&s);
-	rc = peer_nids_only(&s, a->doc->peers[u->item], e);
-	if (u->whole) {
-		s.nnids = 0;
-		s.flags = LNET_PEER_F_FORCE;
-	} else {
-		s.flags = 0;
+	memset(lp, 0, sizeof(*lp));
+	cfg_peer_init(&lp->nids);
+	for (i = 0;; i++) {
+		memset(&pr, 0, sizeof(pr));
+		rc = cfg_peer_ni_get(a->h, i, &p->prim, &pr);
+		if (rc == -ENOENT)
+			return 0;
+		if (rc)
+			return cfg_ioc_fail(a->h, rc, a->err, &p->loc, "cannot read the peers");
+		if (!lnet_nid_equal(&pr.pr_prim_nid, &p->prim))
+			return 0;	/* a NID of another peer: adding it fails, and says so */
+		lp->found = true;
+		lp->configured = pr.pr_peer_state & LNET_PEER_STATE_CONFIGURED;
+		lp->flags = pr.pr_flags & PEER_ADMIN_FLAGS;
+		if (cfg_peer_append(&lp->nids, &pr.pr_nid) == -ENOMEM)
+			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
 	}
-	if (!rc && (u->whole || s.nnids))
-		rc = cfg_peer_del(a->h, &s, e);
-	cfg_peer_fini(&s);
-	return rc;
+}
+
+/*
+ * The NIDs of @p other than its primary that the running peer has
+ * (@present) or lacks (!@present), into @s (initialized: prim and flags of @p).
+ */
+static int pick_nids(struct cfg_peer *s, const struct cfg_peer *p, const struct live_peer *lp,
+		     bool present, struct cfg_err *err)
+{
+	u32 i;
+
+	s->prim = p->prim;
+	s->flags = p->flags;
+	s->loc = p->loc;
+	s->nnids = 0;
+	for (i = 0; i < p->nnids; i++) {
+		if (lnet_nid_equal(&p->nids[i], &p->prim) ||
+		    (find_nid(&lp->nids, &p->nids[i]) >= 0) != present)
+			continue;
+		if (cfg_peer_append(s, &p->nids[i]))
+			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	}
+	return 0;
+}
+
+static const char *bool_name(bool b)
+{
+	return b ? "true" : "false";
+}
+
+/* A flag an existing peer would need changed: one clear error. */
+static int flags_differ(struct applier *a, const struct cfg_peer *p, const struct live_peer *lp)
+{
+	char buf[LNET_NID_STR_MAX];
+	u32 diff = (p->flags ^ lp->flags) & PEER_ADMIN_FLAGS;
+	const char *key = diff & LNET_PEER_F_NON_MR ? "Multi-Rail" : "Lock Primary NID";
+	bool now = diff & LNET_PEER_F_NON_MR ? !(lp->flags & LNET_PEER_F_NON_MR) :
+					       lp->flags & LNET_PEER_F_LOCK_PRIM;
+
+	if (!diff || !lp->configured)
+		return 0;
+	lnet_nid_print(&p->prim, buf, sizeof(buf));
+	return cfg_fail(a->err, -EINVAL, &p->loc,
+			"peer %s: '%s' is %s, the file says %s: it cannot change on a peer that exists (delete the peer first)",
+			buf, key, bool_name(now), bool_name(!now));
+}
+
+static void plan_nids(struct applier *a, char op, const struct cfg_peer *s)
+{
+	char prim[LNET_NID_STR_MAX], nid[LNET_NID_STR_MAX];
+	u32 i;
+
+	lnet_nid_print(&s->prim, prim, sizeof(prim));
+	for (i = 0; i < s->nnids; i++)
+		plan_line(a, op, "peer %s: nid %s", prim,
+			  lnet_nid_print(&s->nids[i], nid, sizeof(nid)) < 0 ? "?" : nid);
+}
+
+static void plan_peer(struct applier *a, char op, const struct lnet_nid *prim)
+{
+	char buf[LNET_NID_STR_MAX];
+
+	lnet_nid_print(prim, buf, sizeof(buf));
+	plan_line(a, op, "peer %s", buf);
+}
+
+/* An added peer (u->whole) or NIDs added to one: u->data, as they were added. */
+static int undo_peer_add(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	struct cfg_peer *s = u->data;
+
+	if (u->whole) {
+		s->nnids = 0;
+		s->flags = LNET_PEER_F_FORCE;
+	} else if (!s->nnids) {
+		return 0;	/* a peer traffic made, now the admin's: it stays */
+	} else {
+		s->flags = 0;
+	}
+	return cfg_peer_del(a->h, s, e);
 }
 
 /* A deleted peer, or some of its NIDs: add them again. */
@@ -254,14 +338,49 @@ static void release_peer(struct undo *u)
 	free(u->data);
 }
 
-/* Is @prim the primary NID of an existing peer? */
-static bool peer_exists(struct cfg_handle *h, const struct lnet_nid *prim)
+/* Add @s (a peer, or NIDs of one) and push how to take it back; @s is taken over. */
+static int add_step(struct applier *a, const struct cfg_peer *p, struct cfg_peer *s,
+		    bool whole)
 {
-	struct lnet_ioc_peer pr;
+	struct undo u = { .undo = undo_peer_add, .release = release_peer, .whole = whole };
+	int rc = cfg_peer_add(a->h, s, a->err);
 
-	memset(&pr, 0, sizeof(pr));
-	return !cfg_peer_ni_get(h, 0, prim, &pr) &&
-	       lnet_nid_equal(&pr.pr_prim_nid, prim);
+	if (rc)
+		return item_failed(a, &p->loc, rc);
+	u.data = malloc(sizeof(*s));
+	if (!u.data) {
+		u.data = s;
+		undo_peer_add(a, &u, a->err);
+		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+	}
+	memcpy(u.data, s, sizeof(*s));
+	s->nids = NULL;		/* the undo owns the list now */
+	s->nnids = 0;
+	return push_undo(a, &u);
+}
+
+static int add_peer(struct applier *a, const struct cfg_peer *p, struct cfg_peer *s)
+{
+	struct live_peer lp;
+	int rc = read_live_peer(a, p, &lp);
+
+	if (!rc)
+		rc = flags_differ(a, p, &lp);
+	if (!rc)
+		rc = pick_nids(s, p, &lp, false, a->err);
+	/* a peer that only traffic made becomes the admin's: add it too */
+	if (rc || (lp.configured && !s->nnids))
+		goto out;
+	if (a->plan) {
+		if (!lp.configured)
+			plan_peer(a, '+', &p->prim);
+		plan_nids(a, '+', s);
+	} else {
+		rc = add_step(a, p, s, !lp.found);
+	}
+out:
+	cfg_peer_fini(&lp.nids);
+	return rc;
 }
 
 static int add_peers(struct applier *a)
@@ -271,71 +390,45 @@ static int add_peers(struct applier *a)
 	size_t i;
 	int rc = 0;
 
-	cfg_peer_init(&s);
 	for (i = 0; i < d->npeers && !rc; i++) {
-		const struct cfg_peer *p = d->peers[i];
-		struct undo u = { .undo = undo_peer_add, .item = i };
-
-		u.whole = !peer_exists(a->h, &p->prim);
-		rc = peer_nids_only(&s, p, a->err);
-		if (!rc)
-			rc = cfg_peer_add(a->h, &s, a->err);
-		if (rc)
-			rc = item_failed(a, &p->loc, rc);
-		else
-			rc = push_undo(a, &u);
+		cfg_peer_init(&s);
+		rc = add_peer(a, d->peers[i], &s);
+		cfg_peer_fini(&s);
 	}
-	cfg_peer_fini(&s);
 	return rc;
 }
 
-/* The whole peer owning @prim as it is now, to add it back. */
-static int save_peer(struct applier *a, const struct cfg_peer *p, struct cfg_peer *s)
+/* The whole running peer @lp, to add it back: its NIDs but the primary. */
+static int save_peer(const struct live_peer *lp, const struct cfg_peer *p,
+		     struct cfg_peer *saved, struct cfg_err *err)
 {
-	struct lnet_ioc_peer pr;
 	u32 i;
-	int rc;
 
-	cfg_peer_init(s);
-	for (i = 0;; i++) {
-		memset(&pr, 0, sizeof(pr));
-		rc = cfg_peer_ni_get(a->h, i, &p->prim, &pr);
-		if (rc == -ENOENT && i)
-			return 0;
-		if (rc == -ENOENT) {
-			char buf[LNET_NID_STR_MAX];
-
-			lnet_nid_print(&p->prim, buf, sizeof(buf));
-			return cfg_fail(a->err, rc, &p->loc, "no peer has nid '%s'", buf);
-		}
-		if (rc)
-			return cfg_fail(a->err, rc, &p->loc, "cannot read peer NIs from %s: %s",
-					cfg_target(a->h), strerror(-rc));
-		s->prim = pr.pr_prim_nid;
-		s->flags = pr.pr_flags & (LNET_PEER_F_NON_MR | LNET_PEER_F_LOCK_PRIM);
-		if (!lnet_nid_equal(&pr.pr_nid, &pr.pr_prim_nid) &&
-		    cfg_peer_append(s, &pr.pr_nid) == -ENOMEM)
-			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
-	}
+	cfg_peer_init(saved);
+	saved->prim = p->prim;
+	saved->flags = lp->flags;
+	for (i = 0; i < lp->nids.nnids; i++)
+		if (!lnet_nid_equal(&lp->nids.nids[i], &p->prim) &&
+		    cfg_peer_append(saved, &lp->nids.nids[i]))
+			return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return 0;
 }
 
-static int del_peer(struct applier *a, size_t i, struct cfg_peer *del)
+/* Delete @del (the whole peer, or its NIDs), saving what comes back on undo. */
+static int del_step(struct applier *a, const struct cfg_peer *p, const struct live_peer *lp,
+		    struct cfg_peer *del, bool whole)
 {
-	const struct cfg_peer *p = a->doc->peers[i];
-	struct undo u = { .undo = undo_peer_del, .release = release_peer, .item = i };
-	struct cfg_peer *saved;
+	struct undo u = { .undo = undo_peer_del, .release = release_peer };
+	struct cfg_peer *saved = malloc(sizeof(*saved));
 	int rc;
 
-	u.whole = !p->nnids || peer_lists_primary(p);
-	saved = u.data = malloc(sizeof(*saved));
 	if (!saved)
 		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
-	rc = save_peer(a, p, saved);
-	if (!rc)
-		rc = peer_nids_only(del, p, a->err);
-	if (!rc && u.whole) {
+	u.data = saved;
+	rc = save_peer(lp, p, saved, a->err);
+	if (!rc && whole) {
 		del->nnids = 0;
-		del->flags = p->flags & LNET_PEER_F_LOCK_PRIM ? LNET_PEER_F_FORCE : 0;
+		del->flags = lp->flags & LNET_PEER_F_LOCK_PRIM ? LNET_PEER_F_FORCE : 0;
 	} else if (!rc) {
 		/* Only those NIDs come back on undo. */
 		rc = copy_nids(saved, del, a->err);
@@ -351,6 +444,27 @@ static int del_peer(struct applier *a, size_t i, struct cfg_peer *del)
 	return rc ? item_failed(a, &p->loc, rc) : 0;
 }
 
+static int del_peer(struct applier *a, const struct cfg_peer *p, struct cfg_peer *del)
+{
+	bool whole = !p->nnids || peer_lists_primary(p);
+	struct live_peer lp;
+	int rc = read_live_peer(a, p, &lp);
+
+	if (!rc && lp.found)
+		rc = pick_nids(del, p, &lp, true, a->err);
+	if (rc || !lp.found || (!whole && !del->nnids))
+		goto out;
+	if (a->plan && whole)
+		plan_peer(a, '-', &p->prim);
+	else if (a->plan)
+		plan_nids(a, '-', del);
+	else
+		rc = del_step(a, p, &lp, del, whole);
+out:
+	cfg_peer_fini(&lp.nids);
+	return rc;
+}
+
 static int del_peers(struct applier *a)
 {
 	struct cfg_peer del;
@@ -359,7 +473,7 @@ static int del_peers(struct applier *a)
 
 	cfg_peer_init(&del);
 	for (i = a->doc->npeers; i-- > 0 && !rc;)
-		rc = del_peer(a, i, &del);
+		rc = del_peer(a, a->doc->peers[i], &del);
 	cfg_peer_fini(&del);
 	return rc;
 }
@@ -460,6 +574,9 @@ static void emit_peer_ni(struct yemit *w, const struct lnet_ioc_peer *pr, int ve
 		yemit_kv_u64(w, "available_tx_credits", pr->pr_tx_credits);
 		yemit_kv_s64(w, "min_tx_credits", pr->pr_min_tx_credits);
 		yemit_kv_u64(w, "tx_q_num_of_buf", pr->pr_txq_len);
+		yemit_kv_s64(w, "available_rtr_credits", pr->pr_rtr_credits);
+		yemit_kv_s64(w, "min_rtr_credits", pr->pr_min_rtr_credits);
+		yemit_kv_u64(w, "refcount", pr->pr_refcount);
 		emit_stats(w, pr->pr_send_count, pr->pr_recv_count, pr->pr_drop_count);
 	}
 	if (verbose >= 2) {

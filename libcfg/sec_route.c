@@ -172,16 +172,58 @@ static struct route_step *one_gateway(const struct cfg_route *r, u32 j, struct c
 	return NULL;
 }
 
-static int add_route(struct applier *a, const struct cfg_route *r, u32 j)
+/* The running route to s->r.net_id through its gateway, into @rt: found or not. */
+static bool running_route(struct cfg_handle *h, const struct route_step *s,
+			  struct lnet_ioc_route *rt)
 {
-	struct undo u = { .undo = undo_route_add, .release = release_step };
-	struct lnet_ioc_peer pr;
-	struct route_step *s = one_gateway(r, j, a->err);
+	u32 i;
+
+	for (i = 0; !cfg_route_get(h, i, s->r.net_id, rt); i++)
+		if (lnet_nid_equal(&rt->rt_gateway, &s->r.gws[0]))
+			return true;
+	return false;
+}
+
+/* "tcp1 via 10.0.0.1@tcp": how the plan names a route. */
+static void plan_route(struct applier *a, char op, const struct route_step *s,
+		       const char *change)
+{
+	char net[LNET_NET_STR_MAX], gw[LNET_NID_STR_MAX];
+
+	lnet_net_print(s->r.net_id, net, sizeof(net));
+	lnet_nid_print(&s->r.gws[0], gw, sizeof(gw));
+	plan_line(a, op, "route %s via %s%s%s", net, gw, change ? ": " : "",
+		  change ? change : "");
+}
+
+/* Delete the route of @s, pushing how to add it back as it was (@rt). */
+static int del_step(struct applier *a, const struct route_step *s,
+		    const struct lnet_ioc_route *rt)
+{
+	struct undo u = { .undo = undo_route_del, .release = release_step };
+	struct route_step *saved = one_gateway(&s->r, 0, a->err);
 	int rc;
 
-	if (!s)
+	if (!saved)
 		return -ENOMEM;
-	u.data = s;
+	u.data = saved;
+	saved->r.hops = rt->rt_hops;
+	saved->r.priority = rt->rt_priority;
+	rc = cfg_route_del(a->h, &saved->r, a->err);
+	if (rc) {
+		release_undo(&u);
+		return rc;
+	}
+	return push_undo(a, &u);
+}
+
+/* Add the route of @s (the undo takes @s over). */
+static int add_step(struct applier *a, struct route_step *s)
+{
+	struct undo u = { .undo = undo_route_add, .release = release_step, .data = s };
+	struct lnet_ioc_peer pr;
+	int rc;
+
 	s->peer_new = cfg_peer_ni_get(a->h, 0, &s->r.gws[0], &pr) != 0;
 	rc = cfg_route_add(a->h, &s->r, a->err);
 	if (rc) {
@@ -191,36 +233,57 @@ static int add_route(struct applier *a, const struct cfg_route *r, u32 j)
 	return push_undo(a, &u);
 }
 
-/* The hop and priority of the route to delete, to add it back on undo. */
-static void saved_route(struct cfg_handle *h, struct route_step *s)
+/*
+ * Gateway @j of @r into force: added; or, with another hop or priority,
+ * deleted and added again (the core has no change in place); or left.
+ */
+static int add_route(struct applier *a, const struct cfg_route *r, u32 j)
 {
-	struct lnet_ioc_route rt;
-	u32 i;
-
-	for (i = 0; !cfg_route_get(h, i, s->r.net_id, &rt); i++)
-		if (lnet_nid_equal(&rt.rt_gateway, &s->r.gws[0])) {
-			s->r.hops = rt.rt_hops;
-			s->r.priority = rt.rt_priority;
-			return;
-		}
-}
-
-static int del_route(struct applier *a, const struct cfg_route *r, u32 j)
-{
-	struct undo u = { .undo = undo_route_del, .release = release_step };
 	struct route_step *s = one_gateway(r, j, a->err);
-	int rc;
+	struct lnet_ioc_route rt;
+	char diff[128] = "";
+	bool found;
+	int rc = 0;
 
 	if (!s)
 		return -ENOMEM;
-	u.data = s;
-	saved_route(a->h, s);
-	rc = cfg_route_del(a->h, &s->r, a->err);
+	found = running_route(a->h, s, &rt);
+	if (found && rt.rt_hops != s->r.hops)
+		plan_change(diff, sizeof(diff), "hop", rt.rt_hops, s->r.hops);
+	if (found && rt.rt_priority != s->r.priority)
+		plan_change(diff, sizeof(diff), "priority", rt.rt_priority, s->r.priority);
+	if ((found && !diff[0]) || a->plan) {
+		if (a->plan && (!found || diff[0]))
+			plan_route(a, found ? '~' : '+', s, found ? diff : NULL);
+		release_step(&(struct undo){ .data = s });
+		return 0;
+	}
+	if (found)
+		rc = del_step(a, s, &rt);
 	if (rc) {
-		release_undo(&u);
+		release_step(&(struct undo){ .data = s });
 		return rc;
 	}
-	return push_undo(a, &u);
+	return add_step(a, s);
+}
+
+/* Gateway @j of @r out of force, if it is there. */
+static int del_route(struct applier *a, const struct cfg_route *r, u32 j)
+{
+	struct route_step *s = one_gateway(r, j, a->err);
+	struct lnet_ioc_route rt;
+	int rc = 0;
+
+	if (!s)
+		return -ENOMEM;
+	if (running_route(a->h, s, &rt)) {
+		if (a->plan)
+			plan_route(a, '-', s, NULL);
+		else
+			rc = del_step(a, s, &rt);
+	}
+	release_step(&(struct undo){ .data = s });
+	return rc;
 }
 
 /* Deleting goes through the document backwards, each route's gateways forwards. */
@@ -234,8 +297,11 @@ static int apply_routes(struct applier *a)
 	for (i = 0; i < n && !rc; i++) {
 		const struct cfg_route *r = doc->routes[a->del ? n - 1 - i : i];
 
-		for (j = 0; j < r->ngws && !rc; j++)
+		for (j = 0; j < r->ngws && !rc; j++) {
 			rc = a->del ? del_route(a, r, j) : add_route(a, r, j);
+			if (rc)
+				rc = item_failed(a, &r->loc, rc);
+		}
 	}
 	return rc;
 }

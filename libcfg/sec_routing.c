@@ -6,6 +6,15 @@
  *   routing: {enable: 1}
  *   buffers: {tiny: 2048, small: 16384, large: 1024}   # 0 = the default
  *
+ * Import also takes what Lustre writes: the sequence a full `lnetctl
+ * export` has (one `cpt[N]:` item per partition with its pools' run-time
+ * counts, then `- enable: N`), and Lustre's routing states 2 (stopping:
+ * it was turned off and is draining) and 3 (starting: turned on, not yet
+ * forwarding), which mean off and on. The pool items say what the pools
+ * were doing at that moment, nothing to configure: they are checked for
+ * shape and skipped (`buffers:` sets the counts). A sequence without an
+ * `enable` item leaves routing as it is (Lustre turns it off).
+ *
  * Applying saves the running values first and puts them back on undo;
  * import --del puts the keys listed back to their defaults. A document
  * read from LNet keeps only what differs from the defaults.
@@ -17,43 +26,117 @@
 
 static const char *const routing_top[] = { "routing", "buffers", NULL };
 static const char *const routing_keys[] = { "enable", NULL };
+static const char *const pool_keys[] = { "npages", "nbuffers", "credits", "mincredits", NULL };
+
+/* Lustre's routing states, as its export writes them in `enable:`. */
+enum lustre_routing_state {
+	LUSTRE_RTR_DISABLED,
+	LUSTRE_RTR_ENABLED,
+	LUSTRE_RTR_STOPPING,
+	LUSTRE_RTR_STARTING,
+};
 
 /* --- parse ------------------------------------------------------------------------ */
 
-static int routing_section(struct dparse *p, const struct ynode *map)
+/* `enable: N` of mapping @map: on or off, whichever state Lustre wrote. */
+static int routing_enable(struct dparse *p, const struct ynode *map)
 {
 	struct cfg_routing *r = &doc_priv(p->doc)->routing;
-	const struct ynode *v;
-	int rc = need_type(p, map, YNODE_MAP, "routing");
+	const struct ynode *v = ytree_get(map, "enable");
+	u32 state;
+	int rc;
 
-	if (!rc)
-		rc = check_keys(p, map, "routing", routing_keys, NULL);
-	v = rc ? NULL : ytree_get(map, "enable");
 	if (!v)
-		return rc;
+		return 0;
+	if (r->set & CFG_RTR_ENABLE)
+		return cfg_fail(p->err, -EINVAL, &v->loc, "routing: 'enable' given twice");
 	rc = need_number(p, v, "enable");
 	if (!rc)
-		rc = at_node(p->err, v, cfg_parse_u32("enable", v->str, 0, 1,
-						      &r->enable, p->err));
-	if (!rc) {
-		r->set |= CFG_RTR_ENABLE;
-		r->loc = map->loc;
+		rc = at_node(p->err, v, cfg_parse_u32("enable", v->str, LUSTRE_RTR_DISABLED,
+						      LUSTRE_RTR_STARTING, &state, p->err));
+	if (rc)
+		return rc;
+	r->enable = state == LUSTRE_RTR_ENABLED || state == LUSTRE_RTR_STARTING;
+	r->set |= CFG_RTR_ENABLE;
+	r->loc = map->loc;
+	return 0;
+}
+
+/* "cpt[N]" with N a decimal number: the name Lustre gives a partition's pools. */
+static bool is_cpt_key(const char *s)
+{
+	size_t n;
+
+	if (strncmp(s, "cpt[", 4))
+		return false;
+	n = strspn(s + 4, "0123456789");
+	return n && !strcmp(s + 4 + n, "]");
+}
+
+/* tiny, small, large: the buffer kinds' names, NULL-terminated. */
+static void buf_kind_names(const char *names[LNET_NBUF_KINDS + 1])
+{
+	unsigned int kind;
+
+	for (kind = 0; kind < LNET_NBUF_KINDS; kind++)
+		names[kind] = cfg_buf_name(kind);
+	names[LNET_NBUF_KINDS] = NULL;
+}
+
+/* cpt[N]'s tiny/small/large: {npages, nbuffers, credits, mincredits}, numbers. */
+static int check_pools(struct dparse *p, const struct ynode *cpt)
+{
+	const char *kinds[LNET_NBUF_KINDS + 1];
+	const struct ynode *k, *f;
+	int rc;
+
+	buf_kind_names(kinds);
+	rc = need_map(p, cpt->value, cpt->str, kinds);
+	for (k = rc ? NULL : cpt->value->first; k && !rc; k = k->next) {
+		rc = need_map(p, k->value, k->str, pool_keys);
+		for (f = rc ? NULL : k->value->first; f && !rc; f = f->next)
+			rc = need_number(p, f->value, f->str);
 	}
 	return rc;
 }
 
+/* One item of the sequence form: `cpt[N]: {...}` or `enable: N`. */
+static int routing_item(struct dparse *p, const struct ynode *item)
+{
+	int rc = need_type(p, item, YNODE_MAP, "routing");
+
+	if (rc)
+		return rc;
+	if (item->nchildren != 1 ||
+	    (strcmp(item->first->str, "enable") && !is_cpt_key(item->first->str)))
+		return cfg_fail(p->err, -EINVAL, &item->loc,
+				"a routing item is 'cpt[N]: {tiny, small, large}' or 'enable: N'");
+	if (!strcmp(item->first->str, "enable"))
+		return routing_enable(p, item);
+	return check_pools(p, item->first);
+}
+
+static int routing_section(struct dparse *p, const struct ynode *key)
+{
+	const struct ynode *map = key->value;
+	int rc;
+
+	if (map->type == YNODE_SEQ)
+		return parse_items(p, key, routing_item);
+	rc = need_map(p, map, "routing", routing_keys);
+	return rc ? rc : routing_enable(p, map);
+}
+
 static int buffers_section(struct dparse *p, const struct ynode *map)
 {
-	const char *keys[LNET_NBUF_KINDS + 1] = { NULL };
+	const char *keys[LNET_NBUF_KINDS + 1];
 	struct cfg_routing *r = &doc_priv(p->doc)->routing;
 	const struct ynode *k;
 	unsigned int kind;
-	int rc = need_type(p, map, YNODE_MAP, "buffers");
+	int rc;
 
-	for (kind = 0; kind < LNET_NBUF_KINDS; kind++)
-		keys[kind] = cfg_buf_name(kind);
-	if (!rc)
-		rc = check_keys(p, map, "buffers", keys, NULL);
+	buf_kind_names(keys);
+	rc = need_map(p, map, "buffers", keys);
 	for (k = rc ? NULL : map->first; k && !rc; k = k->next) {
 		for (kind = 0; strcmp(keys[kind], k->str); kind++)
 			;
@@ -71,7 +154,7 @@ static int buffers_section(struct dparse *p, const struct ynode *map)
 static int parse_routing(struct dparse *p, const struct ynode *key)
 {
 	if (!strcmp(key->str, "routing"))
-		return routing_section(p, key->value);
+		return routing_section(p, key);
 	return buffers_section(p, key->value);
 }
 
@@ -108,16 +191,50 @@ static int save_routing(struct applier *a)
 	return push_undo(a, &u);
 }
 
-/* The document's values, or with a->del the defaults. */
+/* The value the document asks for of buffer kind @k: a->del or 0 mean the default. */
+static s32 wanted_buffers(const struct applier *a, const struct cfg_routing *r, unsigned int k)
+{
+	return a->del || !r->buffers[k] ? lnet_buf_ranges[k].def : r->buffers[k];
+}
+
+/*
+ * What the document changes, as "~ routing: ..." and "~ buffers: ..."
+ * lines when planning; true when something differs from @now.
+ */
+static bool routing_differs(struct applier *a, const struct cfg_routing *r,
+			    const struct cfg_routing *now)
+{
+	char rt[64] = "", buf[256] = "";
+	unsigned int k;
+	u32 enable = a->del ? 0 : r->enable;
+
+	if ((r->set & CFG_RTR_ENABLE) && now->enable != enable)
+		plan_change(rt, sizeof(rt), "enable", now->enable, enable);
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
+		if ((r->set & CFG_RTR_BUF(k)) && now->buffers[k] != wanted_buffers(a, r, k))
+			plan_change(buf, sizeof(buf), cfg_buf_name(k), now->buffers[k],
+				    wanted_buffers(a, r, k));
+	if (a->plan && rt[0])
+		plan_line(a, '~', "routing: %s", rt);
+	if (a->plan && buf[0])
+		plan_line(a, '~', "buffers: %s", buf);
+	return rt[0] || buf[0];
+}
+
+/* The document's values, or with a->del the defaults; nothing when in force. */
 static int apply_routing(struct applier *a)
 {
 	const struct cfg_routing *r = &doc_priv(a->doc)->routing;
+	struct cfg_routing now;
 	s32 counts[LNET_NBUF_KINDS];
 	unsigned int k;
 	int rc;
 
 	if (!r->set)
 		return 0;
+	rc = cfg_routing_get(a->h, &now, a->err);
+	if (rc || !routing_differs(a, r, &now) || a->plan)
+		return rc;
 	rc = save_routing(a);
 	if (!rc && (r->set & CFG_RTR_ENABLE)) {
 		rc = cfg_routing_set(a->h, a->del ? 0 : r->enable, a->err);

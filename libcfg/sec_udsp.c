@@ -8,6 +8,14 @@
  *     src: tcp                      # src, dst, rte: NID range expressions
  *     action: {priority: 1}         # or "priority: 1" in the item
  *
+ * Also the forms Lustre writes and documents: `action:` as a list of
+ * one-key mappings (`action: [{priority: 1}]`, the UDSP design document),
+ * and a NID-pair (src + dst) or router (dst + rte) rule that carries a
+ * priority, as Lustre 2.17's export writes every rule its import made: its
+ * kernel keeps that priority and never uses it (a pair or router rule
+ * prefers NIDs; it has no priority). Such a rule is imported as the pair
+ * or router rule it is, and the priority is dropped.
+ *
  * Two rules of one document that match the same NIDs are an error found
  * before anything is applied. Rules go in after, and out before, the nets,
  * peers and routes they match; a rule to delete is found by what it
@@ -52,6 +60,36 @@ static int parse_priority(struct dparse *p, const struct ynode *v, bool *has, u3
 	return rc;
 }
 
+/*
+ * `action: {priority: N}`: the priority, unless the rule has one already
+ * (@twice says where the other one was).
+ */
+static int parse_action_map(struct dparse *p, const struct ynode *act, bool *has, u32 *prio,
+			    const char *twice)
+{
+	const struct ynode *v;
+	int rc = need_map(p, act, "action", action_keys);
+
+	v = rc ? NULL : ytree_get(act, "priority");
+	if (!v)
+		return rc;
+	if (*has)
+		return cfg_fail(p->err, -EINVAL, &v->loc, "priority given twice: %s", twice);
+	return parse_priority(p, v, has, prio);
+}
+
+/* `action: [{priority: N}]`: each item an action mapping. */
+static int parse_action_list(struct dparse *p, const struct ynode *act, bool *has, u32 *prio)
+{
+	const char *twice = *has ? "in the rule and in 'action'" : "in two 'action' items";
+	const struct ynode *c;
+	int rc = 0;
+
+	for (c = act->first; c && !rc; c = c->next)
+		rc = parse_action_map(p, c, has, prio, twice);
+	return rc;
+}
+
 static int parse_action(struct dparse *p, const struct ynode *item, bool *has, u32 *prio)
 {
 	const struct ynode *act = ytree_get(item, "action");
@@ -62,16 +100,16 @@ static int parse_action(struct dparse *p, const struct ynode *item, bool *has, u
 		rc = parse_priority(p, v, has, prio);
 	if (rc || !act)
 		return rc;
-	rc = need_type(p, act, YNODE_MAP, "action");
-	if (!rc)
-		rc = check_keys(p, act, "action", action_keys, NULL);
-	v = ytree_get(act, "priority");
-	if (rc || !v)
-		return rc;
-	if (*has)
-		return cfg_fail(p->err, -EINVAL, &v->loc,
-				"priority given twice: in the rule and in 'action'");
-	return parse_priority(p, v, has, prio);
+	if (act->type == YNODE_SEQ)
+		return parse_action_list(p, act, has, prio);
+	return parse_action_map(p, act, has, prio, "in the rule and in 'action'");
+}
+
+/* A NID-pair or router rule: one whose action is a list of preferred NIDs. */
+static bool prefers_nids(const struct lnet_udsp_desc *d)
+{
+	return lnet_nidexpr_present(&d->dst) &&
+	       (lnet_nidexpr_present(&d->src) || lnet_nidexpr_present(&d->rte));
 }
 
 static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
@@ -98,6 +136,8 @@ static int parse_udsp_fields(struct dparse *p, const struct ynode *item,
 		rc = parse_expr(p, item, "rte", &pol->d.rte);
 	if (!rc)
 		rc = parse_action(p, item, &has_prio, &prio);
+	if (!rc && prefers_nids(&pol->d))
+		has_prio = false;
 	if (!rc)
 		rc = at_node(p->err, item, cfg_policy_finish(pol, has_prio, prio, p->err));
 	return rc;
@@ -242,6 +282,16 @@ static int read_rules(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err 
 
 /* --- apply ------------------------------------------------------------------------- */
 
+/*
+ * A doc rule is found among the running rules by what it matches
+ * (descriptors and action, as lnet_udsp_desc_same_match()), not by idx:
+ * idx shift as rules go, and a file written by export names each rule
+ * completely. Found, it is left alone, or given its new priority, or
+ * moved to the idx the file gives it (one ADD_UDSP: the core does both);
+ * not found, it is added. The running list is kept in step with every
+ * change (also when planning), so each step sees the idx the core has.
+ */
+
 /* The running rules, kept in step with what this import does to them. */
 struct running {
 	struct cfg_policy *rules;
@@ -258,13 +308,45 @@ static int find_rule(const struct running *r, const struct lnet_udsp_desc *d)
 	return -1;
 }
 
+/* Where a rule asked for at @idx lands among @n rules (as the core places it). */
+static size_t landing(s32 idx, size_t n)
+{
+	return idx >= 0 && (size_t)idx < n ? (size_t)idx : n;
+}
+
+/* @rule into the running list at @at (room: the list came from cfg_list_append). */
+static int running_insert(struct running *r, const struct cfg_policy *rule, size_t at,
+			  struct cfg_err *err)
+{
+	size_t i;
+
+	if (cfg_list_append(&r->rules, r->n, SIZE_MAX, rule, sizeof(*rule)))
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	memmove(&r->rules[at + 1], &r->rules[at], (r->n - at) * sizeof(r->rules[0]));
+	r->rules[at] = *rule;
+	r->n++;
+	for (i = 0; i < r->n; i++)
+		r->rules[i].d.idx = (s32)i;
+	return 0;
+}
+
+static void running_remove(struct running *r, size_t k)
+{
+	size_t i;
+
+	memmove(&r->rules[k], &r->rules[k + 1], (r->n - k - 1) * sizeof(r->rules[0]));
+	r->n--;
+	for (i = 0; i < r->n; i++)
+		r->rules[i].d.idx = (s32)i;
+}
+
 /* An added rule: delete it at the idx it landed at. */
 static int undo_rule_add(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
 	return cfg_policy_del(a->h, u->rule.d.idx, e);
 }
 
-/* A rewritten priority, or a deleted rule: add the old one (at its idx). */
+/* A changed (moved, new priority) or deleted rule: the old one, at its idx. */
 static int undo_rule_restore(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
 	struct cfg_policy rule = u->rule;
@@ -272,33 +354,98 @@ static int undo_rule_restore(struct applier *a, const struct undo *u, struct cfg
 	return cfg_policy_add(a->h, &rule, e);
 }
 
-static int add_rule(struct applier *a, const struct running *r, size_t i)
+/* What differs between running rule @now (at @k) and @want: "KEY OLD -> NEW, ...". */
+static bool rule_differs(const struct cfg_policy *now, size_t k, const struct cfg_policy *want,
+			 size_t n, char *buf, size_t len)
 {
-	struct cfg_policy rule = *a->doc->policies[i];
-	struct undo u = { .item = i };
-	int old = find_rule(r, &rule.d);
-	int rc;
-
-	rc = cfg_policy_add(a->h, &rule, a->err);
-	if (rc)
-		return item_failed(a, &rule.loc, rc);
-	if (old >= 0) {
-		/* Same match, other priority: the kernel rewrote it in place. */
-		u.undo = undo_rule_restore;
-		u.rule = r->rules[old];
-		u.rule.d.idx = -1;
-	} else {
-		u.undo = undo_rule_add;
-		u.rule = rule;
-	}
-	return push_undo(a, &u);
+	buf[0] = '\0';
+	if (want->d.idx >= 0 && landing(want->d.idx, n - 1) != k)
+		plan_change(buf, len, "idx", (long long)k,
+			    (long long)landing(want->d.idx, n - 1));
+	if (want->d.action == LNET_UDSP_ACTION_PRIORITY &&
+	    now->d.priority != want->d.priority)
+		plan_change(buf, len, "priority", now->d.priority, want->d.priority);
+	return buf[0];
 }
 
-/*
- * A rule to delete is found by what it matches (descriptors and action,
- * as lnet_udsp_desc_same_match()), not by idx: idx shift as rules go, and
- * a file written by export names each rule completely.
- */
+/* What a new rule matches and does: "src tcp, priority 1", for the plan. */
+static const char *rule_text(const struct lnet_udsp_desc *d, char *buf, size_t len)
+{
+	const struct lnet_nidexpr *e[] = { &d->src, &d->dst, &d->rte };
+	static const char *const key[] = { "src", "dst", "rte" };
+	char expr[LNET_EXPR_STR_MAX];
+	size_t off = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 3; i++)
+		if (lnet_nidexpr_present(e[i]) && off < len)
+			off += snprintf(buf + off, len - off, "%s%s %s", off ? ", " : "", key[i],
+					cfg_nidexpr_str(e[i], expr, sizeof(expr)));
+	if (d->action == LNET_UDSP_ACTION_PRIORITY && off < len)
+		snprintf(buf + off, len - off, ", priority %u", d->priority);
+	return buf;
+}
+
+/* A new rule: added where the file says (or appended). */
+static int add_new_rule(struct applier *a, struct running *r, struct cfg_policy *rule)
+{
+	struct undo u = { .undo = undo_rule_add };
+	int rc;
+
+	if (a->plan) {
+		char text[3 * LNET_EXPR_STR_MAX + 64];
+
+		rule->d.idx = (s32)landing(rule->d.idx, r->n);
+		plan_line(a, '+', "udsp idx %d: %s", rule->d.idx,
+			  rule_text(&rule->d, text, sizeof(text)));
+	} else {
+		rc = cfg_policy_add(a->h, rule, a->err);
+		if (rc)
+			return item_failed(a, &rule->loc, rc);
+		u.rule = *rule;
+		rc = push_undo(a, &u);
+		if (rc)
+			return rc;
+	}
+	return running_insert(r, rule, (size_t)rule->d.idx, a->err);
+}
+
+/* An existing rule at @k: moved and/or given its new priority, if either differs. */
+static int change_rule(struct applier *a, struct running *r, int k, struct cfg_policy *rule)
+{
+	struct undo u = { .undo = undo_rule_restore, .rule = r->rules[k] };
+	char diff[128];
+	int rc;
+
+	if (!rule_differs(&r->rules[k], (size_t)k, rule, r->n, diff, sizeof(diff)))
+		return 0;
+	if (a->plan) {
+		plan_line(a, '~', "udsp idx %d: %s", k, diff);
+		if (rule->d.idx >= 0)
+			rule->d.idx = (s32)landing(rule->d.idx, r->n - 1);
+	} else {
+		rc = cfg_policy_add(a->h, rule, a->err);
+		if (rc)
+			return item_failed(a, &rule->loc, rc);
+		rc = push_undo(a, &u);
+		if (rc)
+			return rc;
+	}
+	if (rule->d.idx < 0)
+		rule->d.idx = k;
+	running_remove(r, (size_t)k);
+	return running_insert(r, rule, (size_t)rule->d.idx, a->err);
+}
+
+static int add_rule(struct applier *a, struct running *r, size_t i)
+{
+	struct cfg_policy rule = *a->doc->policies[i];
+	int k = find_rule(r, &rule.d);
+
+	return k < 0 ? add_new_rule(a, r, &rule) : change_rule(a, r, k, &rule);
+}
+
+/* A rule that is not there is nothing to delete. */
 static int del_rule(struct applier *a, struct running *r, size_t i)
 {
 	const struct cfg_policy *p = a->doc->policies[i];
@@ -307,16 +454,20 @@ static int del_rule(struct applier *a, struct running *r, size_t i)
 	int rc;
 
 	if (k < 0)
-		return cfg_fail(a->err, -ENOENT, &p->loc,
-				"no rule matches this one: nothing to delete");
-	u.rule = r->rules[k];
-	u.rule.d.idx = k;
-	rc = cfg_policy_del(a->h, k, a->err);
-	if (rc)
-		return item_failed(a, &p->loc, rc);
-	memmove(&r->rules[k], &r->rules[k + 1], (r->n - k - 1) * sizeof(r->rules[0]));
-	r->n--;
-	return push_undo(a, &u);
+		return 0;
+	if (a->plan) {
+		plan_line(a, '-', "udsp idx %d", k);
+	} else {
+		u.rule = r->rules[k];
+		rc = cfg_policy_del(a->h, k, a->err);
+		if (rc)
+			return item_failed(a, &p->loc, rc);
+		rc = push_undo(a, &u);
+		if (rc)
+			return rc;
+	}
+	running_remove(r, (size_t)k);
+	return 0;
 }
 
 static int apply_rules(struct applier *a)

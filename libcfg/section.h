@@ -53,6 +53,9 @@ int check_keys(struct dparse *p, const struct ynode *map, const char *where,
 	       const char *const *allowed, const char *const *ignored);
 int need_type(struct dparse *p, const struct ynode *n, enum ynode_type type,
 	      const char *what);
+/* A mapping @what whose keys are all in @allowed. */
+int need_map(struct dparse *p, const struct ynode *n, const char *what,
+	     const char *const *allowed);
 /* A scalar with a value: the text the shared parsers take. */
 int need_value(struct dparse *p, const struct ynode *n, const char *what);
 /*
@@ -86,14 +89,34 @@ struct undo {
 	size_t ndata;
 };
 
+/*
+ * Applying compares each object of the document with the running one and
+ * changes only what differs: an object in force is left alone (import is
+ * idempotent), one that is absent is not an error for import --del. With
+ * @plan (import --dry-run) each change is written there as one line and
+ * none is made; the sections keep their view of the running state in step
+ * as if it had been, so the plan is what the import would do.
+ */
 struct applier {
 	struct cfg_handle *h;
 	const struct cfg_doc *doc;
 	bool del;
+	FILE *plan;
 	struct cfg_err *err;
 	struct undo *undo;
 	size_t nundo, cap;
 };
+
+/*
+ * One change, in the grammar lnetctl(8) documents under import --dry-run:
+ * "+ KIND NAME[: WHAT]" (added: what it is, or the part of an existing
+ * object, a peer's NID), "- KIND NAME[: WHAT]" (deleted), "~ KIND NAME:
+ * KEY OLD -> NEW[, ...]" (changed). Written to a->plan, when it is set.
+ */
+void plan_line(struct applier *a, char op, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "KEY OLD -> NEW" of the change of one value, appended to @buf (@len). */
+void plan_change(char *buf, size_t len, const char *key, long long from, long long to);
 
 /* Push @u; on failure @u is released and -ENOMEM is in a->err. */
 int push_undo(struct applier *a, struct undo *u);

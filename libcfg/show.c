@@ -124,6 +124,7 @@ static void write_stats(struct yemit *w, const struct lnet_ioc_stats *st)
 
 	yemit_kv_u64(w, "msgs_alloc", st->st_msgs_alloc);
 	yemit_kv_u64(w, "msgs_max", st->st_msgs_max);
+	yemit_kv_u64(w, "rst_alloc", st->st_rst_alloc);
 	yemit_kv_u64(w, "errors", st->st_errors);
 	yemit_kv_u64(w, "send_count", st->st_dp_send_count);
 	yemit_kv_u64(w, "resend_count", st->st_resend_count);
@@ -133,9 +134,11 @@ static void write_stats(struct yemit *w, const struct lnet_ioc_stats *st)
 	yemit_kv_u64(w, "failed_resends", st->st_failed_resends);
 	yemit_kv_u64(w, "successful_resends", st->st_successful_resends);
 	yemit_kv_u64(w, "recv_count", st->st_dp_recv_count);
+	yemit_kv_u64(w, "route_count", st->st_route_count);
 	yemit_kv_u64(w, "drop_count", st->st_dp_drop_count);
 	yemit_kv_u64(w, "send_length", st->st_dp_send_length);
 	yemit_kv_u64(w, "recv_length", st->st_dp_recv_length);
+	yemit_kv_u64(w, "route_length", st->st_route_length);
 	yemit_kv_u64(w, "drop_length", st->st_dp_drop_length);
 	yemit_kv_u64(w, "peer_send_count", st->st_peer_send_count);
 	yemit_kv_u64(w, "peer_recv_count", st->st_peer_recv_count);

@@ -11,7 +11,9 @@
  *             command left it (also when rc is not 0)
  *
  * The connection is made by the first cfg_ioctl() and kept; any I/O
- * failure closes it so that the next call reconnects.
+ * failure closes it so that the next call reconnects. So does an
+ * interruption (cfg_set_interrupt): the reply still due on it would
+ * answer the next request.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +32,20 @@ struct cfg_handle {
 	bool dev;		/* ioctl(2) on /dev/lnet */
 	int fd;			/* -1 until the first cfg_ioctl() */
 	bool unreachable;	/* the last failure was reaching the target */
+	bool (*stop)(void *arg);	/* true: stop waiting for a reply */
+	void *stop_arg;
 };
+
+void cfg_set_interrupt(struct cfg_handle *h, bool (*stop)(void *arg), void *arg)
+{
+	h->stop = stop;
+	h->stop_arg = arg;
+}
+
+static bool interrupted(const struct cfg_handle *h)
+{
+	return h->stop && h->stop(h->stop_arg);
+}
 
 int cfg_open(const char *socket, struct cfg_handle **hp)
 {
@@ -104,14 +119,20 @@ static int connect_target(struct cfg_handle *h)
 	return 0;
 }
 
-/* Read exactly @len bytes; 0, or -ECONNRESET on EOF, or -errno. */
-static int read_full(int fd, void *buf, size_t len)
+/*
+ * Read exactly @len bytes of @h's socket; 0, or -ECONNRESET on EOF, or
+ * -errno; -EINTR once interrupted() (a signal alone is waited past).
+ */
+static int read_full(struct cfg_handle *h, void *buf, size_t len)
 {
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = read(fd, p, len);
+		ssize_t n;
 
+		if (interrupted(h))	/* also when the signal came before the read */
+			return -EINTR;
+		n = read(h->fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -171,13 +192,13 @@ static int socket_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf,
 	*io_failed = true;
 	rc = send_request(h->fd, cmd, buf, len);
 	if (!rc)
-		rc = read_full(h->fd, head, sizeof(head));
+		rc = read_full(h, head, sizeof(head));
 	if (rc)
 		return rc == -EPIPE ? -ECONNRESET : rc;
 	if (head[1] != len && head[1] != 0)
 		return -EPROTO;
 	if (head[1]) {
-		rc = read_full(h->fd, buf, len);
+		rc = read_full(h, buf, len);
 		if (rc)
 			return rc;
 	}
@@ -214,7 +235,7 @@ int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf)
 	if (io_failed) {
 		close(h->fd);
 		h->fd = -1;
-		h->unreachable = true;
+		h->unreachable = rc != -EINTR;
 	}
 	return rc;
 }

@@ -279,7 +279,9 @@ static enum lnetctl_comp_kind complete_cmd(struct offer *o, int n, char **words)
 	int i;
 
 	for (i = 0; i < n && table; i++) {
-		cmd = lnetctl_cmd_match(table, words[i]);
+		/* the shell takes unique prefixes of command words, bash exact words */
+		cmd = o->c->shell_cmds ? lnetctl_cmd_match_prefix(table, words[i], NULL, 0) :
+					 lnetctl_cmd_match(table, words[i]);
 		if (!cmd)
 			return LNETCTL_COMP_WORDS;
 		table = cmd->sub;

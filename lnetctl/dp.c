@@ -65,10 +65,11 @@ static int parse_targets(const struct lnetctl_ctx *ctx, const struct lnetctl_arg
 	return LNETCTL_OK;
 }
 
-/* A failure that every later target would hit too: stop there. */
+/* A failure that every later target would hit too, or Ctrl-C: stop there. */
 static bool fails_all(struct cfg_handle *h, int rc)
 {
-	return cfg_unreachable(h) || rc == -ENETDOWN || rc == -EPERM || rc == -EPROTO;
+	return cfg_unreachable(h) || rc == -ENETDOWN || rc == -EPERM || rc == -EPROTO ||
+	       rc == -EINTR;
 }
 
 /*
@@ -116,8 +117,8 @@ int lnetctl_ping(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!lnetctl_parse(ctx, argc, argv, 1, LNETCTL_MAX_POS, &a))
 		return a.status;
-	if (a.val[PING_TIMEOUT] && cfg_parse_u32("--timeout", a.val[PING_TIMEOUT], 1,
-						 CFG_PING_TIMEOUT_MAX, &timeout, &err))
+	if (a.val[PING_TIMEOUT] && cfg_parse_arg_u32("--timeout", a.val[PING_TIMEOUT], 1,
+						     CFG_PING_TIMEOUT_MAX, &timeout, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	if (a.val[PING_SOURCE] && cfg_parse_nid("--source", a.val[PING_SOURCE], &src, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
@@ -145,17 +146,17 @@ static int selftest_args(const struct lnetctl_args *a, struct lnet_ioc_selftest 
 	req->sft_size = LNET_SELFTEST_MAX_SIZE;
 	req->sft_concurrency = ST_CONCURRENCY_DEF;
 	if (cfg_parse_nid("NID", a->pos[0], &req->sft_target, err) ||
-	    (a->val[ST_COUNT] && cfg_parse_u32("--count", a->val[ST_COUNT], 1,
-					       LNET_SELFTEST_MAX_COUNT, &req->sft_count, err)) ||
+	    (a->val[ST_COUNT] && cfg_parse_arg_u32("--count", a->val[ST_COUNT], 1,
+						   LNET_SELFTEST_MAX_COUNT, &req->sft_count, err)) ||
 	    (a->val[ST_SIZE] && cfg_parse_size("--size", a->val[ST_SIZE], 0,
 					       LNET_SELFTEST_MAX_SIZE, &req->sft_size, err)) ||
 	    (a->val[ST_SOURCE] && cfg_parse_nid("--source", a->val[ST_SOURCE],
 						&req->sft_src, err)) ||
 	    (a->val[ST_CONCURRENCY] &&
-	     cfg_parse_u32("--concurrency", a->val[ST_CONCURRENCY], 1,
-			   LNET_SELFTEST_MAX_CONCURRENCY, &req->sft_concurrency, err)) ||
-	    (a->val[ST_TIMEOUT] && cfg_parse_u32("--timeout", a->val[ST_TIMEOUT], 1,
-						 CFG_SELFTEST_TIMEOUT_MAX, &timeout, err)))
+	     cfg_parse_arg_u32("--concurrency", a->val[ST_CONCURRENCY], 1,
+			       LNET_SELFTEST_MAX_CONCURRENCY, &req->sft_concurrency, err)) ||
+	    (a->val[ST_TIMEOUT] && cfg_parse_arg_u32("--timeout", a->val[ST_TIMEOUT], 1,
+						     CFG_SELFTEST_TIMEOUT_MAX, &timeout, err)))
 		return -EINVAL;
 	req->sft_timeout_ms = timeout * 1000;
 	return 0;

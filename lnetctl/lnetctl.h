@@ -81,6 +81,7 @@ struct lnetctl_ctx {
 	const char *where;			/* "<stdin>:3" in script mode */
 	bool stdin_commands;			/* the shell reads stdin */
 	bool quit;				/* the shell's quit or exit was run */
+	bool prefixes;				/* the shell: command words may be abbreviated */
 };
 
 /*
@@ -109,9 +110,22 @@ extern const struct lnetctl_cmd lnetctl_set_cmds[];
 extern const struct lnetctl_cmd lnetctl_global_cmds[];
 extern const struct lnetctl_cmd lnetctl_stats_cmds[];
 int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_convert(struct lnetctl_ctx *ctx, int argc, char **argv);
+/* The whole of @f into a NUL-terminated malloc'ed buffer (port.c). 0 or -errno. */
+int lnetctl_read_all(FILE *f, char **text, size_t *len);
 int lnetctl_export(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_import_opts[];
+extern const struct lnetctl_opt lnetctl_convert_opts[];
 extern const struct lnetctl_opt lnetctl_export_opts[];
+/* main.c: version, list-commands; cpt.c: cpt-of-nid */
+int lnetctl_version_cmd(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_list_commands(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_cpt_of_nid(struct lnetctl_ctx *ctx, int argc, char **argv);
+/* health.c: net set, peer set */
+int lnetctl_net_set(struct lnetctl_ctx *ctx, int argc, char **argv);
+int lnetctl_peer_set(struct lnetctl_ctx *ctx, int argc, char **argv);
+extern const struct lnetctl_opt lnetctl_net_set_opts[];
+extern const struct lnetctl_opt lnetctl_peer_set_opts[];
 /* dp.c: the commands that send traffic */
 int lnetctl_ping(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_discover(struct lnetctl_ctx *ctx, int argc, char **argv);
@@ -129,6 +143,15 @@ extern const struct lnetctl_cmd lnetctl_selftest_cmds[];
  */
 const struct lnetctl_cmd *lnetctl_cmd_match(const struct lnetctl_cmd *table,
 					    const char *word);
+/*
+ * The same matcher for the shell, which also takes a unique prefix of a
+ * name or alias (`po sh` is policy show), as Lustre's shell does: an exact
+ * name or alias first, else the one entry (hidden ones left out) that
+ * @word abbreviates. NULL if none, or if several: then, unless @msg is
+ * NULL, "ambiguous command 'ro': could be route, routing" in @msg.
+ */
+const struct lnetctl_cmd *lnetctl_cmd_match_prefix(const struct lnetctl_cmd *table,
+						   const char *word, char *msg, size_t len);
 /* @fn(word, @arg) for each name and alias of @table that help lists (hidden ones left out). */
 void lnetctl_table_words(const struct lnetctl_cmd *table,
 			 void (*fn)(const char *word, void *arg), void *arg);
@@ -184,7 +207,7 @@ bool lnetctl_parse(struct lnetctl_ctx *ctx, int argc, char **argv,
 		   int min_pos, int max_pos, struct lnetctl_args *a);
 
 /* The global options (main.c), before the command. */
-enum { LNETCTL_G_SOCKET, LNETCTL_G_VERSION };
+enum { LNETCTL_G_SOCKET, LNETCTL_G_VERSION, LNETCTL_G_LIST };
 extern const struct lnetctl_opt lnetctl_global_opts[];
 
 /* --- dispatch and help (main.c, help.c) --------------------------------------- */

@@ -32,14 +32,24 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "NID [NID...]" },
 	{ "selftest", NULL, lnetctl_selftest_cmds, NULL,
 	  "PUT or GET pattern data to a node's selftest service and check it" },
-	{ "debug", NULL, lnetctl_debug_cmds, NULL, "checks that need no LNet" },
+	{ "debug", NULL, lnetctl_debug_cmds, NULL,
+	  "check NID expressions; list the NIs in recovery; print one peer in full" },
+	{ "cpt-of-nid", lnetctl_cpt_of_nid, NULL, NULL,
+	  "the CPU partition of each NID, as YAML (always 0: LNet has one partition here)",
+	  "NID [NID...]" },
 	{ "import", lnetctl_import, NULL, lnetctl_import_opts,
 	  "apply a YAML configuration (net, peer and udsp sections) from FILE or stdin",
 	  "[FILE|-]" },
 	{ "export", lnetctl_export, NULL, lnetctl_export_opts,
 	  "write the running configuration as YAML to FILE or stdout", "[FILE|-]" },
+	{ "convert", lnetctl_convert, NULL, lnetctl_convert_opts,
+	  "print as YAML the lnet module parameters of a modprobe.d FILE (or stdin), or the strings given",
+	  "[FILE|-]" },
 	{ "help", lnetctl_help_cmd, NULL, NULL,
 	  "print the help of a command group or command", "[COMMAND [SUBCOMMAND]]" },
+	{ "version", lnetctl_version_cmd, NULL, NULL, "print the version (as --version)" },
+	{ "list-commands", lnetctl_list_commands, NULL, NULL,
+	  "list the commands, four to a line (as --list-commands)" },
 	{ "__complete", lnetctl_complete, NULL, NULL,
 	  "words for shell completion (see complete.c)", "WHAT [WORDS]", true },
 	{ NULL }
@@ -51,6 +61,8 @@ const struct lnetctl_opt lnetctl_global_opts[] = {
 			       "else $LNET_SOCKET, else " CFG_DEFAULT_SOCKET ")",
 			       .values = LNETCTL_VALUES_FILE },
 	[LNETCTL_G_VERSION] = { "version", 0, LNETCTL_FLAG, "print the version and exit 0" },
+	[LNETCTL_G_LIST] = { "list-commands", 0, LNETCTL_FLAG,
+			     "list the commands, four to a line, and exit 0" },
 	{ NULL }
 };
 
@@ -191,6 +203,42 @@ const struct lnetctl_cmd *lnetctl_cmd_match(const struct lnetctl_cmd *table,
 	return NULL;
 }
 
+static bool abbreviates(const char *word, const char *name)
+{
+	return name && !strncmp(name, word, strlen(word));
+}
+
+const struct lnetctl_cmd *lnetctl_cmd_match_prefix(const struct lnetctl_cmd *table,
+						   const char *word, char *msg, size_t len)
+{
+	const struct lnetctl_cmd *c = lnetctl_cmd_match(table, word), *found = NULL;
+	size_t used = 0;
+	int n = 0;
+
+	if (c || !*word)
+		return c;
+	for (c = table; c && c->name; c++) {
+		if (c->hidden || !(abbreviates(word, c->name) || abbreviates(word, c->alias)))
+			continue;
+		found = c;
+		if (msg && used < len)
+			used += snprintf(msg + used, len - used, "%s%s", n ? ", " : "",
+					 abbreviates(word, c->name) ? c->name : c->alias);
+		n++;
+	}
+	if (n == 1)
+		return found;
+	if (n > 1 && msg) {
+		char cands[256];
+
+		snprintf(cands, sizeof(cands), "%s", msg);
+		snprintf(msg, len, "ambiguous command '%s': could be %s", word, cands);
+	} else if (msg && len) {
+		msg[0] = '\0';
+	}
+	return NULL;
+}
+
 void lnetctl_table_words(const struct lnetctl_cmd *table,
 			 void (*fn)(const char *word, void *arg), void *arg)
 {
@@ -204,7 +252,7 @@ void lnetctl_table_words(const struct lnetctl_cmd *table,
 }
 
 struct names {
-	char buf[256];
+	char buf[512];
 	size_t n;
 };
 
@@ -246,17 +294,23 @@ int lnetctl_dispatch(struct lnetctl_ctx *ctx, const struct lnetctl_cmd *table,
 {
 	const struct lnetctl_cmd *c;
 	struct names names = { "", 0 };
+	char ambiguous[320] = "";
 
 	lnetctl_table_words(table, add_name, &names);
 	if (argc == 0)
 		return lnetctl_usage(ctx, "missing command: one of %s", names.buf);
 	if (is_help(argv[0]))
 		return group_help(ctx, table, argc, argv);
-	c = lnetctl_cmd_match(table, argv[0]);
+	c = ctx->prefixes ? lnetctl_cmd_match_prefix(table, argv[0], ambiguous,
+						     sizeof(ambiguous)) :
+			    lnetctl_cmd_match(table, argv[0]);
+	if (!c && ambiguous[0])
+		return lnetctl_usage(ctx, "%s", ambiguous);
 	if (!c)
 		return lnetctl_usage(ctx, "unknown command '%s': expected one of %s",
 				     argv[0], names.buf);
-	path_append(ctx, argv[0]);	/* as typed: "udsp add" stays udsp */
+	/* as typed ("udsp add" stays udsp), a prefix as the word it stands for */
+	path_append(ctx, lnetctl_cmd_match(table, argv[0]) ? argv[0] : c->name);
 	if (c->sub)
 		return lnetctl_dispatch(ctx, c->sub, argc - 1, argv + 1);
 	ctx->cmd = c;
@@ -268,6 +322,47 @@ static int print_version(void)
 	printf("lnetctl %s (ioctl ABI %u.%u)\n", LNETCTL_VERSION,
 	       LNET_IOC_VERSION >> 16, LNET_IOC_VERSION & 0xffff);
 	return LNETCTL_OK;
+}
+
+int lnetctl_version_cmd(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	return print_version();
+}
+
+struct columns {
+	FILE *out;
+	unsigned int n;
+};
+
+/* Lustre's layout, which its completion scripts split on blanks: 20 wide, 4 a line. */
+static void column_word(const char *word, void *arg)
+{
+	struct columns *c = arg;
+
+	fprintf(c->out, ++c->n % 4 ? "%-20s" : "%s\n", word);
+}
+
+static int list_commands(FILE *out)
+{
+	struct columns c = { out, 0 };
+
+	lnetctl_table_words(lnetctl_root, column_word, &c);
+	if (c.n % 4)
+		fputc('\n', out);
+	return LNETCTL_OK;
+}
+
+int lnetctl_list_commands(struct lnetctl_ctx *ctx, int argc, char **argv)
+{
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	return list_commands(ctx->out);
 }
 
 /* Flush stdout: a full disk or a closed pipe is an error, not a success. */
@@ -299,6 +394,11 @@ int main(int argc, char **argv)
 		return lnetctl_usage(&ctx, "--version takes no command ('%s')", argv[1 + first]);
 	if (a.val[LNETCTL_G_VERSION])
 		return finish_output(print_version());
+	if (a.val[LNETCTL_G_LIST] && first < argc - 1)
+		return lnetctl_usage(&ctx, "--list-commands takes no command ('%s')",
+				     argv[1 + first]);
+	if (a.val[LNETCTL_G_LIST])
+		return finish_output(list_commands(stdout));
 	socket = a.val[LNETCTL_G_SOCKET];
 	if (socket && !socket[0])
 		return lnetctl_usage(&ctx, "invalid --socket '': expected a path");

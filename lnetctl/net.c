@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* lnetctl net add | del | show: local NIs, one per interface. */
+#include <errno.h>
 #include "lnetctl.h"
 #include "../kernel/core/validate.h"
 
@@ -39,11 +40,17 @@ static const struct lnetctl_opt net_add_opts[] = {
 	{ NULL }
 };
 
+enum { ND_NID = NA_TUN };
+
 static const struct lnetctl_opt net_del_opts[] = {
-	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to delete (the whole net without --if)",
+	[NC_NET] = { "net", 'n', LNETCTL_VALUE,
+		     "NET to delete (the whole net without --if or --nid)",
 		     .values = LNETCTL_VALUES_NETS },
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE, "delete only the NIs on these interfaces IF[,IF...]",
 		    .values = LNETCTL_VALUES_TYPED },
+	[ND_NID] = { "nid", 0, LNETCTL_VALUE,
+		     "delete only the NIs of these NIDs NID[,NID...] (all on one net; "
+		     "--net may be left out)", .values = LNETCTL_VALUES_NIDS },
 	{ NULL }
 };
 
@@ -176,8 +183,78 @@ static int net_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return net_change(ctx, argc, argv, LNETCTL_ADD);
 }
 
+/* The interface of the local NI @nid into @n (its net): 0, or the message. */
+static int nid_ifname(struct lnetctl_ctx *ctx, const struct lnet_nid *nid, struct cfg_net *n,
+		      struct cfg_err *err)
+{
+	char buf[LNET_NID_STR_MAX];
+	struct lnet_ioc_ni ni;
+	u32 i;
+	int rc;
+
+	for (i = 0; !(rc = cfg_ni_get(ctx->h, i, n->net_id, &ni)); i++)
+		if (lnet_nid_equal(&ni.ni_nid, nid))
+			return cfg_net_append(n, ni.ni_ifname) ?
+			       cfg_fail(err, -E2BIG, NULL, "--nid: too many NIDs") : 0;
+	if (rc != -ENOENT)
+		return rc;	/* LNet down or unreachable: lnetctl_fail() says which */
+	return cfg_fail(err, -ENOENT, NULL, "cannot delete NI %s: not a NID of this node",
+			cfg_nid_str(nid, buf, sizeof(buf)));
+}
+
+/*
+ * net del --nid: the NIs of those NIDs, through their interfaces, on the
+ * NIDs' one net (which --net, when given, must be).
+ */
+static int net_del_nids(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
+{
+	char want[LNET_NET_STR_MAX], got[LNET_NET_STR_MAX];
+	struct cfg_err err = { 0 };
+	struct cfg_peer nids;
+	struct cfg_net n;
+	u32 i, net_id = 0;
+	int rc, status;
+
+	cfg_peer_init(&nids);
+	cfg_net_init(&n);
+	rc = (a->val[NC_NET] && cfg_parse_net("--net", a->val[NC_NET], &net_id, &err)) ||
+	     cfg_parse_nidlist("--nid", a->val[ND_NID], &nids, &err);
+	for (i = 0; !rc && i < nids.nnids; i++) {
+		u32 id = lnet_nid_net(&nids.nids[i]);
+
+		if (!net_id)
+			net_id = id;
+		if (id != net_id)
+			rc = cfg_fail(&err, -EINVAL, NULL,
+				      "invalid --nid '%s': NIDs of net %s, not only of %s%s",
+				      a->val[ND_NID], cfg_net_str(id, got, sizeof(got)),
+				      cfg_net_str(net_id, want, sizeof(want)),
+				      a->val[NC_NET] ? " (--net)" : "");
+	}
+	if (rc) {
+		status = lnetctl_usage(ctx, "%s", err.msg);
+		goto out;
+	}
+	n.net_id = net_id;
+	for (i = 0; !rc && i < nids.nnids; i++)
+		rc = nid_ifname(ctx, &nids.nids[i], &n, &err);
+	status = lnetctl_done(ctx, rc ? rc : cfg_net_del(ctx->h, &n, &err), &err);
+out:
+	cfg_net_fini(&n);
+	cfg_peer_fini(&nids);
+	return status;
+}
+
 static int net_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
+	struct lnetctl_args a;
+
+	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
+		return a.status;
+	if (a.val[ND_NID] && a.val[NC_IF])
+		return lnetctl_usage(ctx, "--if and --nid: give one (each names the NIs to delete)");
+	if (a.val[ND_NID])
+		return net_del_nids(ctx, &a);
 	return net_change(ctx, argc, argv, LNETCTL_DEL);
 }
 
@@ -202,7 +279,9 @@ const struct lnetctl_cmd lnetctl_net_cmds[] = {
 	{ "add", net_add, NULL, net_add_opts,
 	  "add NIs to a net (created if new): --net NET --if IF[,IF...], --nid NID or --ip2net RULES" },
 	{ "del", net_del, NULL, net_del_opts,
-	  "delete a net, or with --if only the NIs on those interfaces" },
+	  "delete a net, or with --if or --nid only those NIs" },
 	{ "show", net_show, NULL, net_show_opts, "show the local NIs as YAML" },
+	{ "set", lnetctl_net_set, NULL, lnetctl_net_set_opts,
+	  "set the health of a local NI (--nid) or of every one: --health N" },
 	{ NULL }
 };

@@ -115,5 +115,7 @@ const struct lnetctl_cmd lnetctl_peer_cmds[] = {
 	  "delete a peer, or with --nid only those of its NIDs" },
 	{ "show", peer_show, NULL, peer_show_opts, "show the peers and their NIs as YAML" },
 	{ "list", peer_list, NULL, NULL, "list the primary NIDs of the peers" },
+	{ "set", lnetctl_peer_set, NULL, lnetctl_peer_set_opts,
+	  "set the health of a peer NI (--nid) or of every one, or a peer's --state" },
 	{ NULL }
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* lnetctl policy (alias udsp) add | del | show: UDSP rules. */
+#include <errno.h>
 #include <stdint.h>
 #include "lnetctl.h"
 
@@ -41,7 +42,7 @@ static const struct lnetctl_opt policy_show_opts[] = {
 
 static int parse_idx(const char *val, s32 *idx, struct cfg_err *err)
 {
-	return cfg_parse_s32("--idx", val, 0, INT32_MAX, idx, err);
+	return cfg_parse_arg_s32("--idx", val, 0, INT32_MAX, idx, err);
 }
 
 /* The descriptors, the priority and the idx from argv; the action derived. */
@@ -62,8 +63,8 @@ static int policy_from_args(const struct lnetctl_args *a, struct cfg_policy *p,
 			return rc;
 	}
 	if (a->val[PO_PRIORITY]) {
-		rc = cfg_parse_u32("--priority", a->val[PO_PRIORITY], 0,
-				   LNET_PRIORITY_MAX, &priority, err);
+		rc = cfg_parse_arg_u32("--priority", a->val[PO_PRIORITY], 0,
+				       LNET_PRIORITY_MAX, &priority, err);
 		if (rc)
 			return rc;
 	}
@@ -80,6 +81,7 @@ static int policy_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_policy p;
+	int rc;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
@@ -88,7 +90,11 @@ static int policy_add(struct lnetctl_ctx *ctx, int argc, char **argv)
 				     "least one of them");
 	if (policy_from_args(&a, &p, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
-	return lnetctl_done(ctx, cfg_policy_add(ctx->h, &p, &err), &err);
+	rc = cfg_policy_add(ctx->h, &p, &err);
+	/* the rule is in force as asked: nothing to do, as Lustre's import has it */
+	if (rc == -EALREADY)
+		rc = 0;
+	return lnetctl_done(ctx, rc, &err);
 }
 
 static int policy_del(struct lnetctl_ctx *ctx, int argc, char **argv)

@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lnetctl import [FILE|-] [--del] and export [FILE|-] [--backup]. */
+/*
+ * lnetctl import [FILE|-] [--add|--del [--dry-run]|--show|--exec] and
+ * export [FILE|-] [--backup].
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "lnetctl.h"
 
 #define IMPORT_MAX_BYTES	(64U << 20)
 
-enum { IM_DEL };
+enum { IM_ADD, IM_DEL, IM_SHOW, IM_EXEC, IM_DRY_RUN };
 
 const struct lnetctl_opt lnetctl_import_opts[] = {
+	[IM_ADD] = { "add", 'a', LNETCTL_FLAG,
+		     "bring what the file describes into force (the default): only what differs changes" },
 	[IM_DEL] = { "del", 'd', LNETCTL_FLAG,
-		     "delete what the file describes instead of adding it" },
+		     "delete what the file describes instead of adding it (what is absent is skipped)" },
+	[IM_SHOW] = { "show", 's', LNETCTL_FLAG,
+		      "print how the objects the file names are configured now (export --backup form)" },
+	[IM_EXEC] = { "exec", 'e', LNETCTL_FLAG,
+		      "run the file's 'ping:' and 'discover:' sections" },
+	[IM_DRY_RUN] = { "dry-run", 0, LNETCTL_FLAG,
+			 "print the changes the import would make, one line each, and make none" },
 	{ NULL }
 };
 
@@ -24,7 +36,7 @@ const struct lnetctl_opt lnetctl_export_opts[] = {
 };
 
 /* The whole of @f into a NUL-terminated malloc'ed buffer. 0 or -errno. */
-static int read_all(FILE *f, char **text, size_t *len)
+int lnetctl_read_all(FILE *f, char **text, size_t *len)
 {
 	size_t cap = 65536, n = 0, got;
 	char *buf = malloc(cap + 1), *bigger;
@@ -66,17 +78,74 @@ static int import_fail(const struct lnetctl_ctx *ctx, const char *name, int rc,
 }
 
 static int import_text(struct lnetctl_ctx *ctx, const char *name,
-		       const char *text, size_t len, bool del)
+		       const char *text, size_t len, const struct lnetctl_args *a)
 {
+	bool del = a->val[IM_DEL] != NULL;
 	struct cfg_err err = { 0 };
 	struct cfg_doc *doc;
 	int rc;
 
+	if (a->val[IM_EXEC]) {
+		rc = cfg_doc_exec(ctx->h, text, len, ctx->out, &err);
+		return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
+	}
 	rc = cfg_doc_parse(text, len, &doc, &err);
-	if (!rc)
+	if (!rc && a->val[IM_SHOW])
+		rc = cfg_doc_show(ctx->h, doc, ctx->out, &err);
+	else if (!rc && a->val[IM_DRY_RUN])
+		rc = cfg_doc_plan(ctx->h, doc, del, ctx->out, &err);
+	else if (!rc)
 		rc = cfg_doc_apply(ctx->h, doc, del, &err);
 	cfg_doc_free(doc);
 	return rc ? import_fail(ctx, name, rc, &err) : LNETCTL_OK;
+}
+
+/*
+ * What to do, from the options: one of --add, --del, --show and --exec at
+ * most; --dry-run goes with --add or --del.
+ */
+static bool import_mode_ok(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
+{
+	static const int modes[] = { IM_ADD, IM_DEL, IM_SHOW, IM_EXEC };
+	int first = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!a->val[modes[i]])
+			continue;
+		if (first >= 0) {
+			lnetctl_usage(ctx, "--%s and --%s cannot be combined",
+				      lnetctl_import_opts[first].name,
+				      lnetctl_import_opts[modes[i]].name);
+			return false;
+		}
+		first = modes[i];
+	}
+	if (a->val[IM_DRY_RUN] && (first == IM_SHOW || first == IM_EXEC)) {
+		lnetctl_usage(ctx, "--dry-run goes with --add or --del, not --%s",
+			      lnetctl_import_opts[first].name);
+		return false;
+	}
+	return true;
+}
+
+/* @path opened for reading, or NULL with the message printed (a directory is named so). */
+static FILE *open_input(struct lnetctl_ctx *ctx, const char *path)
+{
+	struct stat st;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		lnetctl_msg(ctx, "cannot read '%s': it is a directory: import takes a YAML file",
+			    path);
+		return NULL;
+	}
+	f = fopen(path, "r");
+	if (!f)
+		lnetctl_msg(ctx, "cannot open '%s': %s", path, strerror(errno));
+	return f;
 }
 
 int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
@@ -90,23 +159,23 @@ int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 1, &a))
 		return a.status;
+	if (!import_mode_ok(ctx, &a))
+		return LNETCTL_USAGE;
 	path = a.npos ? a.pos[0] : "-";
 	if (!strcmp(path, "-") && ctx->stdin_commands)
 		return lnetctl_usage(ctx, "stdin holds the commands: import needs a FILE");
 	name = strcmp(path, "-") ? path : "<stdin>";
-	f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!f) {
-		lnetctl_msg(ctx, "cannot open '%s': %s", path, strerror(errno));
+	f = open_input(ctx, path);
+	if (!f)
 		return LNETCTL_ERR;
-	}
-	rc = read_all(f, &text, &len);
+	rc = lnetctl_read_all(f, &text, &len);
 	if (f != stdin)
 		fclose(f);
 	if (rc) {
 		lnetctl_msg(ctx, "cannot read '%s': %s", name, strerror(-rc));
 		return LNETCTL_ERR;
 	}
-	rc = import_text(ctx, name, text, len, a.val[IM_DEL] != NULL);
+	rc = import_text(ctx, name, text, len, &a);
 	free(text);
 	return rc;
 }

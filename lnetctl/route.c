@@ -45,7 +45,7 @@ static const struct lnetctl_opt route_show_opts[] = {
 
 static int parse_hop(const char *val, s32 *hops, struct cfg_err *err)
 {
-	if (!cfg_parse_s32("--hop", val, -1, LNET_ROUTE_HOPS_MAX, hops, err) && *hops)
+	if (!cfg_parse_arg_s32("--hop", val, -1, LNET_ROUTE_HOPS_MAX, hops, err) && *hops)
 		return 0;
 	return cfg_fail(err, -EINVAL, NULL,
 			"invalid --hop '%s': expected -1 (unset) or an integer 1-%d",
@@ -61,8 +61,8 @@ static int parse_metrics(const struct lnetctl_args *a, struct cfg_route *r,
 	if (a->val[RA_HOP])
 		rc = parse_hop(a->val[RA_HOP], &r->hops, err);
 	if (!rc && a->val[RA_PRIORITY])
-		rc = cfg_parse_u32("--priority", a->val[RA_PRIORITY], 0,
-				   LNET_ROUTE_PRIORITY_MAX, &r->priority, err);
+		rc = cfg_parse_arg_u32("--priority", a->val[RA_PRIORITY], 0,
+				       LNET_ROUTE_PRIORITY_MAX, &r->priority, err);
 	return rc;
 }
 

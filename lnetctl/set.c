@@ -42,7 +42,7 @@ static int set_routing(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!set_value(ctx, argc, argv, &val, &rc))
 		return rc;
-	if (cfg_parse_u32("routing", val, 0, 1, &enable, &err))
+	if (cfg_parse_arg_u32("routing", val, 0, 1, &enable, &err))
 		return lnetctl_usage(ctx, "invalid routing '%s': expected 0 (disable) or 1 (enable)",
 				     val);
 	return lnetctl_done(ctx, cfg_routing_set(ctx->h, enable, &err), &err);
@@ -74,7 +74,7 @@ static int set_global(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!set_value(ctx, argc, argv, &val, &rc))
 		return rc;
-	if (cfg_parse_u32(s->name, val, s->min, s->max, &value, &err))
+	if (cfg_parse_arg_u32(s->name, val, s->min, s->max, &value, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	return lnetctl_done(ctx, cfg_global_set(ctx->h, s, value, &err), &err);
 }

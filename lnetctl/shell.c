@@ -237,15 +237,21 @@ static void history_add(const char *line)
 
 /* --- the two loops ------------------------------------------------------------- */
 
-static volatile sig_atomic_t in_readline;
+static volatile sig_atomic_t in_readline, in_command, interrupted;
 
 /*
  * Ctrl-C at the prompt drops the line being typed and gives a new prompt,
  * as bash does; readline is blocked in read() then, so redrawing from here
- * is safe in practice. While a command runs it ends lnetctl as usual.
+ * is safe in practice. While a command runs it interrupts the command (a
+ * ping, a selftest: libcfg stops waiting for lnetd, cfg_set_interrupt)
+ * and the shell goes on. Anywhere else it ends lnetctl as usual.
  */
 static void on_sigint(int sig)
 {
+	if (in_command) {
+		interrupted = 1;
+		return;
+	}
 	if (!in_readline) {
 		signal(sig, SIG_DFL);
 		raise(sig);
@@ -258,13 +264,35 @@ static void on_sigint(int sig)
 	rl_redisplay();
 }
 
-static void sigint_setup(void)
+/*
+ * The handler, with SA_RESTART at the prompt (readline reads on) and
+ * without it while a command runs, so that the read of lnetd's reply
+ * returns EINTR.
+ */
+static void sigint_setup(bool restart)
 {
-	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_handler = on_sigint, .sa_flags = restart ? SA_RESTART : 0 };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	rl_catch_signals = 0;	/* readline would re-raise SIGINT after its cleanup */
+}
+
+static bool was_interrupted(void *arg)
+{
+	(void)arg;
+	return interrupted;
+}
+
+/* One line typed at the prompt, Ctrl-C interrupting it rather than lnetctl. */
+static void run_typed(struct lnetctl_ctx *ctx, char *line)
+{
+	interrupted = 0;
+	sigint_setup(false);
+	in_command = 1;
+	run_line(ctx, line);
+	in_command = 0;
+	sigint_setup(true);
 }
 
 static char *read_line(void)
@@ -289,13 +317,15 @@ static int shell_tty(struct lnetctl_ctx *ctx)
 	/* Tab Tab lists the nets after "tcp" was filled in (~/.inputrc may say otherwise) */
 	rl_variable_bind("show-all-if-unmodified", "on");
 	history_load(hist);
-	sigint_setup();
+	cfg_set_interrupt(ctx->h, was_interrupted, NULL);
+	sigint_setup(true);
 	while (!ctx->quit && (line = read_line())) {
 		history_add(line);
-		run_line(ctx, line);
+		run_typed(ctx, line);
 		free(line);
 		fflush(stdout);
 	}
+	cfg_set_interrupt(ctx->h, NULL, NULL);
 	if (!ctx->quit)
 		putchar('\n');
 	history_save(hist);
@@ -346,5 +376,6 @@ static int shell_script(struct lnetctl_ctx *ctx)
 int lnetctl_shell(struct lnetctl_ctx *ctx)
 {
 	ctx->stdin_commands = true;
+	ctx->prefixes = true;
 	return isatty(STDIN_FILENO) ? shell_tty(ctx) : shell_script(ctx);
 }

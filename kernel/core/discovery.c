@@ -8,7 +8,10 @@
  */
 #include "ping_priv.h"
 
-/* A peer's NIDs as the ping info lists them (no 0@lo, none of ours). */
+/*
+ * A peer's NIDs as the ping info lists them (no 0@lo; for another node
+ * none of ours, for this node only ours).
+ */
 struct lnet_nid_set {
 	u32 n;
 	struct lnet_nid nids[LNET_PEER_MAX_NIS];
@@ -27,7 +30,7 @@ static bool lnet_nid_set_has(const struct lnet_nid_set *s,
 }
 
 static void lnet_nid_set_from_ping(struct lnet *ln, struct lnet_nid_set *s,
-				   const struct lnet_ping_info *pi)
+				   const struct lnet_ping_info *pi, bool self)
 {
 	bool status = pi->pi_features & LNET_PING_FEAT_NI_STATUS;
 	u32 i;
@@ -37,7 +40,8 @@ static void lnet_nid_set_from_ping(struct lnet *ln, struct lnet_nid_set *s,
 		const struct lnet_ping_ni *p = &pi->pi_ni[i];
 
 		if (lnet_nid_is_zero(&p->ns_nid) || lnet_nid_is_lo(&p->ns_nid) ||
-		    lnet_ni_find(ln, &p->ns_nid) || lnet_nid_set_has(s, &p->ns_nid))
+		    self != (lnet_ni_find(ln, &p->ns_nid) != NULL) ||
+		    lnet_nid_set_has(s, &p->ns_nid))
 			continue;
 		s->down[s->n] = status && p->ns_status == LNET_NI_STATUS_DOWN_WIRE;
 		s->nids[s->n++] = p->ns_nid;
@@ -213,7 +217,7 @@ int lnet_peer_merge_ping(struct lnet *ln, const struct lnet_nid *nid,
 
 	if (!s)
 		return -ENOMEM;
-	lnet_nid_set_from_ping(ln, s, pi);
+	lnet_nid_set_from_ping(ln, s, pi, lnet_ni_find(ln, nid) != NULL);
 	rc = s->n ? lnet_peer_merge_set(ln, nid, s, pi->pi_features, primary) :
 		-EPROTO;
 	os_free(s);
@@ -275,17 +279,20 @@ int lnet_discover(struct lnet *ln, const struct lnet_nid *dst, u32 timeout_ms,
 	rc = lnet_ping_fetch(ln, dst, NULL, deadline, &pi);
 	if (rc)
 		return rc;
-	/* Ourselves (0@lo or one of our NIDs): nothing to learn or push. */
-	if (!lnet_nid_is_lo(dst) && !lnet_ni_find(ln, dst)) {
+	/*
+	 * One of our NIDs makes this node its own peer, holding our NIDs, as
+	 * Lustre does (its UDSP tests read the rules' values there); there is
+	 * nothing to push to ourselves. 0@lo is no peer.
+	 */
+	if (!lnet_nid_is_lo(dst))
 		rc = lnet_peer_merge_ping(ln, dst, pi, &prim);
-		if (!rc) {
-			/* The peer is known either way: a failed push only
-			 * leaves it with our old NIs. */
-			int prc = lnet_push_to(ln, &prim, deadline);
+	if (!rc && !lnet_nid_is_lo(dst) && !lnet_ni_find(ln, dst)) {
+		/* The peer is known either way: a failed push only leaves it
+		 * with our old NIs. */
+		int prc = lnet_push_to(ln, &prim, deadline);
 
-			if (prc)
-				lnet_push_fail_log(&prim, prc);
-		}
+		if (prc)
+			lnet_push_fail_log(&prim, prc);
 	}
 	if (!rc)
 		lnet_ping_result_fill(ln, &prim, pi, res);

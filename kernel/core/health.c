@@ -30,19 +30,22 @@ u64 lnet_lnd_timeout_ns(struct lnet *ln)
 /*
  * recovery_interval doubled per recovery ping already sent, so that a
  * dead interface is not pinged every second for ever; at most
- * LNET_RECOVERY_INTERVAL_MAX seconds unless the setting itself is longer.
+ * max_recovery_ping_interval seconds unless recovery_interval itself is
+ * longer (then every ping waits recovery_interval).
  */
 u64 lnet_recovery_interval_ns(struct lnet *ln, u32 ping_count)
 {
 	u64 base = lnet_global(ln, LNET_GLOBAL_RECOVERY_INTERVAL);
+	u64 cap = lnet_global(ln, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL);
 	u64 s = base ? base : 1;
 	u32 i;
 
-	for (i = 0; i < ping_count && s < LNET_RECOVERY_INTERVAL_MAX; i++)
+	if (cap < s)
+		cap = s;
+	for (i = 0; i < ping_count && s < cap; i++)
 		s *= 2;
-	if (s > LNET_RECOVERY_INTERVAL_MAX && s > base)
-		s = base > LNET_RECOVERY_INTERVAL_MAX ? base :
-			LNET_RECOVERY_INTERVAL_MAX;
+	if (s > cap)
+		s = cap;
 	return s * 1000000000ULL;
 }
 
@@ -90,6 +93,16 @@ void lnet_health_recovered(struct lnet_health *h)
 	h->lh_recovery_pending = false;
 	h->lh_ping_count = 0;
 	list_del_init(&h->lh_recovery_list);
+}
+
+void lnet_health_set(struct lnet *ln, struct lnet_health *h, u32 value)
+{
+	if (value >= LNET_MAX_HEALTH) {
+		lnet_health_recovered(h);
+		return;
+	}
+	h->lh_value = value;
+	lnet_recovery_schedule(ln, h);
 }
 
 static bool lnet_hstatus_is_local(enum lnet_msg_hstatus hs)

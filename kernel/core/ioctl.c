@@ -298,6 +298,30 @@ static int lnet_ioc_del_peer(struct lnet *ln, unsigned int cmd, void *buf,
 	return rc ? rc : lnet_peer_ni_del(ln, &p->pr_prim_nid, &p->pr_nid, p->pr_flags);
 }
 
+static int lnet_ioc_set_peer_state(struct lnet *ln, unsigned int cmd, void *buf,
+				   u32 len)
+{
+	const struct lnet_ioc_peer *p = buf;
+	u32 state = p->pr_peer_state;
+	struct lnet_peer *lp;
+	int rc = lnet_ioc_nid_check(&p->pr_prim_nid, false);
+
+	if (rc)
+		return rc;
+	if ((state & ~LNET_PEER_STATE_SETTABLE) || p->pr_flags || p->pr_index ||
+	    !lnet_nid_is_zero(&p->pr_nid))
+		return -EINVAL;
+	lp = lnet_peer_find(ln, &p->pr_prim_nid);
+	if (!lp)
+		return -ENOENT;
+	lp->lp_state = state & ~LNET_PEER_STATE_LOCK_PRIMARY;
+	if (state & LNET_PEER_STATE_LOCK_PRIMARY)
+		lp->lp_flags |= LNET_PEER_F_LOCK_PRIM;
+	else
+		lp->lp_flags &= ~LNET_PEER_F_LOCK_PRIM;
+	return 0;
+}
+
 /* Copy at most LNET_PREF_MAX NIDs of @src into @dst, zeroing the rest. */
 static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 			       u32 n)
@@ -309,7 +333,7 @@ static void lnet_ioc_nids_fill(struct lnet_nid *dst, const struct lnet_nid *src,
 		memcpy(dst, src, n * sizeof(*dst));
 }
 
-static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
+static void lnet_ioc_peer_fill(struct lnet *ln, struct lnet_ioc_peer *p,
 			       const struct lnet_peer_ni *lpni)
 {
 	const struct lnet_peer_net *lpn = lpni->lpni_peer_net;
@@ -330,6 +354,9 @@ static void lnet_ioc_peer_fill(struct lnet_ioc_peer *p,
 	p->pr_nrtr = lpni->lpni_nrtr;
 	p->pr_min_tx_credits = lpni->lpni_min_tx_credits;
 	p->pr_txq_len = lnet_list_len(&lpni->lpni_txq);
+	p->pr_rtr_credits = lpni->lpni_rtr_credits;
+	p->pr_min_rtr_credits = lpni->lpni_min_rtr_credits;
+	p->pr_refcount = 1 + lnet_msgs_holding(ln, lpni);
 	lnet_ioc_nids_fill(p->pr_pref, lpni->lpni_pref_nids, lpni->lpni_npref);
 	lnet_ioc_nids_fill(p->pr_rtr, lpni->lpni_rtr_nids, lpni->lpni_nrtr);
 	lnet_ioc_shared_fill(LNET_IOC_SHARED(p, pr_), &lpni->lpni_health,
@@ -403,7 +430,7 @@ static int lnet_ioc_get_peer(struct lnet *ln, unsigned int cmd, void *buf,
 	}
 	if (!lpni)
 		return -ENOENT;
-	lnet_ioc_peer_fill(p, lpni);
+	lnet_ioc_peer_fill(ln, p, lpni);
 	return 0;
 }
 
@@ -469,8 +496,7 @@ static bool lnet_stats_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_stats *st = buf;
 
-	return !st->st_pad &&
-	       lnet_u32s_zero(st->st_reserved, LNET_ARRAY_SIZE(st->st_reserved));
+	return !st->st_pad && !st->st_pad2;
 }
 
 static bool lnet_global_reserved_zero(const void *buf)
@@ -534,6 +560,9 @@ static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 	memcpy(st->st_hstatus, dp->dp_hstatus_count, sizeof(st->st_hstatus));
 	st->st_hstatus[LNET_IOC_HS_OK] = 0;
 	st->st_selftest_corrupt = lnet_selftest_corrupt(ln);
+	st->st_rst_alloc = lnet_list_len(&dp->dp_active);
+	st->st_route_count = 0;		/* the core does not forward */
+	st->st_route_length = 0;
 }
 
 /* RESET: what lnet_stats_reset() leaves, the data path's counters. */
@@ -565,6 +594,82 @@ static int lnet_ioc_global(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 	if (cmd == IOC_LIBCFS_SET_GLOBAL)
 		return lnet_global_set(ln, g->gl_id, g->gl_value);
 	return lnet_global_get(ln, g->gl_id, &g->gl_value);
+}
+
+/* --- health ----------------------------------------------------------------------- */
+
+_Static_assert(LNET_HEALTH_MAX == LNET_MAX_HEALTH &&
+	       (int)LNET_HEALTH_LOCAL_NI == (int)LNET_KIND_NI &&
+	       (int)LNET_HEALTH_PEER_NI == (int)LNET_KIND_PEER_NI, "health");
+
+static bool lnet_health_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_health *hl = buf;
+
+	return lnet_u32s_zero(hl->hl_reserved, LNET_ARRAY_SIZE(hl->hl_reserved));
+}
+
+/* Every NI of kind @kind but 0@lo (whose sends cannot fail) to @value. */
+static void lnet_health_set_all(struct lnet *ln, u32 kind, u32 value)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	if (kind == LNET_KIND_NI) {
+		list_for_each_entry(net, &ln->ln_nets, net_list)
+			list_for_each_entry(ni, &net->net_nis, ni_list)
+				if (!lnet_nid_is_lo(&ni->ni_nid))
+					lnet_health_set(ln, &ni->ni_health, value);
+		return;
+	}
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list)
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+				lnet_health_set(ln, &lpni->lpni_health, value);
+}
+
+/* The health of the local NI or peer NI @nid, NULL if there is none. */
+static struct lnet_health *lnet_health_of(struct lnet *ln, u32 kind,
+					  const struct lnet_nid *nid)
+{
+	struct lnet_peer_ni *lpni;
+	struct lnet_ni *ni;
+
+	if (kind == LNET_KIND_PEER_NI) {
+		lpni = lnet_peer_ni_find(ln, nid);
+		return lpni ? &lpni->lpni_health : NULL;
+	}
+	ni = lnet_nid_is_lo(nid) ? NULL : lnet_ni_find(ln, nid);
+	return ni ? &ni->ni_health : NULL;
+}
+
+static int lnet_ioc_set_health(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_health *hl = buf;
+	bool all = hl->hl_flags & LNET_HEALTH_F_ALL;
+	struct lnet_health *h;
+	int rc;
+
+	if ((hl->hl_kind != LNET_HEALTH_LOCAL_NI && hl->hl_kind != LNET_HEALTH_PEER_NI) ||
+	    (hl->hl_flags & ~LNET_HEALTH_F_ALL) || hl->hl_value > LNET_HEALTH_MAX)
+		return -EINVAL;
+	if (all) {
+		if (!lnet_nid_is_zero(&hl->hl_nid))
+			return -EINVAL;
+		lnet_health_set_all(ln, hl->hl_kind, hl->hl_value);
+		return 0;
+	}
+	rc = lnet_ioc_nid_check(&hl->hl_nid, false);
+	if (rc)
+		return rc;
+	h = lnet_health_of(ln, hl->hl_kind, &hl->hl_nid);
+	if (!h)
+		return -ENOENT;
+	lnet_health_set(ln, h, hl->hl_value);
+	return 0;
 }
 
 /* --- ping, discover, selftest: they wait for the network ---------------------------- */
@@ -739,6 +844,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_peer_reserved_zero, lnet_ioc_del_peer },
 	{ IOC_LIBCFS_GET_PEER_NI, sizeof(struct lnet_ioc_peer), false, false,
 	  lnet_peer_reserved_zero, lnet_ioc_get_peer },
+	{ IOC_LIBCFS_SET_PEER_STATE, sizeof(struct lnet_ioc_peer), true, false,
+	  lnet_peer_reserved_zero, lnet_ioc_set_peer_state },
 	{ IOC_LIBCFS_ADD_ROUTE, sizeof(struct lnet_ioc_route), true, false,
 	  lnet_route_reserved_zero, lnet_ioc_add_route },
 	{ IOC_LIBCFS_DEL_ROUTE, sizeof(struct lnet_ioc_route), true, false,
@@ -759,6 +866,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_global_reserved_zero, lnet_ioc_global },
 	{ IOC_LIBCFS_GET_GLOBAL, sizeof(struct lnet_ioc_global), false, false,
 	  lnet_global_reserved_zero, lnet_ioc_global },
+	{ IOC_LIBCFS_SET_HEALTH, sizeof(struct lnet_ioc_health), true, false,
+	  lnet_health_reserved_zero, lnet_ioc_set_health },
 	{ IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping), false, false,
 	  lnet_ping_reserved_zero, lnet_ioc_ping },
 	{ IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping), true, false,

@@ -109,6 +109,12 @@ struct lnet_peer {
 	u32 lp_flags;				/* LNET_PEER_F_NON_MR | _LOCK_PRIM */
 	u32 lp_state;				/* LNET_PEER_S_* (data path) */
 	u32 lp_nnis;
+	/*
+	 * This node as its own peer (its primary is one of our NIDs, as a
+	 * discover of ourselves makes it in Lustre): it holds only our NIDs,
+	 * and no other peer holds any of them.
+	 */
+	bool lp_self;
 	struct list_head lp_peer_nets;		/* struct lnet_peer_net */
 };
 
@@ -134,6 +140,8 @@ struct lnet_peer_ni {
 	/* Data path (lnet_msg.h) */
 	struct list_head lpni_txq;		/* msgs waiting for a tx credit */
 	s32 lpni_min_tx_credits;		/* low-water mark */
+	/* router buffer credits (never taken: the core does not forward) */
+	s32 lpni_rtr_credits, lpni_min_rtr_credits;
 	struct lnet_health lpni_health;		/* LNET_KIND_PEER_NI */
 	struct lnet_counters lpni_counters;
 	u64 lpni_last_alive_ns;			/* last message from it */
@@ -241,6 +249,8 @@ int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
 int lnet_peer_ni_del(struct lnet *ln, const struct lnet_nid *prim,
 		     const struct lnet_nid *nid, u32 flags);
 struct lnet_peer_ni *lnet_peer_ni_find(struct lnet *ln, const struct lnet_nid *nid);
+/* Is @nid a peer NI of a peer that is not this node (see lp_self)? */
+bool lnet_nid_of_other_node(struct lnet *ln, const struct lnet_nid *nid);
 struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid);
 
 /* Routes (the route commands come with a later issue; UDSP router rules use them). */

@@ -48,6 +48,11 @@ bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
  */
 void lnet_health_init(struct lnet_health *h, u32 kind);
 void lnet_health_fini(struct lnet_health *h);
+/*
+ * Set by hand (IOC_LIBCFS_SET_HEALTH): below LNET_MAX_HEALTH it is
+ * recovered by pings as after a failure; at it, its recovery ends.
+ */
+void lnet_health_set(struct lnet *ln, struct lnet_health *h, u32 value);
 
 /* global.c: routing off, default buffers and settings (configure). */
 void lnet_settings_init(struct lnet *ln);
@@ -131,6 +136,8 @@ void lnet_msgs_fail_active(struct lnet *ln);
 /* @ni / @lpni goes away: no message may point at it any longer. */
 void lnet_msgs_forget_ni(struct lnet *ln, struct lnet_ni *ni);
 void lnet_msgs_forget_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni);
+/* Messages not yet finalized that were sent to or received from @lpni. */
+u32 lnet_msgs_holding(struct lnet *ln, const struct lnet_peer_ni *lpni);
 
 /* send.c */
 /* Return the credits @msg holds (starting the sends that waited). */

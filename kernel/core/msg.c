@@ -281,6 +281,17 @@ void lnet_msgs_forget_ni(struct lnet *ln, struct lnet_ni *ni)
 	}
 }
 
+u32 lnet_msgs_holding(struct lnet *ln, const struct lnet_peer_ni *lpni)
+{
+	struct lnet_msg *msg;
+	u32 n = 0;
+
+	list_for_each_entry(msg, &ln->ln_dp.dp_msgs, msg_all)
+		if (msg->msg_txpeer == lpni || msg->msg_rxpeer == lpni)
+			n++;
+	return n;
+}
+
 void lnet_msgs_forget_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
 {
 	struct lnet_msg *msg;

@@ -257,8 +257,11 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 	/* a configuration naming the NID: the interface must still make it */
 	if (want && !lnet_nid_equal(want, &nid))
 		return -ENXIO;
-	/* our NID, or a peer's: a NID names one node */
-	if (lnet_ni_find(ln, &nid) || lnet_peer_ni_find(ln, &nid))
+	/*
+	 * our NID, or another node's peer NI: a NID names one node (this
+	 * node as its own peer keeps a NID of a net deleted since)
+	 */
+	if (lnet_ni_find(ln, &nid) || lnet_nid_of_other_node(ln, &nid))
 		return -EADDRINUSE;
 
 	net = lnet_net_find(ln, net_id);

@@ -30,15 +30,32 @@ static struct lnet_peer_net *lnet_peer_net_find(struct lnet_peer *lp, u32 net_id
 	return NULL;
 }
 
-/* Credits towards a peer come from the local net's peer_credits tunable. */
-static u32 lnet_peer_credits(struct lnet *ln, u32 net_id)
+/* The tunables of the local net @net_id (its first NI), or NULL. */
+static const struct lnet_ni_tunables *lnet_peer_net_tun(struct lnet *ln, u32 net_id)
 {
 	struct lnet_net *net = lnet_net_find(ln, net_id);
 
 	if (!net || list_empty(&net->net_nis))
-		return LNET_TUN_PEER_CREDITS_DEF;
-	return list_first_entry(&net->net_nis, struct lnet_ni,
-				ni_list)->ni_tun.peer_credits;
+		return NULL;
+	return &list_first_entry(&net->net_nis, struct lnet_ni, ni_list)->ni_tun;
+}
+
+/* Credits towards a peer come from the local net's peer_credits tunable. */
+static u32 lnet_peer_credits(struct lnet *ln, u32 net_id)
+{
+	const struct lnet_ni_tunables *t = lnet_peer_net_tun(ln, net_id);
+
+	return t ? (u32)t->peer_credits : LNET_TUN_PEER_CREDITS_DEF;
+}
+
+/* Router credits: peer_buffer_credits, or peer_credits when that is 0 (Lustre). */
+static s32 lnet_peer_rtr_credits(struct lnet *ln, u32 net_id)
+{
+	const struct lnet_ni_tunables *t = lnet_peer_net_tun(ln, net_id);
+
+	if (t && t->peer_buffer_credits > 0)
+		return t->peer_buffer_credits;
+	return (s32)lnet_peer_credits(ln, net_id);
 }
 
 static struct lnet_peer_net *lnet_peer_net_get(struct lnet *ln,
@@ -92,6 +109,8 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	lpni->lpni_max_tx_credits = lnet_peer_credits(ln, lpn->lpn_net_id);
 	lpni->lpni_tx_credits = lpni->lpni_max_tx_credits;
 	lpni->lpni_min_tx_credits = lpni->lpni_tx_credits;
+	lpni->lpni_rtr_credits = lnet_peer_rtr_credits(ln, lpn->lpn_net_id);
+	lpni->lpni_min_rtr_credits = lpni->lpni_rtr_credits;
 	INIT_LIST_HEAD(&lpni->lpni_txq);
 	lnet_health_init(&lpni->lpni_health, LNET_KIND_PEER_NI);
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
@@ -151,6 +170,7 @@ struct lnet_peer *lnet_peer_create(struct lnet *ln, const struct lnet_nid *prim,
 		return NULL;
 	lp->lp_primary_nid = *prim;
 	lp->lp_flags = flags;
+	lp->lp_self = lnet_ni_find(ln, prim) != NULL;
 	INIT_LIST_HEAD(&lp->lp_peer_nets);
 	list_add_tail(&lp->lp_list, &ln->ln_peers);
 	if (lnet_peer_attach_ni(ln, lp, prim)) {
@@ -162,12 +182,20 @@ struct lnet_peer *lnet_peer_create(struct lnet *ln, const struct lnet_nid *prim,
 	return lp;
 }
 
-/* A NID a peer may have: not zero, not lo, not one of our own NIDs. */
-static int lnet_peer_nid_check(struct lnet *ln, const struct lnet_nid *nid)
+/*
+ * A NID the peer of primary @prim may have: not zero, not lo; one of our
+ * own NIDs exactly when the peer is this node (see lp_self): a NID names
+ * one node.
+ */
+static int lnet_peer_nid_check(struct lnet *ln, const struct lnet_nid *prim,
+			       const struct lnet_nid *nid)
 {
+	struct lnet_peer *lp = lnet_peer_find(ln, prim);
+	bool self = lp ? lp->lp_self : lnet_ni_find(ln, prim) != NULL;
+
 	if (lnet_nid_is_zero(nid) || lnet_nid_is_lo(nid))
 		return -EINVAL;
-	if (lnet_ni_find(ln, nid))
+	if (self != (lnet_ni_find(ln, nid) != NULL))
 		return -EADDRINUSE;
 	return 0;
 }
@@ -199,12 +227,12 @@ int lnet_peer_ni_add(struct lnet *ln, const struct lnet_nid *prim,
 	rc = lnet_peer_add_check(prim, nid, flags, NULL);
 	if (rc)
 		return rc;
-	rc = lnet_peer_nid_check(ln, prim);
+	rc = lnet_peer_nid_check(ln, prim, prim);
 	if (rc)
 		return rc;
 	if (!nid || lnet_nid_is_zero(nid) || lnet_nid_equal(nid, prim))
 		return lnet_peer_add_alone(ln, prim, flags);
-	rc = lnet_peer_nid_check(ln, nid);
+	rc = lnet_peer_nid_check(ln, prim, nid);
 	if (rc)
 		return rc;
 	if (lnet_peer_ni_find(ln, nid))
@@ -286,6 +314,13 @@ void lnet_peers_destroy(struct lnet *ln)
 	lnet_finalize_run(ln);
 }
 
+bool lnet_nid_of_other_node(struct lnet *ln, const struct lnet_nid *nid)
+{
+	const struct lnet_peer_ni *lpni = lnet_peer_ni_find(ln, nid);
+
+	return lpni && !lpni->lpni_peer_net->lpn_peer->lp_self;
+}
+
 struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
 						const struct lnet_nid *nid)
 {
@@ -293,7 +328,8 @@ struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
 
 	if (lpni)
 		return lpni;
-	if (lnet_peer_nid_check(ln, nid))
+	/* traffic never makes this node its own peer: only discover does */
+	if (lnet_ni_find(ln, nid) || lnet_peer_nid_check(ln, nid, nid))
 		return NULL;
 	/* known from traffic only: not LNET_PEER_S_CONFIGURED */
 	if (!lnet_peer_create(ln, nid, 0))

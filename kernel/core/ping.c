@@ -426,12 +426,17 @@ int lnet_ping(struct lnet *ln, const struct lnet_nid *dst, const struct lnet_nid
 	      u32 timeout_ms, struct lnet_ping_result *res)
 {
 	struct lnet_ping_info *pi = NULL;
+	struct lnet_nid prim = *dst;
 	int rc;
 
 	rc = lnet_ping_fetch(ln, dst, src, lnet_ping_deadline(timeout_ms), &pi);
 	if (rc)
 		return rc;
-	lnet_ping_result_fill(ln, dst, pi, res);
+	/* Ourselves: this node as its own peer, as a discover makes it. */
+	if (!lnet_nid_is_lo(dst) && lnet_ni_find(ln, dst))
+		rc = lnet_peer_merge_ping(ln, dst, pi, &prim);
+	if (!rc)
+		lnet_ping_result_fill(ln, &prim, pi, res);
 	os_free(pi);
-	return 0;
+	return rc;
 }

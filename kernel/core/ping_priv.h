@@ -13,8 +13,6 @@
 /* Room for the largest ping info: the header and LNET_PING_MAX_NIS NIs. */
 #define LNET_PING_INFO_MAX_LEN \
 	(LNET_WIRE_PING_HDR_LEN + LNET_PING_MAX_NIS * LNET_WIRE_PING_NI_LEN)
-/* Recovery pings: the interval doubles per failed ping up to this (s). */
-#define LNET_RECOVERY_INTERVAL_MAX	64
 /* Received pushes waiting for the monitor, at most. */
 #define LNET_PUSHQ_MAX			64
 /* How often the monitor looks at timeouts and recovery (ns). */

@@ -33,22 +33,10 @@ static void udsp_renumber(struct lnet *ln)
 	us->us_count = idx;
 }
 
-/*
- * An existing rule with the same descriptors and action: a PRIORITY rule
- * with another priority takes the new one in place, anything else is a
- * duplicate.
- */
-static int udsp_add_existing(struct lnet *ln, struct lnet_udsp *r,
-			     const struct lnet_udsp_desc *d, s32 *idx_out)
+/* Where a rule asked for at @idx lands in a list of @count rules. */
+static u32 udsp_target(s32 idx, u32 count)
 {
-	if (d->action != LNET_UDSP_ACTION_PRIORITY ||
-	    r->udsp_desc.priority == d->priority)
-		return -EALREADY;
-	r->udsp_desc.priority = d->priority;
-	if (idx_out)
-		*idx_out = (s32)r->udsp_idx;
-	lnet_udsp_rule_changed(ln, r);
-	return 0;
+	return idx >= 0 && (u32)idx < count ? (u32)idx : count;
 }
 
 static void udsp_insert(struct lnet *ln, struct lnet_udsp *n, s32 idx)
@@ -63,6 +51,60 @@ static void udsp_insert(struct lnet *ln, struct lnet_udsp *n, s32 idx)
 		list_add_tail(&n->udsp_list, &us->us_rules);
 	}
 	udsp_renumber(ln);
+}
+
+/*
+ * Rule @r to position @to (of the list without it, as a new rule would
+ * land): the order decides which rule wins, so the index is rebuilt;
+ * without memory @r goes back where it was and nothing changed.
+ */
+static int udsp_move(struct lnet *ln, struct lnet_udsp *r, u32 to)
+{
+	struct lnet_udsp_index *ix;
+	u32 from = r->udsp_idx;
+	int rc;
+
+	list_del(&r->udsp_list);
+	udsp_renumber(ln);
+	udsp_insert(ln, r, (s32)to);
+	rc = lnet_udsp_index_build(ln, NULL, &ix);
+	if (rc) {
+		list_del(&r->udsp_list);
+		udsp_renumber(ln);
+		udsp_insert(ln, r, (s32)from);
+		return rc;
+	}
+	lnet_udsp_index_install(ln, ix);
+	return 0;
+}
+
+/*
+ * An existing rule with the same descriptors and action: asked for at
+ * another idx (d->idx >= 0) it moves there; a PRIORITY rule takes the new
+ * priority in place. Nothing to change is a duplicate (-EALREADY).
+ */
+static int udsp_add_existing(struct lnet *ln, struct lnet_udsp *r,
+			     const struct lnet_udsp_desc *d, s32 *idx_out)
+{
+	u32 count = lnet_udsp_of(ln)->us_count;
+	bool reprio = d->action == LNET_UDSP_ACTION_PRIORITY &&
+		      r->udsp_desc.priority != d->priority;
+	bool move = d->idx >= 0 && udsp_target(d->idx, count - 1) != r->udsp_idx;
+	int rc;
+
+	if (!reprio && !move)
+		return -EALREADY;
+	if (move) {
+		rc = udsp_move(ln, r, udsp_target(d->idx, count - 1));
+		if (rc)
+			return rc;
+	}
+	if (reprio)
+		r->udsp_desc.priority = d->priority;
+	if (idx_out)
+		*idx_out = (s32)r->udsp_idx;
+	lnet_udsp_rule_changed(ln, r);
+	return 0;
 }
 
 int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out)

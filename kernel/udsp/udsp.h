@@ -41,7 +41,9 @@ static inline struct lnet_udsp_set *lnet_udsp_of(struct lnet *ln)
 }
 
 /*
- * Add a validated rule at d->idx (-1 = append). Returns 0 and the final
+ * Add a validated rule at d->idx (-1 = append). An existing rule with the
+ * same descriptors and action moves to d->idx (when >= 0) and takes the
+ * new priority; -EALREADY when neither changes. Returns 0 and the final
  * idx in *idx_out, -EALREADY, or -ENOSPC/-ENOMEM. Re-flattens everything.
  */
 int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out);

@@ -3,6 +3,7 @@
 # lnetctl debug nidlist EXPR [NID]: canonical form and matching, no LNet needed.
 
 load helpers
+# bats file_tags=parse-only
 
 setup() {
 	lnet_setup
@@ -71,10 +72,11 @@ teardown() {
 		[[ "$stderr" == "lnetctl debug nidlist: invalid expression '$e': "?* ]] ||
 			{ echo "$e: $stderr"; return 1; }
 	done
-	run --separate-stderr lnetctl debug nidlist tcp 10.0.0.1
+	# a NID without @net is on tcp; 10.0.0.300 is no NID on any net
+	run --separate-stderr lnetctl debug nidlist tcp 10.0.0.300
 	[ "$status" -eq 1 ]
 	[ "$output" = "" ]
-	[[ "$stderr" == "lnetctl debug nidlist: invalid NID '10.0.0.1': "?* ]]
+	[[ "$stderr" == "lnetctl debug nidlist: invalid NID '10.0.0.300': "?* ]]
 }
 
 @test "debug nidlist needs no lnetd and no LNet" {

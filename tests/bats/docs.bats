@@ -55,6 +55,7 @@ completions() {
 	printf '%s\n' "${COMPREPLY[@]}"
 }
 
+# bats test_tags=parse-only
 @test "every man page: mandoc -T lint -W warning prints nothing" {
 	local pages=("$MAN"/*.[0-9])
 	[ "${#pages[@]}" -ge 11 ]
@@ -66,6 +67,7 @@ completions() {
 	done
 }
 
+# bats test_tags=parse-only
 @test "every section 8 page has NAME SYNOPSIS DESCRIPTION OPTIONS EXIT STATUS EXAMPLES SEE ALSO" {
 	local want="NAME SYNOPSIS DESCRIPTION OPTIONS EXIT STATUS EXAMPLES SEE ALSO"
 	for p in "$MAN"/*.8; do
@@ -78,6 +80,7 @@ completions() {
 	[ "$got" = "NAME DESCRIPTION EXAMPLES SEE ALSO" ]
 }
 
+# bats test_tags=parse-only
 @test "every option of every command is in its object's man page" {
 	local line cmd opt text missing=
 	while read -r line; do
@@ -91,6 +94,7 @@ completions() {
 	[ -z "$missing" ]
 }
 
+# bats test_tags=parse-only
 @test "every option of every command is offered by the completion" {
 	local line words opt missing=
 	source "$TOP/completions/lnetctl"
@@ -104,6 +108,7 @@ completions() {
 	[ -z "$missing" ]
 }
 
+# bats test_tags=parse-only
 @test "the tree lists the options of the tables (a sample), and no hidden command" {
 	run lnetctl __complete tree
 	[ "$status" -eq 0 ]
@@ -115,6 +120,7 @@ completions() {
 	! grep -q "__complete" <<<"$output"
 }
 
+# bats test_tags=parse-only
 @test "every command is in lnetctl.8, every sub-command in its object's page" {
 	local cmd line text main missing=
 	main=$(render "$MAN/lnetctl.8" | sed -n '/^COMMANDS$/,/^[A-Z]/p')
@@ -130,6 +136,7 @@ completions() {
 	[ -z "$missing" ]
 }
 
+# bats test_tags=parse-only
 @test "every cross reference names a page of man/, every page is in lnetctl.8" {
 	local ref missing=
 	for ref in $(cat "$MAN"/*.[0-9] | sed -n 's/^\.Xr \([^ ]*\) \([0-9]\).*/\1.\2/p' | sort -u); do

@@ -10,7 +10,7 @@ lnet_suite
 
 DEFAULTS='global:
     numa_range: 0
-    max_interfaces: 200
+    max_interfaces: 4096
     discovery: 1
     drop_asym_route: 0
     retry_count: 2
@@ -20,7 +20,8 @@ DEFAULTS='global:
     router_sensitivity: 100
     lnd_timeout: 49
     response_tracking: 3
-    recovery_limit: 0'
+    recovery_limit: 0
+    max_recovery_ping_interval: 900'
 
 state() {
 	lnetctl global show
@@ -45,7 +46,8 @@ health_sensitivity 0 1000
 recovery_interval 1 86400
 router_sensitivity 0 100
 response_tracking 0 3
-recovery_limit 0 2147483647"
+recovery_limit 0 2147483647
+max_recovery_ping_interval 1 2147483647"
 
 @test "set: every global setting, both ends of its range, and one past each end" {
 	lnetctl set transaction_timeout 200
@@ -87,7 +89,7 @@ recovery_limit 0 2147483647"
 	[ "$(yaml_get "d['global']['retry_count']")" = 0 ]
 	fails 1 "lnetctl set retry_count: invalid retry_count '1': must be 0 while health_sensitivity is 0" \
 		set retry_count 1
-	fails 2 "lnetctl set: unknown command 'lnd_timeout': expected one of routing, tiny_buffers, small_buffers, large_buffers, numa_range, max_interfaces, discovery, drop_asym_route, retry_count, transaction_timeout, health_sensitivity, recovery_interval, router_sensitivity, response_tracking, recovery_limit" \
+	fails 2 "lnetctl set: unknown command 'lnd_timeout': expected one of routing, tiny_buffers, small_buffers, large_buffers, numa_range, max_interfaces, discovery, drop_asym_route, retry_count, transaction_timeout, health_sensitivity, recovery_interval, router_sensitivity, response_tracking, recovery_limit, max_recovery_ping_interval" \
 		set lnd_timeout 5
 }
 
@@ -200,8 +202,8 @@ global: {discovery: 0, retry_count: 100, transaction_timeout: 300}'
 	bad "2:16: invalid retry_count '1': must be 0 while health_sensitivity is 0" 'global:
   retry_count: 1
   health_sensitivity: 0'
-	bad "2:11: invalid enable '2': expected an integer 0-1" 'routing:
-  enable: 2'
+	bad "2:11: invalid enable '4': expected an integer 0-3" 'routing:
+  enable: 4'
 	bad "2:3: unknown key 'enabled' in routing: expected 'enable'" 'routing:
   enabled: 1'
 	bad "3:10: invalid large '1': expected 0 (the default) or an integer 256-1048576" 'buffers:
@@ -217,6 +219,24 @@ buffers: {tiny: 600}
 global:
   retry_count: 30
   discovery: 1'
+}
+
+@test "import: max_intf (Lustre 2.10-2.12) is max_interfaces; max_recovery_ping_interval; both names refused" {
+	printf 'global:\n  max_intf: 32\n  max_recovery_ping_interval: 60\n' >"$T/old.yaml"
+	lnetctl import "$T/old.yaml"
+	run lnetctl export --backup
+	yaml_is 'global: {max_interfaces: 32, max_recovery_ping_interval: 60}'
+	lnetctl import --del "$T/old.yaml"
+	[ "$(lnetctl global show)" = "$DEFAULTS" ]
+	printf 'global:\n  max_interfaces: 32\n  max_intf: 64\n' >"$T/both.yaml"
+	run --separate-stderr lnetctl import "$T/both.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/both.yaml:3:3: 'max_intf' in global: max_interfaces is already given (max_intf is its old name)" ]
+	printf 'global:\n  max_recovery_ping_interval: 0\n' >"$T/zero.yaml"
+	run --separate-stderr lnetctl import "$T/zero.yaml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "$T/zero.yaml:2:31: invalid max_recovery_ping_interval '0': expected an integer 1-2147483647" ]
+	[ "$(lnetctl global show)" = "$DEFAULTS" ]
 }
 
 @test "import: transaction_timeout and retry_count apply in whichever order works" {

@@ -31,6 +31,11 @@ fi
 # lnetctl runs inside the netns (the module looks interfaces up in the
 # caller's namespace) and picks /dev/lnet itself; lnet_setup and
 # lnet_teardown unconfigure, so every test starts with LNet down.
+# A test whose commands all stop before any request (help, argv and YAML
+# errors, lnetctl's own tables) carries "# bats test_tags=parse-only" (a
+# suite of them "# bats file_tags=parse-only"); one that checks what is
+# lnetctl's whatever the transport, "lnetd-only". The VM leaves both out,
+# since /dev/lnet would add nothing but minutes of TCG.
 LNET_TRANSPORT=${LNET_TRANSPORT:-lnetd}
 if [ "$LNET_TRANSPORT" = dev ]; then
 	export LNET_LNETCTL_REAL=$LNETCTL_BIN
@@ -160,13 +165,13 @@ net_show_lo_only() {
 }
 
 # The message counters of `stats show` in Lustre's order, then every key.
-STATS_COUNTERS="msgs_alloc msgs_max errors send_count resend_count
+STATS_COUNTERS="msgs_alloc msgs_max rst_alloc errors send_count resend_count
 response_timeout_count local_interrupt_count local_dropped_count
 local_aborted_count local_no_route_count local_timeout_count
 local_error_count remote_dropped_count remote_error_count
 remote_timeout_count network_timeout_count failed_resends
-successful_resends recv_count drop_count send_length recv_length
-drop_length peer_send_count peer_recv_count peer_drop_count"
+successful_resends recv_count route_count drop_count send_length recv_length
+route_length drop_length peer_send_count peer_recv_count peer_drop_count"
 STATS_KEYS="${STATS_COUNTERS//$'\n'/ } local_nis peer_nis routes selftest_corrupt"
 
 # stats_doc INDENT LOCAL_NIS PEER_NIS ROUTES: the `stats show` document of

@@ -187,8 +187,8 @@ teardown() {
 	lnetctl peer add --prim_nid 10.11.0.200@tcp --non_mr
 	run lnetctl peer show
 	before=$output
-	fails 1 "lnetctl peer add: NID 10.11.0.1@tcp is one of this node's own NIDs, not a peer's" \
-		peer add --prim_nid 10.11.0.1@tcp
+	fails 1 "lnetctl peer add: NID 10.11.0.150@tcp is not one of this node's own NIDs: peer 10.11.0.1@tcp is this node" \
+		peer add --prim_nid 10.11.0.1@tcp --nid 10.11.0.150@tcp
 	fails 1 "lnetctl peer add: NID 10.11.0.1@tcp is one of this node's own NIDs, not a peer's" \
 		peer add --prim_nid 10.11.0.100@tcp --nid 10.11.0.1@tcp
 	fails 1 "lnetctl peer add: peer 10.11.0.200@tcp is not multi-rail (non_mr): it has its primary NID only" \

@@ -28,7 +28,7 @@ gives() {
 	gives 0 "$LO_ALONE" "" ping 0@lo
 }
 
-@test "ping 0@lo and this node's own NIDs list the NIs, 0@lo left out" {
+@test "ping 0@lo and this node's own NIDs list the NIs, 0@lo left out; an own NID makes the node its own peer" {
 	lnetctl net add --net tcp --if veth0
 	lnetctl net add --net tcp1 --if veth1
 	gives 0 "ping:
@@ -38,13 +38,18 @@ gives() {
     -   nid: 10.11.0.1@tcp
     -   nid: 10.11.0.2@tcp1
 -   primary nid: 10.11.0.2@tcp1
-    Multi-Rail: false
+    Multi-Rail: true
     peer_ni:
     -   nid: 10.11.0.1@tcp
     -   nid: 10.11.0.2@tcp1" "" ping 0@lo 10.11.0.2@tcp1
-	# a ping changes no peer
+	# as in Lustre, the ping of an own NID made this node its own peer
 	run lnetctl peer show
-	[ "$output" = "" ]
+	yaml_is 'peer:
+- primary nid: 10.11.0.2@tcp1
+  Multi-Rail: true
+  peer ni:
+  - {nid: 10.11.0.2@tcp1, state: up}
+  - {nid: 10.11.0.1@tcp, state: up}'
 }
 
 @test "ping --source: a local NID is used, another is refused" {
@@ -79,7 +84,7 @@ gives() {
 	run --separate-stderr lnetctl ping
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl ping: missing argument NID [NID...]" ]
-	gives 2 "" "lnetctl ping: invalid NID 'foo': NID 'foo' has no '@': expected <address>@<net>, e.g. '10.0.0.1@tcp'" \
+	gives 2 "" "lnetctl ping: invalid NID 'foo': IPv4 address 'foo' has 1 octets: expected 4 (a.b.c.d) (a NID without '@<net>' is on tcp)" \
 		ping 0@lo foo
 	run --separate-stderr lnetctl ping 10.11.0.300@tcp
 	[ "$status" -eq 2 ]
@@ -111,9 +116,10 @@ gives() {
 	run --separate-stderr lnetctl discover
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl discover: missing argument NID [NID...]" ]
-	run --separate-stderr lnetctl discover 10.11.0.1
+	# without @net a NID is on tcp: 10.11.0.300 is still no NID
+	run --separate-stderr lnetctl discover 10.11.0.300
 	[ "$status" -eq 2 ]
-	[[ $stderr == "lnetctl discover: invalid NID '10.11.0.1': "* ]]
+	[ "$stderr" = "lnetctl discover: invalid NID '10.11.0.300': octet '300' is out of range 0-255 (a NID without '@<net>' is on tcp)" ]
 	run --separate-stderr lnetctl discover --force=yes 10.11.0.1@tcp
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "lnetctl discover: option --force takes no value" ]

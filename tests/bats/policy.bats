@@ -201,16 +201,34 @@ add_peers() {
 	[ "$output" = "" ]
 }
 
-@test "an identical rule is an error; the list is unchanged" {
+@test "an identical rule is a no-op with status 0; the list is unchanged" {
 	lnetctl policy add --src tcp --priority 1
+	lnetctl policy add --dst tcp --priority 2
 	run lnetctl policy show
 	before=$output
-	run lnetctl policy add --src tcp --priority 1
-	[ "$status" -eq 1 ]
-	[[ "$output" == "lnetctl policy add: "* ]]
-	[[ "$output" == *"already"* ]]
+	for idx in "" "--idx 0"; do
+		# shellcheck disable=SC2086
+		run lnetctl policy add --src tcp --priority 1 $idx
+		[ "$status" -eq 0 ] && [ "$output" = "" ]
+		run lnetctl policy show
+		[ "$output" = "$before" ]
+	done
+}
+
+@test "policy add --idx N of an existing rule moves it to N (past the end: last)" {
+	lnetctl policy add --src tcp --priority 1
+	lnetctl policy add --src tcp1 --priority 2
+	lnetctl policy add --src 10.11.0.1@tcp --dst 10.11.0.100@tcp
+	# the last rule to the front, then the first to the end with a new priority
+	lnetctl policy add --src 10.11.0.1@tcp --dst 10.11.0.100@tcp --idx 0
+	lnetctl policy add --src tcp --priority 3 --idx 9
 	run lnetctl policy show
-	[ "$output" = "$before" ]
+	yaml_is 'udsp:
+- {idx: 0, src: 10.11.0.1@tcp, dst: 10.11.0.100@tcp}
+- {idx: 1, src: tcp1, action: {priority: 2}}
+- {idx: 2, src: tcp, action: {priority: 3}}'
+	run udsp_of net 10.11.0.1@tcp
+	[ "$output" = "3 -1" ]
 }
 
 @test "the same descriptors with a new priority update the rule in place" {

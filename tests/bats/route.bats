@@ -267,9 +267,13 @@ route:
   gateway: 10.11.0.11@tcp
 - net: tcp
   gateway: 10.11.0.12@tcp'
-	bad "2:3: a route to o2ib through gateway 10.11.0.10@tcp already exists" 'route:
-- net: o2ib
-  gateway: 10.11.0.10@tcp'
+	# the route in force: nothing to do
+	printf '%s\n' 'route:' '- net: o2ib' '  gateway: 10.11.0.10@tcp' >"$T/same.yaml"
+	state >"$T/before"
+	run --separate-stderr lnetctl import "$T/same.yaml"
+	[ "$status" -eq 0 ] && [ "$stderr" = "" ]
+	state >"$T/after"
+	cmp "$T/before" "$T/after"
 	run lnetctl peer list
 	yaml_is 'peer list: [{nid: 10.11.0.10@tcp}]'
 }

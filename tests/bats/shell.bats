@@ -6,6 +6,11 @@
 # (commands from a pipe).
 
 load helpers
+# The shell's line editing, completion, history and keys are lnetctl's;
+# each command it runs makes the calls the command line makes, which the
+# other suites check on /dev/lnet. So it runs on lnetd only (under TCG its
+# tmux polling took five minutes).
+# bats file_tags=lnetd-only
 
 bats_require_minimum_version 1.5.0
 
@@ -247,8 +252,6 @@ tab_list() {
 }
 
 @test "shell: Tab after -- lists every option of every leaf, as __complete options does" {
-	# lnetctl's own tables, whatever the transport: checked on lnetd (slow under TCG)
-	[ "$LNET_TRANSPORT" = dev ] && skip "table check of lnetctl itself: runs on lnetd"
 	local leaf want
 	shell_start
 	while read -r leaf; do
@@ -258,7 +261,7 @@ tab_list() {
 	done < <(lnetctl __complete tree | grep -v -- ' --')
 }
 
-@test "shell: aliases, prefixes and exact command words, as on the command line" {
+@test "shell: aliases, option prefixes, and unique prefixes of command words (as Lustre's shell)" {
 	lnetctl net add --net tcp --if veth0
 	shell_start
 	complete "route add --hop-" Tab
@@ -267,12 +270,17 @@ tab_list() {
 	wait_screen "lnetctl> udsp show "
 	complete "peer show --ni 10.11" Tab
 	wait_screen "lnetctl> peer show --ni 10.11.0.1@tcp "
-	# no prefixes for command words: nothing completes below one
-	complete "pol show --" Tab
-	text "X"
-	wait_screen "lnetctl> pol show --X"
-	cmd "pol show"
-	[[ "$out" == "lnetctl: unknown command 'pol': expected one of lnet, net, peer, policy, udsp, "* ]]
+	# a unique prefix of a command word is that word, Tab below it too
+	complete "pol sh --i" Tab
+	wait_screen "lnetctl> pol sh --idx "
+	cmd "po sh"
+	[ "$out" = "" ]
+	cmd "ro show"
+	[ "$out" = "lnetctl: ambiguous command 'ro': could be route, routing" ]
+	cmd "net s"
+	[ "$out" = "lnetctl net: ambiguous command 's': could be show, set" ]
+	cmd "pox sh"
+	[[ "$out" == "lnetctl: unknown command 'pox': expected one of lnet, net, peer, policy, udsp, "* ]]
 	cmd "udsp add --dst tcp --prio 3"
 	[ "$out" = "" ]
 	cmd "udsp show"
@@ -346,6 +354,37 @@ tab_list() {
 	keys C-d
 	wait_screen "[[]exit 0]"
 	[ "$(cat "$T/.lnetctl_history")" = "net show --net lo" ]
+}
+
+@test "shell: Ctrl-C interrupts a running ping, not the shell" {
+	[ "$LNET_TRANSPORT" = dev ] && skip "the module waits past Ctrl-C: the ping ends at its timeout"
+	lnetctl net add --net tcp --if veth0
+	shell_start
+	fresh
+	text "ping --timeout 60 10.11.0.9@tcp"
+	keys Enter
+	sleep 1
+	# still waiting for the reply: no new prompt yet
+	[ "$(screen | grep -c '^lnetctl>')" -eq 1 ]
+	local t0=$SECONDS
+	keys C-c
+	wait_screen "*lnetctl ping: failed to ping 10.11.0.9@tcp: interrupted"
+	wait_screen "lnetctl> "
+	[ $((SECONDS - t0)) -le 5 ]
+	cmd "net show --net lo"
+	[[ "$out" == "net:"* ]]
+	keys C-d
+	wait_screen "[[]exit 0]"
+}
+
+@test "script: unique prefixes of command words as in the shell; on the command line exact words only" {
+	run --separate-stderr lnetctl < <(printf 'ne sh --net lo\nro show\n')
+	[ "$status" -eq 2 ]
+	[[ "$output" == "net:"* ]]
+	[ "$stderr" = "<stdin>:2: lnetctl: ambiguous command 'ro': could be route, routing" ]
+	run --separate-stderr lnetctl ne sh
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "lnetctl: unknown command 'ne': expected one of "* ]]
 }
 
 @test "script: the first failing line stops lnetctl with its status and <stdin>:LINE" {

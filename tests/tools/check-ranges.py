@@ -169,7 +169,7 @@ def check_schemas(rep, schemas, rows):
     check_props(rep, 'defs.schema.yaml tunables', defs['tunables']['properties'],
                 rows['tunable'])
     check_props(rep, 'defs.schema.yaml global', defs['global']['properties'],
-                rows['global'], extra=('lnd_timeout',))
+                rows['global'], extra=('lnd_timeout', 'max_intf'))
     check_keys(rep, 'defs.schema.yaml shown_tunables',
                defs['shown_tunables']['properties'], rows['tunable'])
     check_props(rep, 'defs.schema.yaml lnd_tunables', defs['lnd_tunables']['properties'],

@@ -532,9 +532,16 @@ static void test_peer_nid_rules(void **state)
 	/* x belongs to a: not to b too */
 	assert_int_equal(lnet_peer_ni_add(ln, &b, &x, 0), -EEXIST);
 	assert_null(lnet_peer_find(ln, &b));
-	/* our own NID (EADDRINUSE) and lo are never peer NIDs */
-	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), -EADDRINUSE);
+	/*
+	 * our own NID is no other node's (EADDRINUSE); it makes this node
+	 * its own peer, which takes no other node's NID; lo is never a peer NID
+	 */
 	assert_int_equal(lnet_peer_ni_add(ln, &a, &local, 0), -EADDRINUSE);
+	assert_int_equal(lnet_peer_ni_add(ln, &local, NULL, 0), 0);
+	assert_true(lnet_peer_find(ln, &local)->lp_self);
+	assert_int_equal(lnet_peer_ni_add(ln, &local, &b, 0), -EADDRINUSE);
+	assert_null(lnet_peer_find(ln, &b));
+	assert_int_equal(lnet_peer_ni_del(ln, &local, NULL, 0), 0);
 	assert_int_equal(lnet_peer_ni_add(ln, &lo, NULL, 0), -EINVAL);
 	assert_int_equal(lnet_peer_ni_add(ln, &a, &lo, 0), -EINVAL);
 	assert_int_equal(lnet_peer_ni_add(ln, &zero_nid, &a, 0), -EINVAL);
@@ -547,6 +554,9 @@ static void test_peer_nid_rules(void **state)
 	/* the local net's peer_credits gives the peer NI's credits */
 	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_max_tx_credits, 16);
 	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_tx_credits, 16);
+	/* router credits: peer_buffer_credits (0 here), else peer_credits */
+	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_rtr_credits, 16);
+	assert_int_equal(lnet_peer_ni_find(ln, &x)->lpni_min_rtr_credits, 16);
 }
 
 static void test_peer_max_nis(void **state)
@@ -1043,6 +1053,10 @@ static void test_ioctl_peers(void **state)
 	assert_int_equal(p.pr_nid_priority, LNET_PRIORITY_UNSET);
 	assert_int_equal(p.pr_max_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
 	assert_int_equal(p.pr_tx_credits, LNET_TUN_PEER_CREDITS_DEF);
+	/* no local net reaches it: peer_credits' default; no message holds it */
+	assert_int_equal(p.pr_rtr_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(p.pr_min_rtr_credits, LNET_TUN_PEER_CREDITS_DEF);
+	assert_int_equal(p.pr_refcount, 1);
 	assert_int_equal(p.pr_npref, 0);
 	p = ioc_peer(NULL, NULL, 0, 1);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_PEER_NI, &p, sizeof(p), false), 0);

@@ -770,6 +770,9 @@ static void test_credits(void **state)
 	assert_int_equal(lpni_of(ln, 100)->lpni_tx_credits, -1);
 	assert_int_equal(lpni_of(ln, 102)->lpni_tx_credits, 0);
 	assert_int_equal(lpni_of(ln, 100)->lpni_min_tx_credits, -1);
+	/* each message on its way holds its peer NI (peer show's refcount - 1) */
+	assert_int_equal(lnet_msgs_holding(ln, lpni_of(ln, 100)), 2);
+	assert_int_equal(lnet_msgs_holding(ln, lpni_of(ln, 102)), 1);
 	/* peers made by traffic are not "configured" */
 	assert_false(lpni_of(ln, 100)->lpni_peer_net->lpn_peer->lp_state &
 		     LNET_PEER_S_CONFIGURED);
@@ -811,6 +814,7 @@ static void test_credits(void **state)
 	assert_int_equal(ln->ln_dp.dp_count[LNET_STATS_SENT], 5);
 	assert_int_equal(ln->ln_dp.dp_length[LNET_STATS_SENT], 500);
 	assert_int_equal(ln->ln_dp.dp_msgs_alloc, 0);
+	assert_int_equal(lnet_msgs_holding(ln, lpni_of(ln, 100)), 0);
 	unlock(ln);
 }
 

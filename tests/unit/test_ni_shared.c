@@ -337,6 +337,102 @@ static void test_deleted_leaves_queue(void **state)
 	assert_true(list_empty(&s->ln.ln_recoveryq[LNET_KIND_PEER_NI]));
 }
 
+/*
+ * The wait before a recovery ping doubles per ping already sent, up to
+ * max_recovery_ping_interval; a recovery_interval longer than that wins.
+ */
+static void test_recovery_backoff_cap(void **state)
+{
+	struct shared *s = *state;
+	const u64 sec = 1000000000ULL;
+
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 0), 1 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 3), 8 * sec);
+	/* the default cap, 900 s: 2^10 = 1024 is past it */
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 9), 512 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 10), 900 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 1000), 900 * sec);
+	assert_int_equal(lnet_global_set(&s->ln, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, 5), 0);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 2), 4 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 3), 5 * sec);
+	assert_int_equal(lnet_global_set(&s->ln, LNET_GLOBAL_RECOVERY_INTERVAL, 7), 0);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 0), 7 * sec);
+	assert_int_equal(lnet_recovery_interval_ns(&s->ln, 4), 7 * sec);
+	assert_int_equal(lnet_global_set(&s->ln, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, 0),
+			 -EINVAL);
+}
+
+static int set_health(struct shared *s, u32 kind, u32 flags, const struct lnet_nid *nid,
+		      u32 value)
+{
+	struct lnet_ioc_health hl = { .hl_hdr = { sizeof(hl), LNET_IOC_VERSION },
+				      .hl_kind = kind, .hl_flags = flags, .hl_value = value };
+
+	if (nid)
+		hl.hl_nid = *nid;
+	return lnet_ioctl(&s->ln, IOC_LIBCFS_SET_HEALTH, &hl, sizeof(hl), true);
+}
+
+/* SET_HEALTH: one NI or all of a kind; below the maximum it is queued for recovery. */
+static void test_set_health_ioctl(void **state)
+{
+	struct shared *s = *state;
+	struct lnet_nid local = nid_of("10.9.0.1@tcp"), lo = nid_of("0@lo");
+	struct lnet_nid other = nid_of("10.9.0.3@tcp"), zero = { 0 };
+
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &local, 300), 0);
+	assert_int_equal(s->ni->ni_health.lh_value, 300);
+	assert_true(queued_alone(&s->ln.ln_recoveryq[LNET_KIND_NI], &s->ni->ni_health));
+	assert_int_equal(s->lpni->lpni_health.lh_value, LNET_MAX_HEALTH);
+	assert_int_equal(set_health(s, LNET_HEALTH_PEER_NI, LNET_HEALTH_F_ALL, NULL, 0), 0);
+	assert_int_equal(s->lpni->lpni_health.lh_value, 0);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, LNET_HEALTH_F_ALL, NULL,
+				    LNET_HEALTH_MAX), 0);
+	assert_int_equal(s->ni->ni_health.lh_value, LNET_MAX_HEALTH);
+	assert_true(list_empty(&s->ln.ln_recoveryq[LNET_KIND_NI]));
+	assert_int_equal(lnet_lo_ni(&s->ln)->ni_health.lh_value, LNET_MAX_HEALTH);
+
+	/* refused: nothing changes */
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &lo, 0), -ENOENT);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &other, 0), -ENOENT);
+	assert_int_equal(set_health(s, LNET_HEALTH_PEER_NI, 0, &local, 0), -ENOENT);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &local, 1001), -EINVAL);
+	assert_int_equal(set_health(s, 2, 0, &local, 0), -EINVAL);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 2, &local, 0), -EINVAL);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, LNET_HEALTH_F_ALL, &local, 0),
+			 -EINVAL);
+	assert_int_equal(set_health(s, LNET_HEALTH_LOCAL_NI, 0, &zero, 0), -EINVAL);
+	assert_int_equal(s->ni->ni_health.lh_value, LNET_MAX_HEALTH);
+}
+
+static int set_state(struct shared *s, const struct lnet_nid *nid, u32 state)
+{
+	struct lnet_ioc_peer pr = { .pr_hdr = { sizeof(pr), LNET_IOC_VERSION },
+				    .pr_prim_nid = *nid, .pr_peer_state = state };
+
+	return lnet_ioctl(&s->ln, IOC_LIBCFS_SET_PEER_STATE, &pr, sizeof(pr), true);
+}
+
+/* SET_PEER_STATE: the settable bits replace the state; bit 20 is the lock. */
+static void test_set_peer_state_ioctl(void **state)
+{
+	struct shared *s = *state;
+	struct lnet_peer *lp = lnet_peer_find(&s->ln, &s->peer);
+	struct lnet_nid other = nid_of("10.9.0.3@tcp");
+
+	assert_non_null(lp);
+	assert_int_equal(set_state(s, &s->peer, LNET_PEER_STATE_DISCOVERED |
+				   LNET_PEER_STATE_LOCK_PRIMARY), 0);
+	assert_int_equal(lp->lp_state, LNET_PEER_S_DISCOVERED);
+	assert_true(lp->lp_flags & LNET_PEER_F_LOCK_PRIM);
+	assert_int_equal(set_state(s, &s->peer, LNET_PEER_STATE_CONFIGURED), 0);
+	assert_int_equal(lp->lp_state, LNET_PEER_S_CONFIGURED);
+	assert_false(lp->lp_flags & LNET_PEER_F_LOCK_PRIM);
+	assert_int_equal(set_state(s, &s->peer, 1U << 2), -EINVAL);
+	assert_int_equal(set_state(s, &other, 0), -ENOENT);
+	assert_int_equal(lp->lp_state, LNET_PEER_S_CONFIGURED);
+}
+
 #define SHARED_TEST(t) cmocka_unit_test_setup_teardown(t, shared_setup, shared_teardown)
 
 int main(void)
@@ -349,6 +445,9 @@ int main(void)
 		SHARED_TEST(test_schedule_own_queue_once),
 		SHARED_TEST(test_recovery_now_and_recovered),
 		SHARED_TEST(test_deleted_leaves_queue),
+		SHARED_TEST(test_recovery_backoff_cap),
+		SHARED_TEST(test_set_health_ioctl),
+		SHARED_TEST(test_set_peer_state_ioctl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

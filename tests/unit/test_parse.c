@@ -156,6 +156,50 @@ static void test_s32(void **state)
 	s32_bad("-1 ", -1, 5, -EINVAL, "invalid --idx '-1 ': expected an integer -1-5");
 }
 
+/* Command-line words: strtol(..., 0) forms, whole, in range; the same messages. */
+static void test_arg_numbers(void **state)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		s32 v;
+	} cases[] = {
+		{ "16", 0, 16 }, { "0x10", 0, 16 }, { "0X1f", 0, 31 }, { "010", 0, 8 },
+		{ "0", 0, 0 }, { "00", 0, 0 }, { "-0x10", 0, -16 }, { "-010", 0, -8 },
+		{ "0x7fffffff", 0, INT32_MAX }, { "-0x80000000", 0, INT32_MIN },
+		{ "08", -EINVAL }, { "0x", -EINVAL }, { "0xg", -EINVAL }, { "1a", -EINVAL },
+		{ "", -EINVAL }, { "+1", -EINVAL }, { " 1", -EINVAL }, { "0x 1", -EINVAL },
+		{ "0x80000000", -ERANGE }, { "0x10000000000000000", -ERANGE },
+	};
+	char msg[128];
+	size_t i;
+	s32 v;
+	u32 u;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = 12345;
+		reset_err();
+		assert_int_equal(cfg_parse_arg_s32("--hop", cases[i].s, INT32_MIN, INT32_MAX,
+						   &v, &err), cases[i].rc);
+		assert_int_equal(v, cases[i].rc ? 12345 : cases[i].v);
+		snprintf(msg, sizeof(msg),
+			 "invalid --hop '%s': expected an integer -2147483648-2147483647",
+			 cases[i].s);
+		assert_string_equal(err.msg, cases[i].rc ? msg : "");
+	}
+	reset_err();
+	assert_int_equal(cfg_parse_arg_u32("--health", "0x3e8", 0, 1000, &u, &err), 0);
+	assert_int_equal(u, 1000);
+	assert_int_equal(cfg_parse_arg_u32("--health", "01751", 0, 1000, &u, &err), -ERANGE);
+	assert_string_equal(err.msg, "invalid --health '01751': expected an integer 0-1000");
+	reset_err();
+	assert_int_equal(cfg_parse_arg_u32("--health", "-1", 0, 1000, &u, &err), -EINVAL);
+	/* YAML stays decimal: 010 is ten, 0x10 is not a number */
+	assert_int_equal(cfg_parse_u32("priority", "010", 0, 100, &u, &err), 0);
+	assert_int_equal(u, 10);
+	assert_int_equal(cfg_parse_u32("priority", "0x10", 0, 100, &u, &err), -EINVAL);
+}
+
 static void test_bool(void **state)
 {
 	static const char *const yes[] = { "true", "yes", "on", "1", "TRUE", "Yes", "oN" };
@@ -235,10 +279,21 @@ static void test_nid(void **state)
 	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.256@tcp", &nid, &err), -EINVAL);
 	assert_string_equal(err.msg,
 			    "invalid --nid '10.0.0.256@tcp': octet '256' is out of range 0-255");
+	/* no "@net": tcp, as Lustre; the message says so when that fails */
+	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.1", &nid, &err), 0);
+	lnet_nid_print(&nid, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0.0.1@tcp");
+	assert_int_equal(cfg_parse_nid("--nid", "2001:db8::1", &nid, &err), 0);
+	lnet_nid_print(&nid, buf, sizeof(buf));
+	assert_string_equal(buf, "2001:db8::1@tcp");
 	reset_err();
-	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.1", &nid, &err), -EINVAL);
-	lnet_nid_parse("10.0.0.1", &nid, why, sizeof(why));
-	assert_framed("--nid", "10.0.0.1", why);
+	assert_int_equal(cfg_parse_nid("--nid", "10.0.0.256", &nid, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid --nid '10.0.0.256': octet '256' is out of range "
+			    "0-255 (a NID without '@<net>' is on tcp)");
+	reset_err();
+	assert_int_equal(cfg_parse_nid("--nid", "", &nid, &err), -EINVAL);
+	lnet_nid_parse("", &nid, why, sizeof(why));
+	assert_framed("--nid", "", why);
 	reset_err();
 	assert_int_equal(cfg_parse_nid("--nid", "127.0.0.1@tcp", &nid, &err), -EINVAL);
 	lnet_nid_parse("127.0.0.1@tcp", &nid, why, sizeof(why));
@@ -270,6 +325,42 @@ static void test_nidexpr(void **state)
 	assert_int_equal(cfg_parse_nidexpr("dst", "tcp x", &e, &err), -EINVAL);
 	lnet_nidexpr_parse("tcp x", &e, why, sizeof(why));
 	assert_framed("dst", "tcp x", why);
+}
+
+/* IPv4 CIDR, as Lustre takes it: the same expression as its octet ranges. */
+static void test_nidexpr_ipv4_cidr(void **state)
+{
+	static const char *const same[][2] = {
+		{ "10.0.0.0/24@tcp", "10.0.0.*@tcp" },
+		{ "10.0.0.77/24@tcp1", "10.0.0.*@tcp1" },
+		{ "10.0.16.0/20@tcp", "10.0.[16-31].*@tcp" },
+		{ "192.168.1.130/25@o2ib", "192.168.1.[128-255]@o2ib" },
+		{ "10.1.2.3/32@tcp", "10.1.2.3@tcp" },
+		{ "10.1.2.3/0@tcp", "*.*.*.*@tcp" },
+		{ "172.16.0.0/12@tcp", "172.[16-31].*.*@tcp" },
+	};
+	static const char *const bad[] = {
+		"10.0.0.0/33@tcp", "10.0.0/24@tcp", "10.0.0.256/8@tcp", "10.0.0.0/@tcp",
+		"10.0.0.0/x@tcp", "10.0.0.0.0/8@tcp",
+	};
+	struct lnet_nidexpr a, b;
+	char want[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		assert_int_equal(cfg_parse_nidexpr("--dst", same[i][0], &a, &err), 0);
+		assert_int_equal(cfg_parse_nidexpr("--dst", same[i][1], &b, &err), 0);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		reset_err();
+		assert_int_equal(cfg_parse_nidexpr("--dst", bad[i], &a, &err), -EINVAL);
+		snprintf(want, sizeof(want), "invalid --dst '%s': an IPv4 CIDR is four octets "
+			 "0-255, '/' and a prefix length 0-32, e.g. '10.0.0.0/24@tcp'", bad[i]);
+		assert_string_equal(err.msg, want);
+	}
+	/* IPv6 CIDR is the NID library's own */
+	assert_int_equal(cfg_parse_nidexpr("--dst", "2001:db8::/64@tcp", &a, &err), 0);
 }
 
 /* --- interface lists ---------------------------------------------------------- */
@@ -390,6 +481,12 @@ static void test_nidlist(void **state)
 	assert_int_equal(cfg_parse_nidlist("--nid", "2001:db8::1@tcp", &p, &err), 0);
 	assert_int_equal(p.nnids, 7);
 	assert_nid(&p.nids[6], "2001:db8::1@tcp");
+	/* without "@net": tcp, ranges too */
+	assert_int_equal(cfg_parse_nidlist("--nid", "10.5.0.[1-2],10.5.1.1@tcp1", &p, &err), 0);
+	assert_int_equal(p.nnids, 10);
+	assert_nid(&p.nids[7], "10.5.0.1@tcp");
+	assert_nid(&p.nids[8], "10.5.0.2@tcp");
+	assert_nid(&p.nids[9], "10.5.1.1@tcp1");
 
 	nidlist_bad(&p, "10.0.0.9@tcp,10.0.0.2@tcp", -EINVAL,
 		    "NID 10.0.0.2@tcp is listed twice");
@@ -398,6 +495,8 @@ static void test_nidlist(void **state)
 	nidlist_bad(&p, "10.0.0.9@tcp,,5@gni", -EINVAL, "empty NID in the list");
 	nidlist_bad(&p, "", -EINVAL, "empty NID in the list");
 	nidlist_bad(&p, "o2ib[1-2]", -EINVAL, "'o2ib[1-2]' is a net, expected NIDs");
+	nidlist_bad(&p, "10.6.0.[1-2", -EINVAL,
+		    "unclosed '[' in '[1-2': expected ']' (a NID without '@<net>' is on tcp)");
 	nidlist_bad(&p, "10.7.0.*@tcp", -E2BIG, "a peer has at most 128 NIDs");
 	nidlist_bad(&p, "2001:db8::[1-3]@tcp", -EINVAL,
 		    "only IPv4 and numeric NID ranges on one net can be listed");
@@ -872,10 +971,12 @@ int main(void)
 		cmocka_unit_test(test_init),
 		cmocka_unit_test(test_u32),
 		cmocka_unit_test(test_s32),
+		cmocka_unit_test(test_arg_numbers),
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_net),
 		cmocka_unit_test(test_nid),
 		cmocka_unit_test(test_nidexpr),
+		cmocka_unit_test(test_nidexpr_ipv4_cidr),
 		cmocka_unit_test(test_ifnames),
 		cmocka_unit_test(test_model_not_initialized),
 		cmocka_unit_test(test_model_newer_program),

@@ -319,6 +319,41 @@ static void test_discover(void **state)
 	assert_string_equal(buf, "10.21.0.2@tcp: 10.21.0.2@tcp 10.22.0.2@tcp");
 }
 
+/*
+ * A discover or ping of one of our own NIDs makes this node its own peer
+ * (as Lustre), holding our NIDs only, with the rules applied; nothing is
+ * pushed to node1; 0@lo makes none; traffic to ourselves makes none.
+ */
+static void test_self_peer(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ping_result *r = p->res;
+	struct lnet_nid me = memlnd_nid("10.21.0.1@tcp");
+	struct lnet_nid other = memlnd_nid("10.21.0.2@tcp");
+	char buf[256];
+
+	udsp_dst_priority(p->n0, "10.22.0.1@tcp", 4);
+	assert_int_equal(ping(p->n0, "0@lo", NULL, 1000, r), 0);
+	assert_null(lnet_peer_find(&p->n0->ln, &me));
+	assert_int_equal(discover(p->n0, "10.22.0.1@tcp", r), 0);
+	assert_nid(&r->primary, "10.22.0.1@tcp");
+	assert_true(r->multi_rail);
+	peer_nids(p->n0, "10.21.0.1@tcp", buf, sizeof(buf));
+	assert_string_equal(buf, "10.22.0.1@tcp: 10.22.0.1@tcp 10.21.0.1@tcp");
+	assert_true(lnet_peer_find(&p->n0->ln, &me)->lp_self);
+	assert_int_equal(lpni_prio(p->n0, "10.22.0.1@tcp"), 4);
+	assert_int_equal(peer_state(p->n1, "10.21.0.1@tcp"), 0xffffffffU);
+	/* it takes no other node's NID; then a ping makes it again */
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(lnet_peer_ni_add(&p->n0->ln, &me, &other, 0), -EADDRINUSE);
+	assert_int_equal(lnet_peer_ni_del(&p->n0->ln, &me, NULL, 0), 0);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(ping(p->n0, "10.21.0.1@tcp", NULL, 1000, r), 0);
+	assert_true(r->multi_rail);
+	peer_nids(p->n0, "10.22.0.1@tcp", buf, sizeof(buf));
+	assert_string_equal(buf, "10.21.0.1@tcp: 10.21.0.1@tcp 10.22.0.1@tcp");
+}
+
 static void test_discover_merges_peers(void **state)
 {
 	struct pair *p = *state;
@@ -634,6 +669,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ping_peer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ping_source, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_self_peer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discover_merges_peers, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_discovered_not_configured,

@@ -312,7 +312,7 @@ static const struct {
 	u32 id, min, max, def;
 } ranges[] = {
 	{ LNET_GLOBAL_NUMA_RANGE, 0, 0x7fffffff, 0 },
-	{ LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 200 },
+	{ LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 4096 },
 	{ LNET_GLOBAL_DISCOVERY, 0, 1, 1 },
 	{ LNET_GLOBAL_DROP_ASYM_ROUTE, 0, 1, 0 },
 	{ LNET_GLOBAL_RETRY_COUNT, 0, 100, 2 },
@@ -322,6 +322,7 @@ static const struct {
 	{ LNET_GLOBAL_ROUTER_SENSITIVITY, 0, 100, 100 },
 	{ LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3 },
 	{ LNET_GLOBAL_RECOVERY_LIMIT, 0, 0x7fffffff, 0 },
+	{ LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, 1, 0x7fffffff, 900 },
 };
 
 static void test_global_ranges(void **state)
@@ -455,7 +456,7 @@ static void test_stats(void **state)
 	assert_int_equal(stats_cmd(ln, IOC_LIBCFS_GET_LNET_STATS, &st), 0);
 	assert_int_equal(st.st_send_count + st.st_peer_recv_count, 0);
 	assert_int_equal(st.st_nis, 2);
-	st.st_reserved[3] = 1;
+	st.st_pad2 = 1;
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_LNET_STATS, &st, sizeof(st), true),
 			 -EINVAL);
 	memset(&st, 0, sizeof(st));

@@ -327,13 +327,29 @@ static void test_duplicates(void **state)
 	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 1, 0, NULL), -EALREADY);
 	add_ok(ln, "10.0.0.1@tcp", "tcp", NULL, 0, 0, 0);
 	rules_count(ln, 2);
-	/* same descriptors, new priority: updated in place, idx kept (1) */
-	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 9, 0, &idx), 0);
+	/* same descriptors, new priority, no idx: updated in place, idx kept (1) */
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 9, -1, &idx), 0);
 	assert_int_equal(idx, 1);
 	rules_count(ln, 2);
 	rule_is(ln, 0, "10.0.0.1@tcp|tcp||0");
 	rule_is(ln, 1, "tcp|||9");
 	assert_int_equal(net_prio(ln, "tcp"), 9);
+	/* asked for at another idx: moved there (and the priority taken) */
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 7, 0, &idx), 0);
+	assert_int_equal(idx, 0);
+	rule_is(ln, 0, "tcp|||7");
+	rule_is(ln, 1, "10.0.0.1@tcp|tcp||0");
+	assert_int_equal(net_prio(ln, "tcp"), 7);
+	/* past the end: last; at its own idx with its priority: a duplicate */
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 7, 5, &idx), 0);
+	assert_int_equal(idx, 1);
+	rule_is(ln, 0, "10.0.0.1@tcp|tcp||0");
+	rule_is(ln, 1, "tcp|||7");
+	assert_int_equal(add_rule(ln, "tcp", NULL, NULL, PRIO, 7, 1, NULL), -EALREADY);
+	assert_int_equal(add_rule(ln, "10.0.0.1@tcp", "tcp", NULL, PREF, 0, 1, &idx), 0);
+	assert_int_equal(idx, 1);
+	rule_is(ln, 0, "tcp|||7");
+	rule_is(ln, 1, "10.0.0.1@tcp|tcp||0");
 	assert_int_equal(add_rule(ln, "10.0.0.1@tcp", "tcp", NULL, PREF, 0, -1, NULL),
 			 -EALREADY);
 	/* a different descriptor is a different rule */
@@ -405,7 +421,7 @@ static void test_ni_priorities(void **state)
 	assert_int_equal(ni_prio(ln, "10.0.0.2@tcp"), 3);
 	assert_int_equal(ni_prio(ln, "10.0.1.1@tcp1"), UNSET);
 	assert_int_equal(net_prio(ln, "tcp"), UNSET);
-	assert_int_equal(add_rule(ln, "10.0.0.1@tcp", NULL, NULL, PRIO, 0, 0, NULL), 0);
+	assert_int_equal(add_rule(ln, "10.0.0.1@tcp", NULL, NULL, PRIO, 0, -1, NULL), 0);
 	rule_is(ln, 1, "10.0.0.1@tcp|||0");		/* updated in place */
 	assert_int_equal(ni_prio(ln, "10.0.0.1@tcp"), 3);
 	/* a lower idx takes over */

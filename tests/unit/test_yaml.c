@@ -59,10 +59,23 @@ bool cfg_unreachable(const struct cfg_handle *h)
 	return false;
 }
 
+/* Fault injection: the @fail_nth-th call of @fail_cmd from now returns @fail_rc. */
+static unsigned int fail_cmd, fail_nth;
+static int fail_rc;
+
+static void fail_at(unsigned int cmd, unsigned int nth, int rc)
+{
+	fail_cmd = cmd;
+	fail_nth = nth;
+	fail_rc = rc;
+}
+
 int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf)
 {
 	struct lnet_ioc_hdr *hdr = buf;
 
+	if (fail_nth && cmd == fail_cmd && !--fail_nth)
+		return fail_rc;
 	hdr->ioc_version = LNET_IOC_VERSION;
 	return lnet_ioctl(h->ln, cmd, buf, hdr->ioc_len, true);
 }
@@ -109,6 +122,9 @@ static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 	"        available_tx_credits: 8\n" \
 	"        min_tx_credits: 8\n" \
 	"        tx_q_num_of_buf: 0\n" \
+	"        available_rtr_credits: 8\n" \
+	"        min_rtr_credits: 8\n" \
+	"        refcount: 1\n" \
 	"        statistics:\n" \
 	"            send_count: 0\n" \
 	"            recv_count: 0\n" \
@@ -649,7 +665,7 @@ static void t_parse_errors(void **state)
 	parse_err("udsp:\n- src: tcp\n  dst: tcp1\n- dst: tcp1\n  src: tcp\n", -EINVAL, 4, 3,
 		  "this rule matches the same NIDs as the rule at 2:3");
 	parse_err("nets:\n- net type: tcp\n", -EINVAL, 1, 1,
-		  "unknown key 'nets' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global'");
+		  "unknown key 'nets' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'");
 	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
 		  "    cpt: 0\n", -EINVAL, 5, 5,
 		  "unknown key 'cpt' in a local NI: expected 'interfaces', 'nid', 'tunables', "
@@ -1124,14 +1140,16 @@ static void t_rollback(void **state)
 
 	/*
 	 * Nets, peers, a rule inserted at idx 0, a priority rewritten in place,
-	 * then a rule identical to an existing one: all undone, the rewritten
-	 * rule back at its idx with its old priority.
+	 * a rule moved to idx 0, then a rule the core refuses: all undone, the
+	 * changed rules back at their idx with their old priorities.
 	 */
+	fail_at(IOC_LIBCFS_ADD_UDSP, 4, -ENOMEM);
 	import_fails(in, "net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
 		     "peer:\n- primary nid: 10.0.0.2@tcp\n  peer ni:\n  - nid: 10.0.0.9@tcp\n"
 		     "udsp:\n- idx: 0\n  dst: tcp1\n- src: tcp\n  priority: 7\n"
-		     "- dst: 5@gni\n  priority: 2\n",
-		     false, -EALREADY, 14, 3, "an identical rule already exists");
+		     "- idx: 0\n  dst: 5@gni\n  priority: 2\n- dst: o2ib\n  priority: 1\n",
+		     false, -ENOMEM, 17, 3, "cannot add rule: LNet is out of memory");
+	assert_int_equal(fail_nth, 0);
 	after = capture(in, print_backup, 0, NULL);
 	assert_string_equal(after, before);
 	free(after);
@@ -1188,11 +1206,22 @@ static void t_import_del(void **state)
 		      "    action:\n"
 		      "        priority: 0\n");
 
-	/* A rule that is not there: what was deleted before it comes back. */
+	/* What is not there is nothing to delete. */
 	before = capture(in, print_backup, 0, NULL);
+	import(in, "net:\n- net type: tcp9\n- net type: tcp\n  local NI(s):\n"
+		   "  - interfaces: {0: eth7}\npeer:\n- primary nid: 10.0.0.99@tcp\n"
+		   "- primary nid: 10.0.0.3@tcp\n  peer ni: [{nid: 10.0.0.98@tcp}]\n"
+		   "udsp:\n- dst: tcp7\n", true);
+	after = capture(in, print_backup, 0, NULL);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+	/* A failure deleting: what was deleted before it comes back. */
+	before = capture(in, print_backup, 0, NULL);
+	fail_at(IOC_LIBCFS_DEL_UDSP, 2, -ENOMEM);
 	import_fails(in, "net:\n- net type: tcp\npeer:\n- primary nid: 10.0.0.3@tcp\n"
-		     "udsp:\n- dst: tcp7\n- dst: tcp1\n  priority: 3\n", true, -ENOENT, 6, 3,
-		     "no rule matches this one: nothing to delete");
+		     "udsp:\n- dst: 10.0.0.[2-3]@tcp\n- dst: tcp1\n  priority: 3\n", true,
+		     -ENOMEM, 6, 3, "cannot delete rule 1: LNet is out of memory");
 	after = capture(in, print_backup, 0, NULL);
 	assert_string_equal(after, before);
 	free(after);
@@ -1212,10 +1241,80 @@ static void t_import_checks(void **state)
 	import_fails(in, "net:\n- net type: tcp\n", false, -EINVAL, 2, 3,
 		     "adding a net needs 'local NI(s)' with 'interfaces' or 'nid'");
 	import(in, demo_doc, false);
-	/* The same again: the first net already has its NI, nothing changes. */
-	import_fails(in, demo_doc, false, -EEXIST, 4, 11,
-		     "net tcp already has an NI on interface 'eth0'");
+	/* The same again: all of it is in force, nothing changes. */
+	import(in, demo_doc, false);
 	assert_prints(in, print_backup, demo_backup);
+}
+
+static int print_plan(struct inst *in, const char *text, bool del, FILE *out,
+		      struct cfg_err *err)
+{
+	struct cfg_doc *doc;
+	int rc;
+
+	parse_ok(text, &doc);
+	rc = cfg_doc_plan(in->h, doc, del, out, err);
+	cfg_doc_free(doc);
+	return rc;
+}
+
+/* The plan of a document: its lines, nothing applied. */
+static void assert_plan(struct inst *in, const char *text, bool del, const char *want)
+{
+	struct cfg_err err = { 0 };
+	char *before = capture(in, print_backup, 0, NULL), *after, *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(print_plan(in, text, del, f, &err), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, want);
+	free(buf);
+	after = capture(in, print_backup, 0, NULL);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+}
+
+static void t_plan(void **state)
+{
+	struct inst *in = *state;
+
+	assert_plan(in, demo_doc, false,
+		    "+ net tcp(eth0)\n"
+		    "+ net tcp1(eth1)\n"
+		    "+ peer 10.0.0.2@tcp\n"
+		    "+ peer 10.0.0.2@tcp: nid 10.0.1.2@tcp1\n"
+		    "+ peer 10.0.0.3@tcp\n"
+		    "+ peer 5@gni\n"
+		    "+ udsp idx 0: src tcp, priority 1\n"
+		    "+ udsp idx 1: src 10.0.0.1@tcp, priority 0\n"
+		    "+ udsp idx 2: dst tcp1, priority 3\n"
+		    "+ udsp idx 3: dst 10.0.0.[2-3]@tcp, priority 0\n"
+		    "+ udsp idx 4: src 10.0.0.1@tcp, dst 10.0.0.2@tcp\n"
+		    "+ udsp idx 2: dst [1-3]@gni, rte 10.0.1.[1-9]@tcp1\n");
+	import(in, demo_doc, false);
+	assert_plan(in, demo_doc, false, "");
+	/* deleting goes backwards; each idx is the rule's when it goes */
+	assert_plan(in, demo_doc, true,
+		    "- udsp idx 2\n- udsp idx 4\n- udsp idx 3\n- udsp idx 2\n- udsp idx 1\n"
+		    "- udsp idx 0\n- peer 5@gni\n- peer 10.0.0.3@tcp\n- peer 10.0.0.2@tcp\n"
+		    "- net tcp1(eth1)\n- net tcp(eth0)\n");
+	assert_plan(in, "net:\n- net type: tcp\n  local NI(s):\n  - interfaces: [eth0, eth1]\n"
+		    "peer:\n- primary nid: 10.0.0.2@tcp\n  peer ni: [{nid: 10.0.0.7@tcp}]\n"
+		    "udsp:\n- {idx: 5, src: tcp1, priority: 1}\n- {idx: 0, dst: tcp1, priority: 4}\n"
+		    "global: {retry_count: 5}\n",
+		    false,
+		    "+ net tcp(eth1)\n"
+		    "+ peer 10.0.0.2@tcp: nid 10.0.0.7@tcp\n"
+		    "~ global: retry_count 2 -> 5\n"
+		    "+ udsp idx 5: src tcp1, priority 1\n"
+		    "~ udsp idx 3: idx 3 -> 0, priority 3 -> 4\n");
+	/* a new priority keeps the rule's place: the next rule's idx is as it was */
+	assert_plan(in, "udsp:\n- {src: tcp, priority: 9}\n"
+		    "- {idx: 0, dst: '10.0.0.[2-3]@tcp', priority: 0}\n", false,
+		    "~ udsp idx 0: priority 1 -> 9\n~ udsp idx 4: idx 4 -> 0\n");
 }
 
 int main(void)
@@ -1237,6 +1336,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_import_del, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_import_checks, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_plan, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -233,13 +233,17 @@ struct lnet_ioc_ni {
  *   In: pr_prim_nid; pr_nid (zero = only create the peer), pr_flags
  *   (LNET_PEER_F_NON_MR, LNET_PEER_F_LOCK_PRIM: valid when the peer is
  *   created). Creates the peer if needed (the primary NID is its first NI),
- *   then adds pr_nid to it.
+ *   then adds pr_nid to it. A peer whose primary is one of this node's own
+ *   NIDs is this node as its own peer (what a discover of ourselves makes,
+ *   as in Lustre): it takes only our NIDs.
  *   Errors, one cause each except EINVAL:
  *     EINVAL      what lnet_peer_add_check() (kernel/core/validate.c, no
  *                 state: callers run it first and name the field) refuses:
  *                 zero pr_prim_nid, a flag other than NON_MR and LOCK_PRIM,
  *                 a 0@lo NID, a second NID with NON_MR; or a malformed NID;
- *     EADDRINUSE  pr_prim_nid or pr_nid is one of this node's own NIDs;
+ *     EADDRINUSE  pr_nid is one of this node's own NIDs and the peer is
+ *                 another node, or the peer is this node and pr_nid is
+ *                 not one of ours;
  *     EMLINK      the peer exists and is non-MR: it has its primary NID only;
  *     EEXIST      pr_nid already belongs to a peer, pr_prim_nid is another
  *                 peer's non-primary NID, or (no pr_nid) the peer exists
@@ -267,8 +271,26 @@ struct lnet_ioc_ni {
  *   credit limit (the peer_credits of the NI that reaches it), pr_hstatus
  *   counts the failures that lowered pr_health (REMOTE_* and
  *   NETWORK_TIMEOUT), pr_peer_state is the peer's LNET_PEER_S_* bits
- *   (below). pr_pad and pr_pad2 must be zero.
+ *   (below). pr_rtr_credits / pr_min_rtr_credits: the router buffer
+ *   credits of the peer NI (how many of its messages this node would
+ *   forward at once: the peer_buffer_credits of the NI that reaches it, or
+ *   its peer_credits when that is 0, as in Lustre) and their low-water
+ *   mark; this core does not forward, so both stay at that number.
+ *   pr_refcount: the references held on the peer NI, as Lustre counts
+ *   them: 1 for the peer table, plus one per message that is being sent to
+ *   it or was received from it and is not yet finalized.
+ *   pr_pad and pr_pad2 must be zero.
  *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
+ *
+ * IOC_LIBCFS_SET_PEER_STATE (112, Lustre's number for `peer set --state`)
+ *   In: pr_prim_nid (any NID of the peer), pr_peer_state (the new state:
+ *   LNET_PEER_STATE_SETTABLE bits only, as Lustre numbers them), every
+ *   other field zero. Replaces the peer's state bits, as Lustre's tests do
+ *   to make a peer look discovered or not, configured or not;
+ *   LNET_PEER_STATE_LOCK_PRIMARY sets or clears LNET_PEER_F_LOCK_PRIM.
+ *   Clearing DISCOVERED makes the next DISCOVER without FORCE discover the
+ *   peer again. Errors: EINVAL (a malformed or zero NID, another bit),
+ *   ENOENT (no peer has pr_prim_nid).
  */
 #define LNET_PEER_MAX_NIS	128
 #define LNET_PREF_MAX		16
@@ -285,6 +307,13 @@ enum lnet_peer_flags {
 #define LNET_PEER_STATE_CONFIGURED	(1U << 3)	/* added by the admin */
 #define LNET_PEER_STATE_DISCOVERED	(1U << 4)
 #define LNET_PEER_STATE_NIDS_UPTODATE	(1U << 8)
+/* SET_PEER_STATE only (GET_PEER_NI shows the lock in pr_flags). */
+#define LNET_PEER_STATE_LOCK_PRIMARY	(1U << 20)
+#define LNET_PEER_STATE_SETTABLE	(LNET_PEER_STATE_MULTI_RAIL | \
+					 LNET_PEER_STATE_CONFIGURED | \
+					 LNET_PEER_STATE_DISCOVERED | \
+					 LNET_PEER_STATE_NIDS_UPTODATE | \
+					 LNET_PEER_STATE_LOCK_PRIMARY)
 
 struct lnet_ioc_peer {
 	struct lnet_ioc_hdr pr_hdr;
@@ -315,7 +344,10 @@ struct lnet_ioc_peer {
 	__u32 pr_pad2;
 	__u64 pr_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
 	__u64 pr_hstatus[__LNET_IOC_HS_MAX];	/* out */
-	__u32 pr_reserved[4];
+	__s32 pr_rtr_credits;			/* out */
+	__s32 pr_min_rtr_credits;		/* out */
+	__u32 pr_refcount;			/* out */
+	__u32 pr_reserved[1];
 };
 
 /*
@@ -430,6 +462,12 @@ struct lnet_ioc_routing {
  *                          lnet_ioc_hstatus; index 0 unused)
  *     st_selftest_corrupt  selftest PUTs this node received whose bytes
  *                          were not the pattern (see IOC_LNET_SELFTEST)
+ *     st_rst_alloc         messages waiting now for their ACK or REPLY
+ *                          (Lustre's response trackers)
+ *     st_route_count, st_route_length  messages forwarded for other
+ *                          nodes and their bytes: always 0, this core
+ *                          does not forward (a message for another node
+ *                          is dropped and counted in st_dp_drop_*)
  *   st_pad must be zero like the reserved fields.
  *
  * IOC_LIBCFS_RESET_LNET_STATS (110)
@@ -466,7 +504,10 @@ struct lnet_ioc_stats {
 	__u64 st_successful_resends;
 	__u64 st_hstatus[__LNET_IOC_HS_MAX];
 	__u64 st_selftest_corrupt;
-	__u32 st_reserved[4];
+	__u32 st_rst_alloc;
+	__u32 st_pad2;
+	__u32 st_route_count;
+	__u32 st_route_length;
 };
 
 /*
@@ -483,6 +524,9 @@ struct lnet_ioc_stats {
  *     lnd_timeout          read-only: max(1, (transaction_timeout - 1) /
  *                          (retry_count + 1))
  *     recovery_limit       0 = recover for ever
+ *     max_recovery_ping_interval  the longest wait, in seconds, between
+ *                          two recovery pings of one unhealthy NI or peer
+ *                          NI (the wait doubles per ping up to it)
  *   Every setting is back to its default after CONFIGURE.
  *   Errors: EINVAL (unknown gl_id, value out of range, a cross-check above
  *   failed, SET of lnd_timeout).
@@ -500,7 +544,8 @@ enum lnet_global {
 	LNET_GLOBAL_LND_TIMEOUT		= 9,	/* read-only */
 	LNET_GLOBAL_RESPONSE_TRACKING	= 10,
 	LNET_GLOBAL_RECOVERY_LIMIT	= 11,
-	__LNET_GLOBAL_MAX		= 12,
+	LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL = 12,
+	__LNET_GLOBAL_MAX		= 13,
 };
 
 struct lnet_ioc_global {
@@ -511,6 +556,42 @@ struct lnet_ioc_global {
 };
 
 /*
+ * Health
+ * ------
+ * IOC_LIBCFS_SET_HEALTH (102, Lustre's number for the same request)
+ *   In: hl_kind (enum lnet_ioc_health_kind: local NIs or peer NIs),
+ *   hl_flags (LNET_HEALTH_F_ALL: every NI of the kind, hl_nid zero; else
+ *   the one NI hl_nid), hl_value (0..LNET_HEALTH_MAX).
+ *   Sets the health value as failures would have left it (what `net set
+ *   --health` and `peer set --health` do, to test how selection and
+ *   recovery behave): below LNET_HEALTH_MAX the NI is queued for recovery
+ *   pings (the first one recovery_interval later), which raise it back
+ *   when answered; LNET_HEALTH_MAX ends its recovery. 0@lo is never a
+ *   local NI here: LNET_HEALTH_F_ALL leaves it out, and naming it is
+ *   ENOENT (nothing ever lowers it).
+ *   Errors: EINVAL (hl_kind or a flag unknown, hl_value above
+ *   LNET_HEALTH_MAX, a malformed NID, a non-zero hl_nid with
+ *   LNET_HEALTH_F_ALL, a zero one without), ENOENT (hl_nid is not a
+ *   local NI, or not a peer NI, of this node).
+ */
+#define LNET_HEALTH_MAX		1000	/* decimal: lnetctl's help stringifies it */
+#define LNET_HEALTH_F_ALL	(1U << 0)
+
+enum lnet_ioc_health_kind {
+	LNET_HEALTH_LOCAL_NI	= 0,
+	LNET_HEALTH_PEER_NI	= 1,
+};
+
+struct lnet_ioc_health {
+	struct lnet_ioc_hdr hl_hdr;
+	__u32 hl_kind;				/* in: enum lnet_ioc_health_kind */
+	__u32 hl_flags;				/* in: LNET_HEALTH_F_* */
+	struct lnet_nid hl_nid;			/* in: zero with LNET_HEALTH_F_ALL */
+	__u32 hl_value;				/* in: 0..LNET_HEALTH_MAX */
+	__u32 hl_reserved[3];
+};
+
+/*
  * Ping and discovery
  * ------------------
  * IOC_LIBCFS_PING_PEER (62)
@@ -518,7 +599,9 @@ struct lnet_ioc_global {
  *   ping_src (the local NID to send from; zero = let selection choose),
  *   ping_timeout_ms (1..LNET_PING_TIMEOUT_MAX_MS), ping_flags 0.
  *   Sends one GET to the node's ping target and waits (without blocking
- *   other commands) for the reply or the timeout.
+ *   other commands) for the reply or the timeout. A ping of one of this
+ *   node's own NIDs (not 0@lo) also makes this node its own peer, holding
+ *   every NID of the reply, as DISCOVER does.
  *   Out: ping_primary (the node's primary NID as this node knows it: the
  *   primary NID of its peer, else ping_nid), ping_multi_rail (1 when the
  *   peer is known to be Multi-Rail: after discovery), ping_nnids and the
@@ -537,6 +620,8 @@ struct lnet_ioc_global {
  *   ping_flags 0 or LNET_PING_F_FORCE. Discovers the node: pings it and
  *   makes its peer hold every NID of the reply (creating the peer and its
  *   peer NIs, UDSP rules applied), then pushes this node's NIDs to it.
+ *   One of this node's own NIDs makes this node its own peer (no push),
+ *   as Lustre does; 0@lo makes no peer.
  *   Without FORCE a peer already discovered is answered from the peer
  *   table without any traffic; FORCE discovers it again.
  *   Out: as PING_PEER, from the peer after discovery (ping_multi_rail 1
@@ -663,6 +748,8 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_RESET_LNET_STATS _IOWR(LNET_IOC_TYPE, 110, struct lnet_ioc_stats)
 #define IOC_LIBCFS_SET_GLOBAL	_IOWR(LNET_IOC_TYPE, 113, struct lnet_ioc_global)
 #define IOC_LIBCFS_GET_GLOBAL	_IOWR(LNET_IOC_TYPE, 114, struct lnet_ioc_global)
+#define IOC_LIBCFS_SET_HEALTH	_IOWR(LNET_IOC_TYPE, 102, struct lnet_ioc_health)
+#define IOC_LIBCFS_SET_PEER_STATE _IOWR(LNET_IOC_TYPE, 112, struct lnet_ioc_peer)
 #define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)

@@ -87,7 +87,7 @@
  */
 #define LNET_GLOBALS(X)							\
 	X(numa_range, LNET_GLOBAL_NUMA_RANGE, 0, 2147483647, 0)		\
-	X(max_interfaces, LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 200)	\
+	X(max_interfaces, LNET_GLOBAL_MAX_INTERFACES, 16, 16384, 4096)	\
 	X(discovery, LNET_GLOBAL_DISCOVERY, 0, 1, 1)			\
 	X(drop_asym_route, LNET_GLOBAL_DROP_ASYM_ROUTE, 0, 1, 0)	\
 	X(retry_count, LNET_GLOBAL_RETRY_COUNT, 0, 100, 2)		\
@@ -96,7 +96,9 @@
 	X(recovery_interval, LNET_GLOBAL_RECOVERY_INTERVAL, 1, 86400, 1) \
 	X(router_sensitivity, LNET_GLOBAL_ROUTER_SENSITIVITY, 0, 100, 100) \
 	X(response_tracking, LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3)	\
-	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0)
+	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0) \
+	X(max_recovery_ping_interval, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, \
+	  1, 2147483647, 900)
 
 /*
  * Router buffers (IOC_LIBCFS_ADD_BUF, GET_BUF), in the order of the

@@ -51,11 +51,14 @@
  * IOC_LIBCFS_ADD_UDSP (105)
  *   In: the whole rule; iou_idx = -1 appends, 0..n inserts before the rule
  *   at that position (n or more appends). Out: iou_idx = where it landed.
- *   The same descriptors and action with another priority update that
- *   rule's priority in place (it keeps its idx).
+ *   The same descriptors and action as an existing rule change that
+ *   rule: iou_idx >= 0 moves it to that position (n - 1 or more: last),
+ *   another priority replaces its priority; iou_idx = -1 leaves it where
+ *   it is. Out: iou_idx = where that rule is now.
  *   Errors: EINVAL (layout, counts, sizes, ranges, kind vs. LND, shape,
  *   action, priority not 0 on a PREFERRED_LIST rule, iou_idx < -1),
- *   EALREADY (an identical rule exists), ENOSPC (LNET_UDSP_MAX_RULES).
+ *   EALREADY (an identical rule exists and neither its idx nor its
+ *   priority would change), ENOSPC (LNET_UDSP_MAX_RULES).
  *
  * IOC_LIBCFS_DEL_UDSP (106)
  *   In: iou_idx >= 0 deletes that rule (later rules move up by one);
