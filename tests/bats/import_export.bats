@@ -295,6 +295,13 @@ udsp:
 
 @test "lnd tunables and CPT in Lustre's form: tcp kept and shown, o2ib's accepted and ignored, round trip" {
 	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
+	# again: in force already, nothing changes; an lnd tunable that differs is refused
+	state >"$T/first"
+	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
+	diff "$T/first" <(state)
+	sed 's/tos: 104/tos: 8/' "$TOP/tests/data/net/lnd-tunables.yaml" >"$T/tos.yaml"
+	fails 1 "$T/tos.yaml:8:13: net tcp(veth0): tunables tos 104 -> 8: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net tcp --if veth0)" \
+		import "$T/tos.yaml"
 	run lnetctl net show -v --net tcp
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[(k, ni[k]) for ni in d['net'][0]['local NI(s)'] for k in ('lnd tunables', 'dev cpt', 'CPT')]")" = \
@@ -388,6 +395,9 @@ udsp:
 	run lnetctl net show -v
 	[ "$(yaml_get "[(n['net type'], ni['nid'], ni.get('interfaces'), ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('conns_per_peer')) for n in d['net'] for ni in n['local NI(s)']]")" = \
 	  "[('lo', '0@lo', None, 0, None), ('tcp', '10.11.0.2@tcp', {0: 'veth1'}, 8, 1), ('tcp1', '10.11.0.2@tcp1', {0: 'veth1'}, 16, 2), ('tcp1', '10.11.0.1@tcp1', {0: 'veth0'}, 16, 2)]" ]
+	state >"$T/first"
+	lnetctl import "$TOP/tests/data/net/ip2nets.yaml"
+	diff "$T/first" <(state)
 	lnetctl import --del "$TOP/tests/data/net/ip2nets.yaml"
 	net_show_lo_only
 	# an interface that is down does not match; no rule applied is an error
