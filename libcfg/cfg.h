@@ -82,6 +82,13 @@ struct cfg_net {
 	char (*ifnames)[LNET_IFNAME_LEN];	/* nifs names, at most CFG_MAX_IFS */
 	struct lnet_ni_tunables tun;	/* lnet_tunables.h; -1 = default */
 	struct cfg_loc loc;
+	/* 0.2: tcp nets only (LNET_SOCK_TUNABLES), -1 = default */
+	struct lnet_sock_tunables lnd_tun;
+	/*
+	 * 0.2: the zero NID, or the NID of the one NI of @n: the interface's
+	 * address must make it (cfg_net_add() fails naming both otherwise).
+	 */
+	struct lnet_nid nid;
 };
 
 struct cfg_peer {
@@ -148,6 +155,15 @@ int cfg_parse_nidexpr(const char *what, const char *s, struct lnet_nidexpr *e,
 /* "eth0,eth1" appended to n->ifnames (names checked: 1..15 chars, no '/'). */
 int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 		      struct cfg_err *err);
+/*
+ * A CPT list as Lustre writes one: "[0,1]", "[0-3]", "[0,2-3]" or a bare
+ * partition "0". Each partition 0..CFG_CPT_MAX; @mask (may be NULL) gets
+ * bit N for each partition N below 64. This node has one partition: its
+ * callers accept the list and run every NI on partition 0.
+ */
+#define CFG_CPT_MAX	1023
+int cfg_parse_cpts(const char *what, const char *s, uint64_t *mask,
+		   struct cfg_err *err);
 /* Comma-separated NIDs or NID ranges ("10.0.0.[1-3]@tcp,5@gni") appended to p->nids. */
 int cfg_parse_nidlist(const char *what, const char *s, struct cfg_peer *p,
 		      struct cfg_err *err);
@@ -244,6 +260,13 @@ int cfg_lnet_unconfigure(struct cfg_handle *h, struct cfg_err *err);
 
 /* One NI per interface; a failure deletes the NIs this call added. */
 int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
+/*
+ * The NIs Lustre's ip2nets string @rules ("tcp(eth0) 192.168.0.[2,4];
+ * o2ib 10.0.0.*") gives on the interfaces where LNet runs, each with the
+ * tunables of @tmpl (NULL: defaults): all added, or none.
+ */
+int cfg_net_add_ip2nets(struct cfg_handle *h, const char *rules, const struct cfg_net *tmpl,
+			struct cfg_err *err);
 /* n->nifs == 0: the whole net; else those NIs. */
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
 /* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */

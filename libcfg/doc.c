@@ -104,6 +104,7 @@ void cfg_doc_free(struct cfg_doc *doc)
 	free(doc->peers);
 	free(doc->policies);
 	free(doc->routes);
+	cfg_ip2nets_release(&doc_priv(doc)->ip2nets);
 	free(doc_priv(doc));
 }
 

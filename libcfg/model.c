@@ -72,6 +72,7 @@ void cfg_net_init_size(struct cfg_net *n, size_t size)
 
 	memset(&full, 0, sizeof(full));
 	lnet_ni_tunables_unset(&full.tun);
+	lnet_sock_tunables_unset(&full.lnd_tun);
 	model_init(n, size, &full, sizeof(full));
 }
 

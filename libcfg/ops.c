@@ -105,6 +105,7 @@ static void ni_request(struct lnet_ioc_ni *ni, u32 net_id, const char *ifname)
 	if (ifname)
 		snprintf(ni->ni_ifname, sizeof(ni->ni_ifname), "%s", ifname);
 	lnet_ni_tunables_unset(&ni->ni_tun);
+	lnet_sock_tunables_unset(&ni->ni_lnd_tun);
 }
 
 int cfg_ni_get(struct cfg_handle *h, u32 index, u32 net_id, struct lnet_ioc_ni *out)
@@ -140,12 +141,69 @@ static int net_add_bad(const struct cfg_net *n, const char *net, const char *ifn
 			r->name, lnet_ni_tun_get(&n->tun, bad->field), r->min, r->max);
 }
 
+/* The message for what lnet_ni_lnd_tun_check() refused. */
+static int lnd_tun_bad(const struct cfg_net *n, const char *net,
+		       const struct lnet_bad *bad, struct cfg_err *err)
+{
+	const struct lnet_range *r = &lnet_sock_tun_ranges[bad->field];
+
+	if (bad->why == LNET_BAD_LND_NET)
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"net %s takes no LND tunables: only tcp nets have an LND here",
+				net);
+	return cfg_fail(err, -EINVAL, &n->loc,
+			"invalid lnd tunable %s '%d': expected an integer %d-%d",
+			r->name, lnet_sock_tun_get(&n->lnd_tun, bad->field), r->min, r->max);
+}
+
+/*
+ * The LND tunables an NI of @n is added with: tcp's; none on o2ib (its
+ * keys are accepted and dropped, no o2ib LND runs here); on other nets
+ * those given, for lnet_ni_lnd_tun_check() to refuse.
+ */
+static const struct lnet_sock_tunables *ni_lnd_tun(const struct cfg_net *n)
+{
+	u32 lnd = LNET_NET_LND(n->net_id), i;
+
+	if (lnd == LNET_LND_TCP)
+		return &n->lnd_tun;
+	for (i = 0; lnd != LNET_LND_O2IB && i < __LNET_SOCK_TUN_MAX; i++)
+		if (lnet_sock_tun_get(&n->lnd_tun, i) != -1)
+			return &n->lnd_tun;
+	return NULL;
+}
+
+/* A NID named for the NI: on the net, and for one interface. */
+static int net_add_nid_check(const struct cfg_net *n, const char *net,
+			     struct cfg_err *err)
+{
+	char nid[LNET_NID_STR_MAX];
+
+	cfg_nid_str(&n->nid, nid, sizeof(nid));
+	if (lnet_nid_net(&n->nid) != n->net_id)
+		return cfg_fail(err, -EINVAL, &n->loc, "NID '%s' is not on net %s", nid, net);
+	if (n->nifs > 1)
+		return cfg_fail(err, -EINVAL, &n->loc,
+				"NID '%s' names one NI: give one interface, not %u", nid, n->nifs);
+	return 0;
+}
+
+static int lnd_tun_check(const struct cfg_net *n, const char *net, struct cfg_err *err)
+{
+	struct lnet_bad bad;
+
+	if (lnet_ni_lnd_tun_check(n->net_id, ni_lnd_tun(n), &bad))
+		return lnd_tun_bad(n, net, &bad, err);
+	return 0;
+}
+
 /* LNet's own checks of each NI (validate.c), before the first is added. */
 static int net_add_check(const struct cfg_net *n, const char *net,
 			 struct cfg_err *err)
 {
 	struct lnet_bad bad;
 	u32 i = 0;
+	int rc;
 
 	do {
 		const char *ifname = n->nifs ? n->ifnames[i] : "";
@@ -153,7 +211,10 @@ static int net_add_check(const struct cfg_net *n, const char *net,
 		if (lnet_ni_add_check(n->net_id, ifname, &n->tun, &bad))
 			return net_add_bad(n, net, ifname, &bad, err);
 	} while (++i < n->nifs);
-	return 0;
+	rc = lnd_tun_check(n, net, err);
+	if (!rc && n->nid.nid_lnd)
+		rc = net_add_nid_check(n, net, err);
+	return rc;
 }
 
 
@@ -180,16 +241,28 @@ static int ni_add_fail(struct cfg_handle *h, const struct cfg_net *n,
 		return cfg_fail(err, rc, &n->loc,
 				"the address of interface '%s' on net %s is already a NID (of another NI or of a peer)",
 				ifname, net);
+	case -ENXIO: {
+		char nid[LNET_NID_STR_MAX];
+
+		return cfg_fail(err, rc, &n->loc,
+				"NID '%s' is not the address of interface '%s'",
+				cfg_nid_str(&n->nid, nid, sizeof(nid)), ifname);
+	}
 	}
 	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
 }
 
-static int ni_add(struct cfg_handle *h, const struct cfg_net *n, u32 i)
+static int ni_add(struct cfg_handle *h, const struct cfg_net *n, const char *ifname)
 {
 	struct lnet_ioc_ni ni;
 
-	ni_request(&ni, n->net_id, n->ifnames[i]);
+	ni_request(&ni, n->net_id, ifname);
 	ni.ni_tun = n->tun;
+	ni.ni_nid = n->nid;
+	if (ni_lnd_tun(n)) {
+		ni.ni_flags = LNET_NI_F_LND_TUN;
+		ni.ni_lnd_tun = n->lnd_tun;
+	}
 	return cfg_ioctl(h, IOC_LIBCFS_ADD_NET, &ni);
 }
 
@@ -199,6 +272,55 @@ static int ni_del(struct cfg_handle *h, u32 net_id, const char *ifname)
 
 	ni_request(&ni, net_id, ifname);
 	return cfg_ioctl(h, IOC_LIBCFS_DEL_NET, &ni);
+}
+
+int cfg_if_get(struct cfg_handle *h, u32 index, struct lnet_ioc_if *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->if_hdr.ioc_len = sizeof(*out);
+	out->if_index = index;
+	return cfg_ioctl(h, IOC_LNET_GET_IF, out);
+}
+
+int cfg_if_of_nid(struct cfg_handle *h, const struct lnet_nid *nid,
+		  const struct cfg_loc *loc, char *ifname, struct cfg_err *err)
+{
+	char str[LNET_NID_STR_MAX];
+	struct lnet_ioc_if f;
+	u32 i;
+	int rc;
+
+	for (i = 0;; i++) {
+		rc = cfg_if_get(h, i, &f);
+		if (rc == -ENOENT)
+			break;
+		if (rc)
+			return cfg_ioc_fail(h, rc, err, loc, "cannot list the interfaces");
+		if (f.if_addr_len == nid->nid_addr_len &&
+		    !memcmp(f.if_addr, nid->nid_addr, f.if_addr_len)) {
+			memcpy(ifname, f.if_name, LNET_IFNAME_LEN);
+			ifname[LNET_IFNAME_LEN - 1] = '\0';
+			return 0;
+		}
+	}
+	return cfg_fail(err, -ENODEV, loc, "no interface has the address of NID '%s'",
+			cfg_nid_str(nid, str, sizeof(str)));
+}
+
+/* An NI named by its NID alone: on the interface that has its address. */
+static int net_add_by_nid(struct cfg_handle *h, const struct cfg_net *n,
+			  const char *net, struct cfg_err *err)
+{
+	char ifname[LNET_IFNAME_LEN];
+	struct lnet_bad bad;
+	int rc = cfg_if_of_nid(h, &n->nid, &n->loc, ifname, err);
+
+	if (rc)
+		return rc;
+	if (lnet_ni_add_check(n->net_id, ifname, &n->tun, &bad))
+		return net_add_bad(n, net, ifname, &bad, err);
+	rc = ni_add(h, n, ifname);
+	return rc ? ni_add_fail(h, n, ifname, net, rc, err) : 0;
 }
 
 int cfg_net_add(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
@@ -213,9 +335,15 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *
 	if (rc)
 		return rc;
 	cfg_net_str(n->net_id, net, sizeof(net));
+	if (n->nid.nid_lnd && !n->nifs) {
+		rc = net_add_nid_check(n, net, err);
+		if (!rc)
+			rc = lnd_tun_check(n, net, err);
+		return rc ? rc : net_add_by_nid(h, n, net, err);
+	}
 	rc = net_add_check(n, net, err);
 	for (i = 0; !rc && i < n->nifs; i++) {
-		rc = ni_add(h, n, i);
+		rc = ni_add(h, n, n->ifnames[i]);
 		if (rc) {
 			ni_add_fail(h, n, n->ifnames[i], net, rc, err);
 			while (i--)	/* undo this call's NIs, newest first */
@@ -243,6 +371,34 @@ static int net_del_fail(struct cfg_handle *h, const struct cfg_net *n,
 	return cfg_ioc_fail(h, rc, err, &n->loc, doing);
 }
 
+int cfg_ni_of_nid(struct cfg_handle *h, const struct lnet_nid *nid, struct lnet_ioc_ni *out)
+{
+	u32 i;
+	int rc;
+
+	for (i = 0;; i++) {
+		rc = cfg_ni_get(h, i, lnet_nid_net(nid), out);
+		if (rc || lnet_nid_equal(&out->ni_nid, nid))
+			return rc;
+	}
+}
+
+/* The NI named by its NID alone (a `- nid: X` entry): only that NI. */
+static int net_del_by_nid(struct cfg_handle *h, const struct cfg_net *n,
+			  const char *net, struct cfg_err *err)
+{
+	char nid[LNET_NID_STR_MAX];
+	struct lnet_ioc_ni ni;
+	int rc = cfg_ni_of_nid(h, &n->nid, &ni);
+
+	if (rc == -ENOENT)
+		return cfg_fail(err, rc, &n->loc, "net %s has no NI with NID '%s'", net,
+				cfg_nid_str(&n->nid, nid, sizeof(nid)));
+	if (!rc)
+		rc = ni_del(h, n->net_id, ni.ni_ifname);
+	return rc ? net_del_fail(h, n, ni.ni_ifname, net, rc, err) : 0;
+}
+
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX];
@@ -258,6 +414,8 @@ int cfg_net_del(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *
 	if (lnet_net_del_check(n->net_id, NULL))	/* validate.c, as the core */
 		return cfg_fail(err, -EINVAL, &n->loc,
 				"net lo cannot be deleted: 'lnetctl lnet unconfigure' removes 0@lo");
+	if (!n->nifs && n->nid.nid_lnd)
+		return net_del_by_nid(h, n, net, err);
 	if (!n->nifs) {
 		rc = ni_del(h, n->net_id, NULL);
 		return rc ? net_del_fail(h, n, NULL, net, rc, err) : 0;

@@ -104,4 +104,23 @@ extern const struct cfg_global_spec cfg_global_specs[];
 
 int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err);
 
+/* The @index-th interface where LNet runs (IOC_LNET_GET_IF): 0, -ENOENT past the end. */
+int cfg_if_get(struct cfg_handle *h, u32 index, struct lnet_ioc_if *out);
+/*
+ * The interface whose address (as an NI would get it) is @nid's, into
+ * @ifname (LNET_IFNAME_LEN bytes): 0, or -ENODEV with the message.
+ */
+int cfg_if_of_nid(struct cfg_handle *h, const struct lnet_nid *nid,
+		  const struct cfg_loc *loc, char *ifname, struct cfg_err *err);
+
+/* The NI whose NID is @nid into *@out: 0, -ENOENT when there is none. */
+int cfg_ni_of_nid(struct cfg_handle *h, const struct lnet_nid *nid, struct lnet_ioc_ni *out);
+
+/*
+ * One item of a range list at *@pp, "N", "N-M" or "N-M/STEP", each number
+ * 0..@max (CPT lists, ip2nets octets), moving past it: 0, or -EINVAL /
+ * -ERANGE (M below N, a step of 0, a number past @max).
+ */
+int cfg_parse_span(const char **pp, u32 max, u32 *lo, u32 *hi, u32 *step);
+
 #endif /* LNET_CFG_OPS_PRIV_H */

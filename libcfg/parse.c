@@ -405,12 +405,32 @@ static int add_ifname(const char *what, const char *s, const char *name,
 	return 0;
 }
 
+/*
+ * Lustre's "eth0[0,1]": the interface's CPU partitions after its name.
+ * The list is checked and dropped (one partition here, as for CPT:),
+ * leaving the name in @item.
+ */
+static int ifname_cpts(const char *what, const char *s, char *item, struct cfg_err *err)
+{
+	char *open = strchr(item, '[');
+	size_t len = strlen(item);
+
+	if (!open)
+		return 0;
+	if (open == item || item[len - 1] != ']' || cfg_parse_cpts(what, open, NULL, NULL))
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-%d)",
+				what, s, CFG_CPT_MAX);
+	*open = '\0';
+	return 0;
+}
+
 int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 		      struct cfg_err *err)
 {
 	u32 before = n->nifs;
 	const char *pos = s;
-	char name[LNET_IFNAME_LEN];
+	char name[LNET_IFNAME_LEN + 64];
 	int rc = cfg_model_size(n, &cfg_net_model, err);
 
 	if (rc)
@@ -419,11 +439,13 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 	do {
 		int len = next_item(&pos, name, sizeof(name));
 
-		if (len < 0)
+		if (len >= 0)
+			rc = ifname_cpts(what, s, name, err);
+		if (!rc && (len < 0 || strlen(name) >= LNET_IFNAME_LEN))
 			rc = cfg_fail(err, -EINVAL, NULL,
 				      "invalid %s '%s': an interface name has 1-%d characters",
 				      what, s, LNET_IFNAME_LEN - 1);
-		else
+		else if (!rc)
 			rc = add_ifname(what, s, name, n, err);
 	} while (!rc && *pos);
 	if (!rc && pos > s && pos[-1] == ',')
@@ -432,6 +454,98 @@ int cfg_parse_ifnames(const char *what, const char *s, struct cfg_net *n,
 	if (rc)
 		n->nifs = before;
 	return rc;
+}
+
+/* --- CPT lists ---------------------------------------------------------------- */
+
+/* A number 0..@max at *@pp (digits), moving past it. */
+static int span_number(const char **pp, u32 max, u32 *out)
+{
+	const char *p = *pp;
+	u32 n = 0;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (u32)(*p - '0');
+		if (n > max)
+			return -ERANGE;
+	}
+	*pp = p;
+	*out = n;
+	return 0;
+}
+
+int cfg_parse_span(const char **pp, u32 max, u32 *lo, u32 *hi, u32 *step)
+{
+	int rc = span_number(pp, max, lo);
+
+	*hi = *lo;
+	*step = 1;
+	if (!rc && **pp == '-') {
+		(*pp)++;
+		rc = span_number(pp, max, hi);
+		if (!rc && **pp == '/') {
+			(*pp)++;
+			rc = span_number(pp, max, step);
+		}
+		if (!rc && (*hi < *lo || !*step))
+			rc = -EINVAL;
+	}
+	return rc;
+}
+
+static void skip_blanks(const char **pp)
+{
+	while (**pp == ' ' || **pp == '\t')
+		(*pp)++;
+}
+
+/* One item of a CPT list: its partitions (those below 64) into @mask. */
+static int cpt_item(const char **pp, u64 *mask)
+{
+	u32 lo = 0, hi = 0, step = 1, i;
+	int rc = cfg_parse_span(pp, CFG_CPT_MAX, &lo, &hi, &step);
+
+	for (i = lo; !rc && i <= hi && i < 64; i += step)
+		*mask |= 1ULL << i;
+	return rc;
+}
+
+int cfg_parse_cpts(const char *what, const char *s, uint64_t *mask,
+		   struct cfg_err *err)
+{
+	const char *p = s;
+	bool bracket;
+	u64 m = 0;
+	int rc;
+
+	skip_blanks(&p);
+	bracket = *p == '[';
+	if (bracket)
+		p++;
+	for (;;) {
+		skip_blanks(&p);
+		rc = cpt_item(&p, &m);
+		skip_blanks(&p);
+		if (rc || *p != ',')
+			break;
+		p++;
+	}
+	if (!rc && bracket && *p++ != ']')
+		rc = -EINVAL;
+	if (!rc) {
+		skip_blanks(&p);
+		if (*p)
+			rc = -EINVAL;
+	}
+	if (rc)
+		return cfg_fail(err, -EINVAL, NULL,
+				"invalid %s '%s': expected a list of partitions 0-%d such as '[0,1]' or '[0-3]'",
+				what, s, CFG_CPT_MAX);
+	if (mask)
+		*mask = m;
+	return 0;
 }
 
 struct nidlist_ctx {

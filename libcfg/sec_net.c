@@ -6,9 +6,12 @@
  *   net:
  *   - net type: tcp                 # "lo" blocks are skipped
  *     tunables: {...}               # optional default for the NIs below
+ *     lnd tunables: {...}           # optional default for the NIs below
  *     local NI(s):                  # absent: the whole net (import --del)
  *     - interfaces: {0: eth0}       # or a sequence [eth0, eth1]
  *       tunables: {peer_timeout, peer_credits, peer_buffer_credits, credits}
+ *       lnd tunables: {conns_per_peer, timeout, tos}    # tcp (o2ib: below)
+ *       CPT: "[0,1]"                # accepted; one partition here
  *
  * Read-only keys that show and export write (nid, status, statistics,
  * health stats, udsp info, credits) are accepted and ignored, so that a
@@ -20,45 +23,239 @@
 #include <string.h>
 #include "section.h"
 
-static const char *const net_top[] = { "net", NULL };
-static const char *const net_keys[] = { "net type", "local NI(s)", "tunables", NULL };
-static const char *const ni_keys[] = { "interfaces", "tunables", NULL };
+static const char *const net_top[] = { "net", "ip2nets", NULL };
+static const char *const ip2net_keys[] = {
+	"net-spec", "interfaces", "ip-range", "tunables", "lnd tunables", "CPT", NULL
+};
+static const char *const net_keys[] = {
+	"net type", "local NI(s)", "tunables", "lnd tunables", NULL
+};
+static const char *const ni_keys[] = {
+	"interfaces", "nid", "tunables", "lnd tunables", "CPT", NULL
+};
 static const char *const ni_ignored[] = {
-	"nid", "status", "statistics", "health stats", "udsp info",
+	"status", "statistics", "health stats", "udsp info",
 	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
 	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
 	NULL
 };
 #define TUN_KEY(id, name, opt, letter, min, max, def, help) #name,
 static const char *const tunable_keys[] = { LNET_NI_TUNABLES(TUN_KEY) NULL };
+static const char *const sock_tunable_keys[] = { LNET_SOCK_TUNABLES(TUN_KEY) NULL };
+/*
+ * What Lustre's o2iblnd writes under `lnd tunables`. No o2ib LND runs
+ * here (an o2ib NI is configuration only), so they are accepted, checked
+ * to be values, and not kept: lnet.yaml(5) says so.
+ */
+static const char *const o2ib_tunable_keys[] = {
+	"peercredits_hiw", "map_on_demand", "concurrent_sends", "fmr_pool_size",
+	"fmr_flush_trigger", "fmr_cache", "ntx", "conns_per_peer", "timeout", "tos",
+	NULL
+};
+
+/* The partitions every NI runs on: this core has one. */
+#define NI_CPT_LIST	"[0]"
+/* The CPU partition of the NI's device: none (no NUMA placement here). */
+#define NI_DEV_CPT	-1
 
 /* --- parse ------------------------------------------------------------------------ */
+
+/* A table of lnet_tunables.h as a YAML mapping sees it. */
+struct tun_rows {
+	const char *const *keys;		/* the rows' names, in row order */
+	const struct lnet_range *ranges;
+	s32 *(*ref)(void *t, u32 id);		/* field @id of the struct */
+};
+
+static s32 *ni_tun_ref(void *t, u32 id)
+{
+	return lnet_ni_tun_ref(t, id);
+}
+
+static s32 *sock_tun_ref(void *t, u32 id)
+{
+	return lnet_sock_tun_ref(t, id);
+}
+
+static const struct tun_rows ni_rows = { tunable_keys, lnet_ni_tun_ranges, ni_tun_ref };
+static const struct tun_rows sock_rows = {
+	sock_tunable_keys, lnet_sock_tun_ranges, sock_tun_ref
+};
+
+/* Each key of @map (checked to be a row of @rows) in its row's range, into @t. */
+static int parse_rows(struct dparse *p, const struct ynode *map, const char *what,
+		      const struct tun_rows *rows, void *t)
+{
+	const struct ynode *k;
+	size_t i;
+	int rc = check_keys(p, map, what, rows->keys, NULL);
+
+	for (k = map->first; k && !rc; k = k->next) {
+		for (i = 0; strcmp(rows->keys[i], k->str); i++)
+			;
+		rc = need_number(p, k->value, k->str);
+		if (!rc)
+			rc = at_node(p->err, k->value,
+				     cfg_parse_s32(k->str, k->value->str, rows->ranges[i].min,
+						   rows->ranges[i].max, rows->ref(t, (u32)i),
+						   p->err));
+	}
+	return rc;
+}
 
 /* The keys of LNET_NI_TUNABLES, each in its row's range. */
 static int parse_tunables(struct dparse *p, const struct ynode *map,
 			  struct lnet_ni_tunables *tun)
 {
-	const struct ynode *k;
-	size_t i;
 	int rc;
 
 	if (is_empty(map))
 		return 0;
 	rc = need_type(p, map, YNODE_MAP, "tunables");
-	if (!rc)
-		rc = check_keys(p, map, "tunables", tunable_keys, NULL);
-	for (k = map->first; k && !rc; k = k->next) {
-		for (i = 0; strcmp(tunable_keys[i], k->str); i++)
-			;
-		rc = need_number(p, k->value, k->str);
-		if (!rc)
-			rc = at_node(p->err, k->value,
-				     cfg_parse_s32(k->str, k->value->str,
-						   lnet_ni_tun_ranges[i].min,
-						   lnet_ni_tun_ranges[i].max,
-						   lnet_ni_tun_ref(tun, i), p->err));
+	return rc ? rc : parse_rows(p, map, "tunables", &ni_rows, tun);
+}
+
+/* Keys of @allowed whose values only need to be values (o2ib's). */
+static int accept_values(struct dparse *p, const struct ynode *map)
+{
+	const struct ynode *k;
+	int rc = 0;
+
+	for (k = map->first; k && !rc; k = k->next)
+		rc = need_value(p, k->value, k->str);
+	return rc;
+}
+
+/*
+ * `lnd tunables` of a net of LND @lnd: tcp's rows of LNET_SOCK_TUNABLES,
+ * each in range, into @t; o2ib's keys accepted and dropped; no key for the
+ * other LNDs (they have none in Lustre's files either).
+ */
+static int parse_lnd_tunables(struct dparse *p, const struct ynode *map, u32 lnd,
+			      struct lnet_sock_tunables *t)
+{
+	int rc;
+
+	if (is_empty(map))
+		return 0;
+	rc = need_type(p, map, YNODE_MAP, "lnd tunables");
+	if (rc)
+		return rc;
+	if (lnd == LNET_LND_O2IB) {
+		rc = check_keys(p, map, "lnd tunables", o2ib_tunable_keys, NULL);
+		return rc ? rc : accept_values(p, map);
+	}
+	if (lnd != LNET_LND_TCP && map->first)
+		return cfg_fail(p->err, -EINVAL, &map->first->loc,
+				"unknown key '%s' in lnd tunables: only tcp and o2ib nets have lnd tunables",
+				map->first->str);
+	return parse_rows(p, map, "lnd tunables", &sock_rows, t);
+}
+
+/*
+ * CPT: "[0,1]" (Lustre writes a quoted string), a flow sequence [0, 1], or
+ * one partition. Checked, then not kept: every NI runs on partition 0.
+ */
+static int parse_cpt(struct dparse *p, const struct ynode *v)
+{
+	const struct ynode *c;
+	char buf[16];
+	int rc = 0;
+
+	if (is_empty(v))
+		return 0;
+	if (v->type != YNODE_SEQ) {
+		rc = need_value(p, v, "CPT");
+		return rc ? rc : at_node(p->err, v, cfg_parse_cpts("CPT", v->str, NULL, p->err));
+	}
+	for (c = v->first; c && !rc; c = c->next) {
+		rc = need_value(p, c, "CPT");
+		if (!rc && (strchr(c->str, '[') || strchr(c->str, ',')))
+			rc = cfg_fail(p->err, -EINVAL, &c->loc,
+				      "invalid CPT '%s': expected one partition per entry",
+				      c->str);
+		if (!rc) {
+			snprintf(buf, sizeof(buf), "%s", c->str);
+			rc = at_node(p->err, c, cfg_parse_cpts("CPT", buf, NULL, p->err));
+		}
 	}
 	return rc;
+}
+
+/* @n (and its interfaces) into the document. */
+static int add_net(struct dparse *p, const struct cfg_net *n)
+{
+	struct cfg_doc *d = p->doc;
+
+	return doc_append(&d->nets, &d->nnets, n, sizeof(*n), p->err);
+}
+
+/*
+ * nid: the NID the NI must have (a full export writes it): on the block's
+ * net, for its one interface; the interface's address is checked when the
+ * NI is added.
+ */
+static int parse_ni_nid(struct dparse *p, const struct ynode *v, struct cfg_net *n)
+{
+	char net[LNET_NET_STR_MAX], nid[LNET_NID_STR_MAX];
+	int rc;
+
+	if (is_empty(v))
+		return 0;
+	rc = need_value(p, v, "nid");
+	if (!rc)
+		rc = at_node(p->err, v, cfg_parse_nid("nid", v->str, &n->nid, p->err));
+	if (rc)
+		return rc;
+	cfg_nid_str(&n->nid, nid, sizeof(nid));
+	if (lnet_nid_net(&n->nid) != n->net_id)
+		return cfg_fail(p->err, -EINVAL, &v->loc, "NID '%s' is not on net %s", nid,
+				cfg_net_str(n->net_id, net, sizeof(net)));
+	if (n->nifs > 1)
+		return cfg_fail(p->err, -EINVAL, &v->loc,
+				"NID '%s' names one NI: give it one interface, not %u", nid, n->nifs);
+	return 0;
+}
+
+/* The NI's tunables, lnd tunables and CPT, then the NI into the document. */
+static int parse_ni_rest(struct dparse *p, const struct ynode *item, struct cfg_net *n)
+{
+	int rc = parse_tunables(p, ytree_get(item, "tunables"), &n->tun);
+
+	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(n->net_id), &n->lnd_tun);
+	if (!rc)
+		rc = parse_cpt(p, ytree_get(item, "CPT"));
+	if (!rc)
+		rc = add_net(p, n);
+	if (rc)
+		cfg_net_fini(n);
+	return rc;
+}
+
+/* `- nid: X` without interfaces (what Lustre's net add --nid sends). */
+static int parse_ni_by_nid(struct dparse *p, const struct ynode *item, struct cfg_net *n)
+{
+	int rc = parse_ni_nid(p, ytree_get(item, "nid"), n);
+
+	return rc ? rc : parse_ni_rest(p, item, n);
+}
+
+/* "eth0,eth1" is two interfaces; "eth0[0,1]" one with its partitions. */
+static bool comma_outside_brackets(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '[')
+			depth++;
+		else if (*s == ']' && depth > 0)
+			depth--;
+		else if (*s == ',' && !depth)
+			return true;
+	}
+	return false;
 }
 
 static int parse_ifname(struct dparse *p, const struct ynode *v, struct cfg_net *n)
@@ -67,7 +264,7 @@ static int parse_ifname(struct dparse *p, const struct ynode *v, struct cfg_net 
 
 	if (rc)
 		return rc;
-	if (strchr(v->str, ','))
+	if (comma_outside_brackets(v->str))
 		return cfg_fail(p->err, -EINVAL, &v->loc,
 				"invalid interfaces '%s': expected one interface name per entry",
 				v->str);
@@ -96,13 +293,6 @@ static int parse_interfaces(struct dparse *p, const struct ynode *ifs, struct cf
 	return rc;
 }
 
-/* @n (and its interfaces) into the document. */
-static int add_net(struct dparse *p, const struct cfg_net *n)
-{
-	struct cfg_doc *d = p->doc;
-
-	return doc_append(&d->nets, &d->nnets, n, sizeof(*n), p->err);
-}
 
 static int parse_local_ni(struct dparse *p, const struct ynode *item,
 			  const struct cfg_net *net)
@@ -118,21 +308,23 @@ static int parse_local_ni(struct dparse *p, const struct ynode *item,
 	if (rc)
 		return rc;
 	ifs = ytree_get(item, "interfaces");
+	if (is_empty(ifs) && !is_empty(ytree_get(item, "nid")))
+		return parse_ni_by_nid(p, item, &n);
 	if (is_empty(ifs))
 		return cfg_fail(p->err, -EINVAL, &item->loc,
-				"a local NI needs 'interfaces' (e.g. '0: eth0')");
+				"a local NI needs 'interfaces' (e.g. '0: eth0') or its 'nid'");
 	/* no interface would mean the whole net: with --del, all of its NIs */
 	if (ifs->type != YNODE_SCALAR && !ifs->first)
 		return cfg_fail(p->err, -EINVAL, &ifs->loc,
 				"'interfaces' is empty: a local NI needs one (e.g. '0: eth0')");
 	rc = parse_interfaces(p, ifs, &n);
 	if (!rc)
-		rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
-	if (!rc)
-		rc = add_net(p, &n);
-	if (rc)
+		rc = parse_ni_nid(p, ytree_get(item, "nid"), &n);
+	if (rc) {
 		cfg_net_fini(&n);
-	return rc;
+		return rc;
+	}
+	return parse_ni_rest(p, item, &n);
 }
 
 static int parse_net_item(struct dparse *p, const struct ynode *item)
@@ -158,6 +350,9 @@ static int parse_net_item(struct dparse *p, const struct ynode *item)
 	if (rc || LNET_NET_LND(n.net_id) == LNET_LND_LO)
 		return rc;	/* lo is always there: a full export lists it */
 	rc = parse_tunables(p, ytree_get(item, "tunables"), &n.tun);
+	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(n.net_id), &n.lnd_tun);
 	nis = ytree_get(item, "local NI(s)");
 	if (rc || is_empty(nis))
 		return rc ? rc : add_net(p, &n);
@@ -170,8 +365,78 @@ static int parse_net_item(struct dparse *p, const struct ynode *item)
 	return rc;
 }
 
+/* ip-range: {0: RANGE, ...} (Lustre), a sequence, or one range. */
+static int parse_ip_ranges(struct dparse *p, const struct ynode *v, struct cfg_ip2net *r)
+{
+	const struct ynode *c, *val;
+	int rc = 0;
+
+	if (is_empty(v))
+		return 0;
+	if (v->type == YNODE_SCALAR)
+		c = v;
+	else
+		c = v->first;
+	for (; c && !rc; c = v->type == YNODE_SCALAR ? NULL : c->next) {
+		val = v->type == YNODE_MAP ? c->value : c;
+		rc = need_value(p, val, "ip-range");
+		if (!rc && r->nranges >= CFG_IP2NETS_MAX_RANGES)
+			rc = cfg_fail(p->err, -E2BIG, &val->loc,
+				      "too many ip-range entries: at most %d", CFG_IP2NETS_MAX_RANGES);
+		if (!rc)
+			rc = at_node(p->err, val, cfg_iprange_parse("ip-range", val->str,
+								    &r->ranges[r->nranges++],
+								    p->err));
+	}
+	return rc;
+}
+
+/* One rule of `ip2nets:` (net-spec first, as Lustre requires). */
+static int parse_ip2net_item(struct dparse *p, const struct ynode *item)
+{
+	struct cfg_ip2nets *set = &doc_priv(p->doc)->ip2nets;
+	const struct ynode *spec, *ifs;
+	struct cfg_ip2net *r;
+	u32 net_id;
+	int rc = need_type(p, item, YNODE_MAP, "ip2nets");
+
+	if (!rc)
+		rc = check_keys(p, item, "an ip2nets rule", ip2net_keys, NULL);
+	if (rc)
+		return rc;
+	spec = item->first;
+	if (!spec || strcmp(spec->str, "net-spec"))
+		return cfg_fail(p->err, -EINVAL, &item->loc,
+				"an ip2nets rule starts with 'net-spec' (e.g. 'net-spec: tcp')");
+	rc = need_value(p, spec->value, "net-spec");
+	if (!rc)
+		rc = at_node(p->err, spec->value, cfg_parse_net("net-spec", spec->value->str,
+								&net_id, p->err));
+	if (!rc && LNET_NET_LND(net_id) == LNET_LND_LO)
+		rc = cfg_fail(p->err, -EINVAL, &spec->value->loc,
+			      "invalid net-spec 'lo': 'lnetctl lnet configure' creates 0@lo");
+	if (!rc)
+		rc = at_node(p->err, item, cfg_ip2nets_add(set, net_id, &r, p->err));
+	if (rc)
+		return rc;
+	r->net.loc = item->loc;
+	ifs = ytree_get(item, "interfaces");
+	if (!is_empty(ifs))
+		rc = parse_interfaces(p, ifs, &r->net);
+	if (!rc)
+		rc = parse_ip_ranges(p, ytree_get(item, "ip-range"), r);
+	if (!rc)
+		rc = parse_tunables(p, ytree_get(item, "tunables"), &r->net.tun);
+	if (!rc)
+		rc = parse_lnd_tunables(p, ytree_get(item, "lnd tunables"),
+					LNET_NET_LND(net_id), &r->net.lnd_tun);
+	return rc ? rc : parse_cpt(p, ytree_get(item, "CPT"));
+}
+
 static int parse_nets(struct dparse *p, const struct ynode *key)
 {
+	if (!strcmp(key->str, "ip2nets"))
+		return parse_items(p, key, parse_ip2net_item);
 	return parse_items(p, key, parse_net_item);
 }
 
@@ -217,7 +482,24 @@ static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni
 	cfg_net_init(s);
 	s->net_id = net_id;
 	s->tun = ni->ni_tun;
+	if (ni->ni_flags & LNET_NI_F_LND_TUN)
+		s->lnd_tun = ni->ni_lnd_tun;
 	if (cfg_net_append(s, ni->ni_ifname))
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
+	return 0;
+}
+
+/* Entry @n on interface @ifname, into @one (initialized here; fini it). */
+static int one_ni_on(const struct cfg_net *n, const char *ifname, struct cfg_net *one,
+		     struct cfg_err *err)
+{
+	cfg_net_init(one);
+	one->net_id = n->net_id;
+	one->tun = n->tun;
+	one->lnd_tun = n->lnd_tun;
+	one->nid = n->nid;
+	one->loc = n->loc;
+	if (cfg_net_append(one, ifname))
 		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 	return 0;
 }
@@ -225,13 +507,7 @@ static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni
 /* Entry @n with interface @j alone, into @one (initialized here; fini it). */
 static int one_ni(const struct cfg_net *n, u32 j, struct cfg_net *one, struct cfg_err *err)
 {
-	cfg_net_init(one);
-	one->net_id = n->net_id;
-	one->tun = n->tun;
-	one->loc = n->loc;
-	if (cfg_net_append(one, n->ifnames[j]))
-		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
-	return 0;
+	return one_ni_on(n, n->ifnames[j], one, err);
 }
 
 /* "tcp(eth0)", or "tcp" for a whole net: how the plan names an NI. */
@@ -288,6 +564,26 @@ static bool tunables_differ(const struct lnet_ni_tunables *want,
 	return buf[0];
 }
 
+/* The same for the LND tunables a tcp NI has (tos -1 is a value too). */
+static void lnd_tunables_differ(const struct cfg_net *want, const struct lnet_ioc_ni *have,
+				char *buf, size_t len)
+{
+	u32 i;
+
+	if (!(have->ni_flags & LNET_NI_F_LND_TUN))
+		return;		/* accepted and ignored (o2ib): nothing to compare */
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++) {
+		s32 w = lnet_sock_tun_get(&want->lnd_tun, i);
+		s32 h = lnet_sock_tun_get(&have->ni_lnd_tun, i);
+
+		/* conns_per_peer 0 is the LND's choice: what it chose is in force */
+		if (i == LNET_SOCK_CONNS_PER_PEER && !w)
+			continue;
+		if (w != -1 && w != h)
+			plan_change(buf, len, lnet_sock_tun_ranges[i].name, h, w);
+	}
+}
+
 /* The NIs of @n as they are now (one cfg_net per NI), to add them back. */
 static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 {
@@ -305,6 +601,8 @@ static int save_nis(struct applier *a, const struct cfg_net *n, struct undo *u)
 			return read_nis_failed(a, n, rc);
 		if (n->nifs && strcmp(n->ifnames[0], ni.ni_ifname))
 			continue;
+		if (!n->nifs && n->nid.nid_lnd && !lnet_nid_equal(&n->nid, &ni.ni_nid))
+			continue;	/* an NI named by its NID alone */
 		nets = realloc(u->data, (u->ndata + 1) * sizeof(*nets));
 		if (!nets)
 			return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
@@ -367,7 +665,11 @@ static int add_ni(struct applier *a, struct cfg_net *one)
 
 	if (rc && rc != -ENOENT)
 		return rc;
-	if (!rc && tunables_differ(&one->tun, &ni.ni_tun, diff, sizeof(diff))) {
+	if (!rc) {
+		tunables_differ(&one->tun, &ni.ni_tun, diff, sizeof(diff));
+		lnd_tunables_differ(one, &ni, diff, sizeof(diff));
+	}
+	if (!rc && diff[0]) {
 		lnet_net_print(one->net_id, net, sizeof(net));
 		return cfg_fail(a->err, -EBUSY, &one->loc,
 				"net %s: tunables %s: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net %s --if %s)",
@@ -398,6 +700,39 @@ static int each_ni(struct applier *a, const struct cfg_net *n,
 	return rc;
 }
 
+/*
+ * @step on the NI of doc entry @n that names its NID alone (`- nid: X`):
+ * when adding, on the interface that has the NID's address; when deleting,
+ * the NI that has the NID (none: nothing to delete).
+ */
+static int by_nid(struct applier *a, const struct cfg_net *n,
+		  int (*step)(struct applier *a, struct cfg_net *one))
+{
+	char ifname[LNET_IFNAME_LEN];
+	struct lnet_ioc_ni ni;
+	struct cfg_net one;
+	int rc;
+
+	if (a->del) {
+		rc = cfg_ni_of_nid(a->h, &n->nid, &ni);
+		if (rc == -ENOENT)
+			return 0;
+		if (rc)
+			return read_nis_failed(a, n, rc);
+		memcpy(ifname, ni.ni_ifname, sizeof(ifname));
+		ifname[LNET_IFNAME_LEN - 1] = '\0';
+	} else {
+		rc = cfg_if_of_nid(a->h, &n->nid, &n->loc, ifname, a->err);
+		if (rc)
+			return rc;
+	}
+	rc = one_ni_on(n, ifname, &one, a->err);
+	if (!rc)
+		rc = step(a, &one);
+	cfg_net_fini(&one);
+	return rc;
+}
+
 static int add_nets(struct applier *a)
 {
 	const struct cfg_doc *d = a->doc;
@@ -405,10 +740,12 @@ static int add_nets(struct applier *a)
 	int rc = 0;
 
 	for (i = 0; i < d->nnets && !rc; i++) {
-		if (!d->nets[i]->nifs)
-			return cfg_fail(a->err, -EINVAL, &d->nets[i]->loc,
-					"adding a net needs 'local NI(s)' with 'interfaces'");
-		rc = each_ni(a, d->nets[i], add_ni);
+		const struct cfg_net *n = d->nets[i];
+
+		if (!n->nifs && !n->nid.nid_lnd)
+			return cfg_fail(a->err, -EINVAL, &n->loc,
+					"adding a net needs 'local NI(s)' with 'interfaces' or 'nid'");
+		rc = n->nifs ? each_ni(a, n, add_ni) : by_nid(a, n, add_ni);
 	}
 	return rc;
 }
@@ -434,15 +771,53 @@ static int del_nets(struct applier *a)
 	size_t i;
 	int rc = 0;
 
-	for (i = d->nnets; i-- > 0 && !rc;)
-		rc = d->nets[i]->nifs ? each_ni(a, d->nets[i], del_ni) :
-		     del_ni(a, d->nets[i]);
+	for (i = d->nnets; i-- > 0 && !rc;) {
+		const struct cfg_net *n = d->nets[i];
+
+		if (n->nifs)
+			rc = each_ni(a, n, del_ni);
+		else if (n->nid.nid_lnd)
+			rc = by_nid(a, n, del_ni);
+		else
+			rc = del_ni(a, d->nets[i]);
+	}
+	return rc;
+}
+
+/* --- apply: ip2nets ------------------------------------------------------------ */
+
+/* The rules of `ip2nets:` against the interfaces where LNet runs. */
+static int apply_ip2nets(struct applier *a)
+{
+	const struct cfg_ip2nets *set = &doc_priv(a->doc)->ip2nets;
+	struct cfg_ifinfo *ifs = NULL;
+	struct cfg_net *nets = NULL;
+	size_t nifs = 0, n = 0, i;
+	int rc;
+
+	if (!set->nrules)
+		return 0;
+	rc = cfg_ifs_read(a->h, &ifs, &nifs, a->err);
+	if (!rc)
+		rc = cfg_ip2nets_eval(set, ifs, nifs, &nets, &n, a->err);
+	/* as the NIs of net: entries, so that an NI in force is left alone */
+	for (i = 0; !rc && i < n; i++)
+		rc = each_ni(a, &nets[i], a->del ? del_ni : add_ni);
+	cfg_ip2nets_free_nets(nets, n);
+	free(ifs);
 	return rc;
 }
 
 static int apply_nets(struct applier *a)
 {
-	return a->del ? del_nets(a) : add_nets(a);
+	int rc;
+
+	if (a->del) {
+		rc = apply_ip2nets(a);
+		return rc ? rc : del_nets(a);
+	}
+	rc = add_nets(a);
+	return rc ? rc : apply_ip2nets(a);
 }
 
 /* --- read -------------------------------------------------------------------------- */
@@ -524,6 +899,36 @@ static void emit_tunables(struct yemit *w, const struct lnet_ni_tunables *t)
 	yemit_map_end(w);
 }
 
+/* A running NI's LND tunables, every row (tcp NIs only, as Lustre). */
+static void emit_lnd_tunables(struct yemit *w, const struct lnet_ioc_ni *ni)
+{
+	u32 i;
+
+	if (!(ni->ni_flags & LNET_NI_F_LND_TUN))
+		return;
+	yemit_key_map(w, "lnd tunables");
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++)
+		yemit_kv_s64(w, lnet_sock_tun_ranges[i].name,
+			     lnet_sock_tun_get(&ni->ni_lnd_tun, i));
+	yemit_map_end(w);
+}
+
+/*
+ * The LND tunables of a model NI as a backup writes them (Lustre's form):
+ * those set, but timeout, which Lustre's backup leaves out (read-only).
+ * tos -1 is written next to a conns_per_peer: it is tos's default value.
+ */
+static void write_lnd_tunables(struct yemit *w, const struct lnet_sock_tunables *t)
+{
+	if (t->conns_per_peer < 0 && t->tos < 0)
+		return;
+	yemit_key_map(w, "lnd tunables");
+	if (t->conns_per_peer >= 0)
+		yemit_kv_s64(w, "conns_per_peer", t->conns_per_peer);
+	yemit_kv_s64(w, "tos", t->tos);
+	yemit_map_end(w);
+}
+
 static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 {
 	yemit_map_start(w);
@@ -548,8 +953,12 @@ static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 		emit_ni_health(w, ni);
 		emit_ni_credits(w, ni);
 	}
-	if (verbose >= 1)
+	if (verbose >= 1) {
 		emit_tunables(w, &ni->ni_tun);
+		emit_lnd_tunables(w, ni);
+		yemit_kv_s64(w, "dev cpt", NI_DEV_CPT);
+		yemit_kv_dquoted(w, "CPT", NI_CPT_LIST);
+	}
 	yemit_map_end(w);
 }
 
@@ -626,6 +1035,7 @@ static size_t write_net_block(struct yemit *w, struct cfg_net *const *nets, size
 	emit_net(w, "net type", nets[0]->net_id);
 	if (!nets[0]->nifs) {
 		emit_tunables(w, &nets[0]->tun);
+		write_lnd_tunables(w, &nets[0]->lnd_tun);
 		yemit_map_end(w);
 		return 1;
 	}
@@ -642,6 +1052,8 @@ static size_t write_net_block(struct yemit *w, struct cfg_net *const *nets, size
 		}
 		yemit_map_end(w);
 		emit_tunables(w, &nets[i]->tun);
+		write_lnd_tunables(w, &nets[i]->lnd_tun);
+		yemit_kv_dquoted(w, "CPT", NI_CPT_LIST);
 		yemit_map_end(w);
 	}
 	yemit_seq_end(w);

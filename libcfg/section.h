@@ -18,11 +18,14 @@
 #include "yemit.h"
 #include "ytree.h"
 
+#include "ip2nets.h"
+
 /* A document as the library allocates it: the public part, then its own. */
 struct doc {
 	struct cfg_doc pub;
 	struct cfg_routing routing;
 	struct cfg_global global;
+	struct cfg_ip2nets ip2nets;	/* the net section's `ip2nets:` rules */
 };
 
 static inline struct doc *doc_priv(const struct cfg_doc *d)

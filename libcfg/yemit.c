@@ -141,6 +141,16 @@ void yemit_str(struct yemit *w, const char *s)
 	yemit_scalar(w, s, !resolves_to_non_string(s));
 }
 
+void yemit_kv_dquoted(struct yemit *w, const char *key, const char *val)
+{
+	yaml_event_t ev;
+
+	yemit_str(w, key);
+	yemit_emit(w, &ev, yaml_scalar_event_initialize(&ev, NULL, NULL,
+							(yaml_char_t *)val, (int)strlen(val),
+							0, 1, YAML_DOUBLE_QUOTED_SCALAR_STYLE));
+}
+
 void yemit_plain(struct yemit *w, const char *s)
 {
 	yemit_scalar(w, s, true);

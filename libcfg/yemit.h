@@ -35,6 +35,8 @@ void yemit_str(struct yemit *w, const char *s);
 void yemit_plain(struct yemit *w, const char *s);
 
 void yemit_kv_str(struct yemit *w, const char *key, const char *val);
+/* @val double-quoted, as Lustre writes some strings (CPT: "[0]"). */
+void yemit_kv_dquoted(struct yemit *w, const char *key, const char *val);
 void yemit_kv_u64(struct yemit *w, const char *key, unsigned long long val);
 void yemit_kv_s64(struct yemit *w, const char *key, long long val);
 void yemit_kv_bool(struct yemit *w, const char *key, bool val);

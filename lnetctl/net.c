@@ -9,10 +9,15 @@
  * then net add's tunables, one per row of LNET_NI_TUNABLES, the row's
  * range in its help.
  */
-enum { NC_NET, NC_IF, NA_TUN };
+enum { NC_NET, NC_IF, NA_NID, NA_IP2NET, NA_CPT, NA_TUN, NA_LND = NA_TUN + __LNET_TUN_MAX };
 
 #define NET_TUN_OPT(id, name, opt, letter, min, max, def, help) \
 	[NA_TUN + id] = { opt, letter, LNETCTL_VALUE, help ", " #min "-" #max, \
+			  .values = LNETCTL_VALUES_TYPED },
+
+/* The socket LND's tunables (tcp nets), one per row of LNET_SOCK_TUNABLES. */
+#define NET_LND_OPT(id, name, opt, letter, min, max, def, help) \
+	[NA_LND + id] = { opt, letter, LNETCTL_VALUE, "tcp: " help ", " #min "-" #max, \
 			  .values = LNETCTL_VALUES_TYPED },
 
 static const struct lnetctl_opt net_add_opts[] = {
@@ -21,7 +26,17 @@ static const struct lnetctl_opt net_add_opts[] = {
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
 		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)",
 		    .values = LNETCTL_VALUES_TYPED },
+	[NA_NID] = { "nid", 0, LNETCTL_VALUE,
+		     "the NI's NID: checked against --if's address, or without --if (and --net) it finds the interface",
+		     .values = LNETCTL_VALUES_TYPED },
+	[NA_IP2NET] = { "ip2net", 'p', LNETCTL_VALUE,
+			"Lustre's ip2nets rules, e.g. \"tcp(eth0) 192.168.0.[2-20]; o2ib 10.0.0.*\"",
+			.values = LNETCTL_VALUES_TYPED },
+	[NA_CPT] = { "cpt", 's', LNETCTL_VALUE,
+		     "CPU partitions, e.g. [0,1] (accepted: this node has one, 0)",
+		     .values = LNETCTL_VALUES_TYPED },
 	LNET_NI_TUNABLES(NET_TUN_OPT)
+	LNET_SOCK_TUNABLES(NET_LND_OPT)
 	{ NULL }
 };
 
@@ -45,49 +60,114 @@ static const struct lnetctl_opt net_show_opts[] = {
 	[NS_NET] = { "net", 'n', LNETCTL_VALUE, "show only this net",
 		     .values = LNETCTL_VALUES_NETS },
 	[NS_VERBOSE] = { "verbose", 'v', LNETCTL_LEVEL,
-			 "level 0-5, alone 1: 1 adds statistics and tunables, 4 the UDSP values",
+			 "level 0-5, alone 1: 1 adds statistics, tunables, lnd tunables and CPT, 4 the UDSP values",
 			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 
-/* Tunables of net add: each in its row's range (-1 = default when absent). */
-static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
-			  struct cfg_err *err)
+/*
+ * The options of one table's rows, from net_add_opts[@first]: each given
+ * one in its row's range into the field @ref gives.
+ */
+static int parse_rows(const struct lnetctl_args *a, u32 first, u32 nrows,
+		      const struct lnet_range *ranges, s32 *(*ref)(void *t, u32 id),
+		      void *t, struct cfg_err *err)
 {
 	char what[32];
 	u32 i;
 	int rc;
 
-	for (i = 0; i < __LNET_TUN_MAX; i++) {
-		const struct lnet_range *r = &lnet_ni_tun_ranges[i];
-
-		if (!a->val[NA_TUN + i])
+	for (i = 0; i < nrows; i++) {
+		if (!a->val[first + i])
 			continue;
-		snprintf(what, sizeof(what), "--%s", net_add_opts[NA_TUN + i].name);
-		rc = cfg_parse_s32(what, a->val[NA_TUN + i], r->min, r->max,
-				   lnet_ni_tun_ref(&n->tun, i), err);
+		snprintf(what, sizeof(what), "--%s", net_add_opts[first + i].name);
+		rc = cfg_parse_s32(what, a->val[first + i], ranges[i].min, ranges[i].max,
+				   ref(t, i), err);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-/* net add and net del: add needs --if and takes the tunables; del's --if is optional. */
+static s32 *ni_tun_ref(void *t, u32 id)
+{
+	return lnet_ni_tun_ref(t, id);
+}
+
+static s32 *sock_tun_ref(void *t, u32 id)
+{
+	return lnet_sock_tun_ref(t, id);
+}
+
+/* Tunables of net add: each in its row's range (-1 = default when absent). */
+static int parse_tunables(const struct lnetctl_args *a, struct cfg_net *n,
+			  struct cfg_err *err)
+{
+	int rc = parse_rows(a, NA_TUN, __LNET_TUN_MAX, lnet_ni_tun_ranges, ni_tun_ref,
+			    &n->tun, err);
+
+	if (!rc)
+		rc = parse_rows(a, NA_LND, __LNET_SOCK_TUN_MAX, lnet_sock_tun_ranges,
+				sock_tun_ref, &n->lnd_tun, err);
+	/* checked, not kept: every NI runs on the one partition */
+	if (!rc && a->val[NA_CPT])
+		rc = cfg_parse_cpts("--cpt", a->val[NA_CPT], NULL, err);
+	return rc;
+}
+
+/* --nid: the NID, and the net (--net, if given too, must be the NID's). */
+static int parse_nid(const struct lnetctl_args *a, struct cfg_net *n, struct cfg_err *err)
+{
+	int rc = cfg_parse_nid("--nid", a->val[NA_NID], &n->nid, err);
+
+	if (!rc)
+		n->net_id = lnet_nid_net(&n->nid);
+	return rc;
+}
+
+/* net add --ip2net RULES: the NIs the rules give here, with the tunables. */
+static int net_add_ip2net(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
+{
+	struct cfg_err err = { 0 };
+	struct cfg_net tmpl;
+	int status;
+
+	cfg_net_init(&tmpl);
+	if (a->val[NC_NET] || a->val[NC_IF] || a->val[NA_NID])
+		status = lnetctl_usage(ctx, "--ip2net names the nets and interfaces: no --net, --if or --nid with it");
+	else if (parse_tunables(a, &tmpl, &err))
+		status = lnetctl_usage(ctx, "%s", err.msg);
+	else
+		status = lnetctl_done(ctx, cfg_net_add_ip2nets(ctx->h, a->val[NA_IP2NET], &tmpl,
+							       &err), &err);
+	cfg_net_fini(&tmpl);
+	return status;
+}
+
+/*
+ * net add and net del: add needs --if or --nid and takes the tunables;
+ * del's --if is optional.
+ */
 static int net_change(struct lnetctl_ctx *ctx, int argc, char **argv, enum lnetctl_op op)
 {
 	struct cfg_err err = { 0 };
 	struct lnetctl_args a;
 	struct cfg_net n;
+	bool by_nid;
 	int status;
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
-	if (!a.val[NC_NET])
+	if (op == LNETCTL_ADD && a.val[NA_IP2NET])
+		return net_add_ip2net(ctx, &a);
+	by_nid = op == LNETCTL_ADD && a.val[NA_NID];
+	if (!a.val[NC_NET] && !by_nid)
 		return lnetctl_missing(ctx, NC_NET);
-	if (op == LNETCTL_ADD && !a.val[NC_IF])
+	if (op == LNETCTL_ADD && !a.val[NC_IF] && !by_nid)
 		return lnetctl_missing(ctx, NC_IF);
 	cfg_net_init(&n);
-	if (cfg_parse_net("--net", a.val[NC_NET], &n.net_id, &err) ||
+	if ((by_nid && parse_nid(&a, &n, &err)) ||
+	    (a.val[NC_NET] && cfg_parse_net("--net", a.val[NC_NET], &n.net_id, &err)) ||
 	    (a.val[NC_IF] && cfg_parse_ifnames("--if", a.val[NC_IF], &n, &err)) ||
 	    (op == LNETCTL_ADD && parse_tunables(&a, &n, &err)))
 		status = lnetctl_usage(ctx, "%s", err.msg);
@@ -197,7 +277,7 @@ static int net_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 const struct lnetctl_cmd lnetctl_net_cmds[] = {
 	{ "add", net_add, NULL, net_add_opts,
-	  "add NIs to a net (created if new): --net NET --if IF[,IF...]" },
+	  "add NIs to a net (created if new): --net NET --if IF[,IF...], --nid NID or --ip2net RULES" },
 	{ "del", net_del, NULL, net_del_opts,
 	  "delete a net, or with --if or --nid only those NIs" },
 	{ "show", net_show, NULL, net_show_opts, "show the local NIs as YAML" },

@@ -60,8 +60,7 @@ static bool lnet_ni_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_ni *n = buf;
 
-	return !n->ni_pad && !n->ni_pad2 &&
-	       lnet_u32s_zero(n->ni_reserved, LNET_ARRAY_SIZE(n->ni_reserved));
+	return !n->ni_pad && !n->ni_pad2 && !(n->ni_flags & ~LNET_NI_F_LND_TUN);
 }
 
 static bool lnet_peer_reserved_zero(const void *buf)
@@ -158,7 +157,9 @@ static int lnet_ioc_add_net(struct lnet *ln, unsigned int cmd, void *buf,
 
 	if (!lnet_ifname_terminated(n->ni_ifname))
 		return -EINVAL;
-	return lnet_ni_add(ln, n->ni_net, n->ni_ifname, &n->ni_tun);
+	return lnet_ni_add_lnd(ln, n->ni_net, n->ni_ifname, &n->ni_tun,
+			       n->ni_flags & LNET_NI_F_LND_TUN ? &n->ni_lnd_tun : NULL,
+			       n->ni_nid.nid_lnd != LNET_LND_NONE ? &n->ni_nid : NULL);
 }
 
 static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
@@ -229,13 +230,15 @@ static void lnet_ioc_shared_fill(const struct lnet_ioc_shared *out,
 	out->hstatus[LNET_IOC_HS_OK] = 0;
 }
 
-static void lnet_ioc_ni_fill(struct lnet_ioc_ni *n, const struct lnet_ni *ni)
+static void lnet_ioc_ni_fill(struct lnet *ln, struct lnet_ioc_ni *n,
+			     const struct lnet_ni *ni)
 {
 	n->ni_net = ni->ni_net->net_id;
 	n->ni_nid = ni->ni_nid;
 	memset(n->ni_ifname, 0, sizeof(n->ni_ifname));
 	memcpy(n->ni_ifname, ni->ni_ifname, strlen(ni->ni_ifname));
 	n->ni_tun = ni->ni_tun;
+	lnet_ni_lnd_tun_report(ln, ni, &n->ni_lnd_tun, &n->ni_flags);
 	n->ni_status = ni->ni_status;
 	n->ni_net_priority = ni->ni_net->net_sel_priority;
 	n->ni_nid_priority = ni->ni_sel_priority;
@@ -260,7 +263,7 @@ static int lnet_ioc_get_net(struct lnet *ln, unsigned int cmd, void *buf,
 		list_for_each_entry(ni, &net->net_nis, ni_list) {
 			if (left--)
 				continue;
-			lnet_ioc_ni_fill(n, ni);
+			lnet_ioc_ni_fill(ln, n, ni);
 			return 0;
 		}
 	}
@@ -786,6 +789,40 @@ static int lnet_ioc_selftest(struct lnet *ln, unsigned int cmd, void *buf, u32 l
 	return rc ? rc : lnet_selftest_run(ln, st);
 }
 
+/* --- interfaces --------------------------------------------------------------------- */
+
+static bool lnet_if_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_if *f = buf;
+
+	return !f->if_pad[0] && !f->if_pad[1] && !f->if_pad[2] &&
+	       lnet_u32s_zero(f->if_reserved, LNET_ARRAY_SIZE(f->if_reserved));
+}
+
+static int lnet_ioc_get_if(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_if *f = buf;
+	struct os_ifaddr ifa;
+	char name[LNET_IFNAME_LEN] = "";
+	int rc = ln->ln_if_name(f->if_index, name);
+
+	if (rc)
+		return rc;
+	memcpy(f->if_name, name, sizeof(f->if_name));
+	f->if_addr_len = 0;
+	memset(f->if_addr, 0, sizeof(f->if_addr));
+	f->if_status = LNET_NI_STATUS_DOWN;
+	rc = ln->ln_if_lookup(name, &ifa);
+	if (rc == -ENODEV || rc == -EADDRNOTAVAIL)
+		return 0;	/* gone since, or no usable address: listed without one */
+	if (rc)
+		return rc;
+	f->if_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+	f->if_addr_len = ifa.addr_len;
+	memcpy(f->if_addr, ifa.addr, ifa.addr_len);
+	return 0;
+}
+
 /* --- dispatch ------------------------------------------------------------------------ */
 
 static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
@@ -799,6 +836,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_ni_reserved_zero, lnet_ioc_del_net },
 	{ IOC_LIBCFS_GET_NET, sizeof(struct lnet_ioc_ni), false, false,
 	  lnet_ni_reserved_zero, lnet_ioc_get_net },
+	{ IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if), false, true,
+	  lnet_if_reserved_zero, lnet_ioc_get_if },
 	{ IOC_LIBCFS_ADD_PEER_NI, sizeof(struct lnet_ioc_peer), true, false,
 	  lnet_peer_reserved_zero, lnet_ioc_add_peer },
 	{ IOC_LIBCFS_DEL_PEER_NI, sizeof(struct lnet_ioc_peer), true, false,

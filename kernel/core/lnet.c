@@ -12,6 +12,7 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_peers);
 	INIT_LIST_HEAD(&ln->ln_routes);
 	ln->ln_if_lookup = os_if_lookup;
+	ln->ln_if_name = os_if_name;
 	lnet_settings_init(ln);
 	/* the cond outlives configure cycles: waiters may be woken late */
 	os_cond_init(&ln->ln_dp.dp_cond);

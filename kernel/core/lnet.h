@@ -89,6 +89,8 @@ struct lnet_ni {
 	u32 ni_sel_priority;			/* UDSP: local NID priority */
 	u32 ni_status;				/* enum lnet_ni_status */
 	struct lnet_ni_tunables ni_tun;		/* resolved: no -1 left */
+	/* tcp: conns_per_peer resolved; tos, timeout -1 = unset (derived) */
+	struct lnet_sock_tunables ni_lnd_tun;
 	s32 ni_tx_credits;
 	u32 ni_seq;
 	/* Data path (lnet_msg.h) */
@@ -181,6 +183,8 @@ struct lnet {
 	u32 ln_iter_base;
 	/* os_if_lookup() unless a test puts its own here (after lnet_init()) */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
+	/* os_if_name() unless a test puts its own here */
+	int (*ln_if_name)(u32 index, char *name);
 	/* Routing, router buffers, global settings: defaults at configure. */
 	bool ln_routing;
 	s32 ln_buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind */
@@ -222,6 +226,20 @@ int lnet_unconfigure(struct lnet *ln);
 
 int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		const struct lnet_ni_tunables *tun);
+/*
+ * lnet_ni_add() with the LND tunables @lnd_tun (NULL: the defaults) and,
+ * when @want is not NULL, only if the interface's address makes the NID
+ * @want (-ENXIO otherwise).
+ */
+int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
+		    const struct lnet_ni_tunables *tun,
+		    const struct lnet_sock_tunables *lnd_tun,
+		    const struct lnet_nid *want);
+/* The LND tunables of @ni in force (GET_NET): LNET_NI_F_LND_TUN on tcp. */
+void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
+			    struct lnet_sock_tunables *out, u32 *flags);
+/* How long a send may wait in @ni's LND: its timeout, else lnd_timeout. */
+u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni);
 int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname);
 struct lnet_net *lnet_net_find(struct lnet *ln, u32 net_id);
 struct lnet_ni *lnet_ni_find(struct lnet *ln, const struct lnet_nid *nid);

@@ -60,6 +60,7 @@ static struct lnet_ni *lnet_ni_alloc(struct lnet *ln)
 	if (!ni)
 		return NULL;
 	ni->ni_sel_priority = LNET_PRIORITY_UNSET;
+	lnet_sock_tunables_unset(&ni->ni_lnd_tun);
 	INIT_LIST_HEAD(&ni->ni_txq);
 	lnet_health_init(&ni->ni_health, LNET_KIND_NI);
 	return ni;
@@ -145,10 +146,14 @@ err_net:
  * of validate.c (libcfg checks them too), then no NI on @ifname yet.
  */
 static int lnet_ni_add_args(struct lnet *ln, u32 net_id, const char *ifname,
-			    const struct lnet_ni_tunables *tun)
+			    const struct lnet_ni_tunables *tun,
+			    const struct lnet_sock_tunables *lnd_tun)
 {
 	struct lnet_net *net;
 	int rc = lnet_ni_add_check(net_id, ifname, tun, NULL);
+
+	if (!rc)
+		rc = lnet_ni_lnd_tun_check(net_id, lnd_tun, NULL);
 
 	if (rc)
 		return rc;
@@ -179,8 +184,55 @@ static void lnet_ni_publish(struct lnet *ln, struct lnet_net *net,
 		lnet_dp_monitor_ensure(ln);
 }
 
+/*
+ * The LND tunables a new NI keeps: as asked (-1 = unset), except that
+ * conns_per_peer 0 ("the LND chooses") and -1 are what our socket LND
+ * chooses, one connection. Other LNDs have none here: all -1.
+ */
+static void lnet_ni_lnd_tun_resolve(struct lnet_sock_tunables *t, u32 net_id,
+				    const struct lnet_sock_tunables *asked)
+{
+	if (asked)
+		*t = *asked;
+	else
+		lnet_sock_tunables_unset(t);
+	if (LNET_NET_LND(net_id) == LNET_LND_TCP && t->conns_per_peer <= 0)
+		t->conns_per_peer = LNET_SOCK_CONNS_PER_PEER_DEF;
+}
+
+void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
+			    struct lnet_sock_tunables *out, u32 *flags)
+{
+	*out = ni->ni_lnd_tun;
+	*flags = 0;
+	if (ni->ni_nid.nid_lnd != LNET_LND_TCP)
+		return;
+	*flags = LNET_NI_F_LND_TUN;
+	if (out->timeout == -1) {
+		u32 t = 0;
+
+		lnet_global_get(ln, LNET_GLOBAL_LND_TIMEOUT, &t);
+		out->timeout = (s32)t;
+	}
+}
+
+u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni)
+{
+	if (ni->ni_lnd_tun.timeout > 0)
+		return (u64)ni->ni_lnd_tun.timeout * 1000000000ULL;
+	return lnet_lnd_timeout_ns(ln);
+}
+
 int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		const struct lnet_ni_tunables *tun)
+{
+	return lnet_ni_add_lnd(ln, net_id, ifname, tun, NULL, NULL);
+}
+
+int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
+		    const struct lnet_ni_tunables *tun,
+		    const struct lnet_sock_tunables *lnd_tun,
+		    const struct lnet_nid *want)
 {
 	struct lnet_ni_tunables rtun;
 	struct os_ifaddr ifa = { 0 };
@@ -193,7 +245,7 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		rtun = *tun;
 	else
 		lnet_ni_tunables_unset(&rtun);	/* all defaults */
-	rc = lnet_ni_add_args(ln, net_id, ifname, &rtun);
+	rc = lnet_ni_add_args(ln, net_id, ifname, &rtun, lnd_tun);
 	if (!rc)
 		rc = ln->ln_if_lookup(ifname, &ifa);
 	if (rc)
@@ -202,6 +254,9 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	if (ifa.addr_len != 4 && ifa.addr_len != 16)
 		return -EADDRNOTAVAIL;
 	lnet_nid_make(&nid, net_id, ifa.addr, ifa.addr_len);
+	/* a configuration naming the NID: the interface must still make it */
+	if (want && !lnet_nid_equal(want, &nid))
+		return -ENXIO;
 	/*
 	 * our NID, or another node's peer NI: a NID names one node (this
 	 * node as its own peer keeps a NID of a net deleted since)
@@ -223,6 +278,7 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 	ni->ni_nid = nid;
 	memcpy(ni->ni_ifname, ifname, strlen(ifname) + 1);
 	ni->ni_tun = rtun;
+	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, net_id, lnd_tun);
 	ni->ni_tx_credits = rtun.credits;
 	ni->ni_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
 	ni->ni_net = net;

@@ -11,11 +11,48 @@ const struct lnet_range lnet_ni_tun_ranges[__LNET_TUN_MAX] = {
 	LNET_NI_TUNABLES(TUN_RANGE)
 };
 
+const struct lnet_range lnet_sock_tun_ranges[__LNET_SOCK_TUN_MAX] = {
+	LNET_SOCK_TUNABLES(TUN_RANGE)
+};
+
 #define GLOBAL_RANGE(name, id, min, max, def) [id] = { #name, min, max, def, false },
 const struct lnet_range lnet_global_ranges[__LNET_GLOBAL_MAX] = {
 	LNET_GLOBALS(GLOBAL_RANGE)
 	[LNET_GLOBAL_LND_TIMEOUT] = { "lnd_timeout", 0, 0, 0, true },
 };
+
+/*
+ * A tunable table's struct is one s32 per row: the field of row @id is at
+ * @offsets[id]. What follows serves both tables.
+ */
+static s32 *tun_field(void *t, const size_t *offsets, u32 id)
+{
+	return (s32 *)((char *)t + offsets[id]);
+}
+
+static void tun_unset(void *t, const size_t *offsets, u32 nrows)
+{
+	u32 i;
+
+	for (i = 0; i < nrows; i++)
+		*tun_field(t, offsets, i) = -1;
+}
+
+/* The first row of @t neither -1 nor in its range, or @nrows when none. */
+static u32 tun_out_of_range(const void *t, const size_t *offsets,
+			    const struct lnet_range *ranges, u32 nrows)
+{
+	u32 i;
+
+	for (i = 0; i < nrows; i++) {
+		s32 v = *tun_field((void *)t, offsets, i);
+
+		/* -1 is the default, and for tos also a value in range */
+		if (v != -1 && (v < ranges[i].min || v > ranges[i].max))
+			return i;
+	}
+	return nrows;
+}
 
 #define TUN_OFFSET(id, name, opt, letter, min, max, def, help) \
 	[id] = offsetof(struct lnet_ni_tunables, name),
@@ -25,20 +62,38 @@ static const size_t lnet_ni_tun_offsets[__LNET_TUN_MAX] = {
 
 s32 *lnet_ni_tun_ref(struct lnet_ni_tunables *t, u32 id)
 {
-	return (s32 *)((char *)t + lnet_ni_tun_offsets[id]);
+	return tun_field(t, lnet_ni_tun_offsets, id);
 }
 
 s32 lnet_ni_tun_get(const struct lnet_ni_tunables *t, u32 id)
 {
-	return *(const s32 *)((const char *)t + lnet_ni_tun_offsets[id]);
+	return *tun_field((void *)t, lnet_ni_tun_offsets, id);
 }
 
 void lnet_ni_tunables_unset(struct lnet_ni_tunables *t)
 {
-	u32 i;
+	tun_unset(t, lnet_ni_tun_offsets, __LNET_TUN_MAX);
+}
 
-	for (i = 0; i < __LNET_TUN_MAX; i++)
-		*lnet_ni_tun_ref(t, i) = -1;
+#define SOCK_TUN_OFFSET(id, name, opt, letter, min, max, def, help) \
+	[id] = offsetof(struct lnet_sock_tunables, name),
+static const size_t lnet_sock_tun_offsets[__LNET_SOCK_TUN_MAX] = {
+	LNET_SOCK_TUNABLES(SOCK_TUN_OFFSET)
+};
+
+s32 *lnet_sock_tun_ref(struct lnet_sock_tunables *t, u32 id)
+{
+	return tun_field(t, lnet_sock_tun_offsets, id);
+}
+
+s32 lnet_sock_tun_get(const struct lnet_sock_tunables *t, u32 id)
+{
+	return *tun_field((void *)t, lnet_sock_tun_offsets, id);
+}
+
+void lnet_sock_tunables_unset(struct lnet_sock_tunables *t)
+{
+	tun_unset(t, lnet_sock_tun_offsets, __LNET_SOCK_TUN_MAX);
 }
 
 static int lnet_bad(struct lnet_bad *bad, u32 why, u32 field, u32 other)
@@ -53,16 +108,9 @@ static int lnet_bad(struct lnet_bad *bad, u32 why, u32 field, u32 other)
 
 int lnet_ni_tunables_check(const struct lnet_ni_tunables *t, struct lnet_bad *bad)
 {
-	u32 i;
+	u32 i = tun_out_of_range(t, lnet_ni_tun_offsets, lnet_ni_tun_ranges, __LNET_TUN_MAX);
 
-	for (i = 0; i < __LNET_TUN_MAX; i++) {
-		const struct lnet_range *r = &lnet_ni_tun_ranges[i];
-		s32 v = lnet_ni_tun_get(t, i);
-
-		if (v != -1 && (v < r->min || v > r->max))
-			return lnet_bad(bad, LNET_BAD_RANGE, i, 0);
-	}
-	return 0;
+	return i < __LNET_TUN_MAX ? lnet_bad(bad, LNET_BAD_RANGE, i, 0) : 0;
 }
 
 void lnet_ni_tunables_fill(struct lnet_ni_tunables *t)
@@ -86,6 +134,20 @@ int lnet_ni_add_check(u32 net_id, const char *ifname,
 	if (!ifname || !ifname[0] || strlen(ifname) >= LNET_IFNAME_LEN)
 		return lnet_bad(bad, LNET_BAD_IFNAME, 0, 0);
 	return lnet_ni_tunables_check(t, bad);
+}
+
+int lnet_ni_lnd_tun_check(u32 net_id, const struct lnet_sock_tunables *t,
+			  struct lnet_bad *bad)
+{
+	u32 i;
+
+	if (!t)
+		return 0;
+	if (LNET_NET_LND(net_id) != LNET_LND_TCP)
+		return lnet_bad(bad, LNET_BAD_LND_NET, 0, 0);
+	i = tun_out_of_range(t, lnet_sock_tun_offsets, lnet_sock_tun_ranges,
+			     __LNET_SOCK_TUN_MAX);
+	return i < __LNET_SOCK_TUN_MAX ? lnet_bad(bad, LNET_BAD_LND_RANGE, i, 0) : 0;
 }
 
 /* The settings that depend on each other (see lnet_ioctl.h). */

@@ -33,6 +33,9 @@ enum lnet_bad_why {
 	LNET_BAD_ENABLE,	/* routing neither 0 nor 1 */
 	LNET_BAD_INDEX,		/* a rule index below -1 */
 	LNET_BAD_NON_MR,	/* a second NID asked for with LNET_PEER_F_NON_MR */
+	/* LND tunables of an NI */
+	LNET_BAD_LND_RANGE,	/* LND tunable @field outside its row's range */
+	LNET_BAD_LND_NET,	/* LND tunables on a net whose LND has none here */
 };
 
 /* @field of LNET_BAD_ZERO_NID and LNET_BAD_LO_NID */
@@ -73,6 +76,21 @@ void lnet_ni_tunables_fill(struct lnet_ni_tunables *t);
  */
 int lnet_ni_add_check(u32 net_id, const char *ifname,
 		      const struct lnet_ni_tunables *t, struct lnet_bad *bad);
+
+/* The rows of LNET_SOCK_TUNABLES, indexed by enum lnet_sock_tunable. */
+extern const struct lnet_range lnet_sock_tun_ranges[__LNET_SOCK_TUN_MAX];
+
+s32 *lnet_sock_tun_ref(struct lnet_sock_tunables *t, u32 id);
+s32 lnet_sock_tun_get(const struct lnet_sock_tunables *t, u32 id);
+/* Every field -1 (= the default). */
+void lnet_sock_tunables_unset(struct lnet_sock_tunables *t);
+/*
+ * The LND tunables @t (NULL: none given) of an NI of net @net_id: only a
+ * tcp net takes them (LNET_BAD_LND_NET), each -1 or in its row's range
+ * (LNET_BAD_LND_RANGE, field the row).
+ */
+int lnet_ni_lnd_tun_check(u32 net_id, const struct lnet_sock_tunables *t,
+			  struct lnet_bad *bad);
 
 /*
  * Setting @id to @value: known, settable and in range (what needs no

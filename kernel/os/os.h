@@ -66,6 +66,11 @@ struct os_ifaddr {
  * address).
  */
 int os_if_lookup(const char *ifname, struct os_ifaddr *out);
+/*
+ * The name of the @index-th interface (0, 1, ... in the system's order)
+ * into @name (IFNAMSIZ, 16 bytes): 0, or -ENOENT past the last one.
+ */
+int os_if_name(u32 index, char *name);
 
 u64 os_now_ns(void);
 

@@ -98,6 +98,24 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 	return found ? 0 : -EADDRNOTAVAIL;
 }
 
+int os_if_name(u32 index, char *name)
+{
+	struct net_device *dev;
+	int rc = -ENOENT;
+	u32 i = 0;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(os_if_netns(), dev) {
+		if (i++ != index)
+			continue;
+		strscpy(name, dev->name, IFNAMSIZ);
+		rc = 0;
+		break;
+	}
+	rcu_read_unlock();
+	return rc;
+}
+
 u64 os_now_ns(void)
 {
 	return ktime_get_ns();

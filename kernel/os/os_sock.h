@@ -74,6 +74,9 @@ int os_sock_wait(struct os_sock *s, unsigned int events, u64 deadline_ns);
 int os_sock_local(struct os_sock *s, u8 addr[4], u16 *port);
 int os_sock_peer(struct os_sock *s, u8 addr[4], u16 *port);
 
+/* The IP type of service (0-255) of @s's packets. */
+int os_sock_set_tos(struct os_sock *s, int tos);
+
 /* Stop both directions now (pending poll waits see OS_POLL_ERR). */
 void os_sock_shutdown(struct os_sock *s);
 /* Close and free (NULL is fine). Take it out of its poll set first. */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * os_if_lookup() for user space: an interface's link state and address
- * from rtnetlink through libnl-route-3, in the caller's network namespace.
+ * os_if_lookup() and os_if_name() for user space: an interface's link
+ * state and address, and the interfaces there are, from rtnetlink through
+ * libnl-route-3, in the caller's network namespace.
  */
 #include "os.h"
 
@@ -120,4 +121,41 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 		rc = os_if_addr(sk, ifindex, out);
 	nl_socket_free(sk);
 	return rc;
+}
+
+struct os_if_nth {
+	u32 want, seen;
+	char *name;
+	bool found;
+};
+
+static void os_if_name_visit(struct nl_object *obj, void *arg)
+{
+	struct os_if_nth *nth = arg;
+	const char *name = rtnl_link_get_name((struct rtnl_link *)obj);
+
+	if (nth->found || nth->seen++ != nth->want || !name)
+		return;
+	snprintf(nth->name, IFNAMSIZ, "%s", name);
+	nth->found = true;
+}
+
+int os_if_name(u32 index, char *name)
+{
+	struct os_if_nth nth = { .want = index, .name = name };
+	struct nl_cache *cache = NULL;
+	struct nl_sock *sk;
+	int rc = 0;
+
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
+	if (nl_connect(sk, NETLINK_ROUTE) < 0 ||
+	    rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache) < 0)
+		rc = -EIO;
+	if (!rc)
+		nl_cache_foreach(cache, os_if_name_visit, &nth);
+	nl_cache_free(cache);
+	nl_socket_free(sk);
+	return rc ? rc : nth.found ? 0 : -ENOENT;
 }

@@ -89,6 +89,13 @@ static void os_sock_nodelay(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
+int os_sock_set_tos(struct os_sock *s, int tos)
+{
+	if (setsockopt(s->fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0)
+		return -errno;
+	return 0;
+}
+
 int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 		   u16 *peer_port)
 {

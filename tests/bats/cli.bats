@@ -54,8 +54,9 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 @test "command help lists each option as --option: description" {
 	run lnetctl net add --help
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "net add: add NIs to a net (created if new): --net NET --if IF[,IF...]" ]
-	for o in net if peer-timeout peer-credits peer-buffer-credits credits help; do
+	[ "${lines[0]}" = "net add: add NIs to a net (created if new): --net NET --if IF[,IF...], --nid NID or --ip2net RULES" ]
+	for o in net if nid ip2net cpt peer-timeout peer-credits peer-buffer-credits credits \
+		conns-per-peer lnd-timeout tos help; do
 		[[ "$output" == *$'\n\t--'"$o: "* ]] || { echo "no --$o:"; return 1; }
 	done
 	run lnetctl policy add -h
@@ -254,6 +255,7 @@ leaves() {
 		read -ra words <<<"$leaf"
 		help=$(lnetctl "${words[@]}" --help)
 		# what help lists: each --option and its (alias: --option)
+		# (option names may have digits: --ip2net)
 		want=$(grep -oE -- $'^\t--[a-z0-9_-]+:|\\(alias: --[a-z0-9_-]+\\)' <<<"$help" |
 		       grep -oE -- '--[a-z0-9_-]+' | LC_ALL=C sort | paste -sd ' ')
 		got=$(lnetctl __complete options "${words[@]}" | LC_ALL=C sort | paste -sd ' ')

@@ -18,6 +18,10 @@ EXAMPLE_BACKUP='net:
             peer_credits: 16
             peer_buffer_credits: 0
             credits: 256
+        lnd tunables:
+            conns_per_peer: 1
+            tos: -1
+        CPT: "[0]"
 -   net type: tcp1
     local NI(s):
     -   interfaces:
@@ -27,6 +31,10 @@ EXAMPLE_BACKUP='net:
             peer_credits: 8
             peer_buffer_credits: 0
             credits: 256
+        lnd tunables:
+            conns_per_peer: 1
+            tos: -1
+        CPT: "[0]"
 peer:
 -   primary nid: 10.11.0.10@tcp
     Multi-Rail: true
@@ -164,7 +172,7 @@ check_error() {
 " "7:22: invalid priority '4294967295': expected an integer 0-4294967294"
 	check_error "${good}routes:
 - net: tcp2
-" "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'"
+" "5:1: unknown key 'routes' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'"
 	check_error "${good}udsp:
 - src: tcp
   prio: 1
@@ -225,6 +233,8 @@ check_error() {
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
+    lnd tunables: {conns_per_peer: 1, tos: -1}
+    CPT: "[0]"
 peer:
 - primary nid: 10.11.0.10@tcp
   Multi-Rail: true
@@ -281,4 +291,124 @@ udsp:
 	run lnetctl export --backup
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[p['primary nid'] for p in d['peer']]")" = "['10.11.0.7@tcp', '10.11.0.8@tcp']" ]
+}
+
+@test "lnd tunables and CPT in Lustre's form: tcp kept and shown, o2ib's accepted and ignored, round trip" {
+	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
+	# again: in force already, nothing changes; an lnd tunable that differs is refused
+	state >"$T/first"
+	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
+	diff "$T/first" <(state)
+	sed 's/tos: 104/tos: 8/' "$TOP/tests/data/net/lnd-tunables.yaml" >"$T/tos.yaml"
+	fails 1 "$T/tos.yaml:8:13: net tcp(veth0): tunables tos 104 -> 8: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net tcp --if veth0)" \
+		import "$T/tos.yaml"
+	run lnetctl net show -v --net tcp
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[(k, ni[k]) for ni in d['net'][0]['local NI(s)'] for k in ('lnd tunables', 'dev cpt', 'CPT')]")" = \
+	  "[('lnd tunables', {'conns_per_peer': 4, 'timeout': 30, 'tos': 104}), ('dev cpt', -1), ('CPT', '[0]')]" ]
+	run lnetctl net show -v --net o2ib
+	[ "$(yaml_get "sorted(d['net'][0]['local NI(s)'][0])")" = \
+	  "['CPT', 'dev cpt', 'interfaces', 'nid', 'statistics', 'status', 'tunables']" ]
+	run lnetctl export --backup
+	printf '%s\n' "$output" >"$T/backup.yaml"
+	yaml_is 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: veth0}
+    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
+    lnd tunables: {conns_per_peer: 4, tos: 104}
+    CPT: "[0]"
+- net type: o2ib
+  local NI(s):
+  - interfaces: {0: veth1}
+    tunables: {peer_timeout: 180, peer_credits: 32, peer_buffer_credits: 0, credits: 256}
+    CPT: "[0]"'
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl import "$T/backup.yaml"
+	run lnetctl export --backup
+	yaml_is "$(cat "$T/backup.yaml")"
+}
+
+@test "lnd tunables and CPT: bad values and unknown keys are one line naming them; nothing changes" {
+	state >"$T/before"
+	local cases=(
+		'tcp|conns_per_peer: 128|lnd tunables: {conns_per_peer: 128}|5:36: invalid conns_per_peer '\''128'\'': expected an integer 0-127'
+		'tcp|tos: 256|lnd tunables: {tos: 256}|5:25: invalid tos '\''256'\'': expected an integer -1-255'
+		'tcp|fmr_cache|lnd tunables: {fmr_cache: 1}|5:20: unknown key '\''fmr_cache'\'' in lnd tunables: expected '\''conns_per_peer'\'', '\''timeout'\'', '\''tos'\'''
+		'o2ib|bogus|lnd tunables: {bogus: 1}|5:20: unknown key '\''bogus'\'' in lnd tunables: expected '\''peercredits_hiw'\'', '\''map_on_demand'\'', '\''concurrent_sends'\'', '\''fmr_pool_size'\'', '\''fmr_flush_trigger'\'', '\''fmr_cache'\'', '\''ntx'\'', '\''conns_per_peer'\'', '\''timeout'\'', '\''tos'\'''
+		'efa|tos|lnd tunables: {tos: 1}|5:20: unknown key '\''tos'\'' in lnd tunables: only tcp and o2ib nets have lnd tunables'
+		'tcp|CPT x|CPT: "[0,x]"|5:10: invalid CPT '\''[0,x]'\'': expected a list of partitions 0-1023 such as '\''[0,1]'\'' or '\''[0-3]'\'''
+		'tcp|CPT 1024|CPT: "[1024]"|5:10: invalid CPT '\''[1024]'\'': expected a list of partitions 0-1023 such as '\''[0,1]'\'' or '\''[0-3]'\'''
+	)
+	local c net what line msg
+	for c in "${cases[@]}"; do
+		IFS='|' read -r net what line msg <<<"$c"
+		printf 'net:\n- net type: %s\n  local NI(s):\n  - interfaces: {0: veth0}\n    %s\n' \
+			"$net" "$line" >"$T/bad.yaml"
+		run --separate-stderr lnetctl import "$T/bad.yaml"
+		echo "$what: $status $stderr"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "$T/bad.yaml:$msg" ]
+	done
+	# one state check for the table: none of these reached LNet
+	state >"$T/after"
+	diff "$T/before" "$T/after"
+}
+
+@test "a local NI's nid: checked against its interface, alone it finds the interface; --del deletes only it" {
+	lnetctl net add --net tcp --if veth0
+	state >"$T/start"
+	# the first net's NI is added, then deleted again when the second fails
+	printf 'net:\n- net type: tcp1\n  local NI(s):\n  - interfaces: {0: veth1}\n    nid: 10.11.0.2@tcp1\n- net type: tcp\n  local NI(s):\n  - nid: 10.11.0.1@tcp\n    interfaces: {0: veth1}\n' >"$T/bad.yaml"
+	fails 1 "$T/bad.yaml:8:5: NID '10.11.0.1@tcp' is not the address of interface 'veth1'" \
+		import "$T/bad.yaml"
+	printf 'net:\n- net type: tcp\n  local NI(s):\n  - nid: 10.11.0.1@tcp1\n' >"$T/bad2.yaml"
+	fails 1 "$T/bad2.yaml:4:10: NID '10.11.0.1@tcp1' is not on net tcp" import "$T/bad2.yaml"
+	# the NID alone: the interface that has its address
+	printf 'net:\n- net type: tcp2\n  local NI(s):\n  - nid: 10.11.0.2@tcp2\n' >"$T/nid.yaml"
+	lnetctl import "$T/nid.yaml"
+	lnetctl net add --net tcp2 --if veth0
+	run lnetctl net show --net tcp2
+	yaml_is 'net:
+- net type: tcp2
+  local NI(s):
+  - {nid: 10.11.0.2@tcp2, status: up, interfaces: {0: veth1}}
+  - {nid: 10.11.0.1@tcp2, status: up, interfaces: {0: veth0}}'
+	lnetctl import --del "$T/nid.yaml"
+	run lnetctl net show --net tcp2
+	yaml_is 'net:
+- net type: tcp2
+  local NI(s):
+  - {nid: 10.11.0.1@tcp2, status: up, interfaces: {0: veth0}}'
+	# a full export (every NI with its nid) imports back into a fresh node
+	lnetctl net del --net tcp2
+	lnetctl export >"$T/full.yaml"
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl import "$T/full.yaml"
+	diff "$T/start" <(state)
+}
+
+@test "ip2nets in Lustre's form: rules against the interfaces, first match per net, --del; no match fails and changes nothing" {
+	lnetctl import "$TOP/tests/data/net/ip2nets.yaml"
+	run lnetctl net show -v
+	[ "$(yaml_get "[(n['net type'], ni['nid'], ni.get('interfaces'), ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('conns_per_peer')) for n in d['net'] for ni in n['local NI(s)']]")" = \
+	  "[('lo', '0@lo', None, 0, None), ('tcp', '10.11.0.2@tcp', {0: 'veth1'}, 8, 1), ('tcp1', '10.11.0.2@tcp1', {0: 'veth1'}, 16, 2), ('tcp1', '10.11.0.1@tcp1', {0: 'veth0'}, 16, 2)]" ]
+	state >"$T/first"
+	lnetctl import "$TOP/tests/data/net/ip2nets.yaml"
+	diff "$T/first" <(state)
+	lnetctl import --del "$TOP/tests/data/net/ip2nets.yaml"
+	net_show_lo_only
+	# an interface that is down does not match; no rule applied is an error
+	ip -n "$NS" link set veth1 down
+	printf 'ip2nets:\n- net-spec: tcp\n  interfaces: {0: veth1}\n- net-spec: tcp2\n  ip-range: {0: 10.99.*.*}\n' >"$T/none.yaml"
+	fails 1 "$T/none.yaml:2:3: no ip2nets rule matches an interface of this node" import "$T/none.yaml"
+	# bad rules: one line naming the value
+	printf 'ip2nets:\n- interfaces: {0: veth0}\n  net-spec: tcp\n' >"$T/order.yaml"
+	fails 1 "$T/order.yaml:2:3: an ip2nets rule starts with 'net-spec' (e.g. 'net-spec: tcp')" \
+		import "$T/order.yaml"
+	printf 'ip2nets:\n- net-spec: tcp\n  ip-range: {0: 10.0.0}\n' >"$T/range.yaml"
+	fails 1 "$T/range.yaml:3:17: invalid ip-range '10.0.0': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]" \
+		import "$T/range.yaml"
 }

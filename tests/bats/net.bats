@@ -81,6 +81,98 @@ add_ipv6_if() {
 	  "{'peer_timeout': 180, 'peer_credits': 8, 'peer_buffer_credits': 0, 'credits': 256}" ]
 }
 
+@test "net add --conns-per-peer --tos --lnd-timeout --cpt: lnd tunables, dev cpt and CPT at -v 1" {
+	lnetctl net add --net tcp --if veth0 --conns-per-peer 2 --tos 16 --lnd-timeout 20 --cpt "[0,1]"
+	lnetctl net add --net tcp1 --if "veth1[0,1]" -m 0 -s 0
+	lnetctl set transaction_timeout 31
+	run lnetctl net show -v
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[[ni.get('lnd tunables'), ni['dev cpt'], ni['CPT']] for n in d['net'] for ni in n['local NI(s)']]")" = \
+	  "[[None, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 20, 'tos': 16}, -1, '[0]'], [{'conns_per_peer': 1, 'timeout': 10, 'tos': -1}, -1, '[0]']]" ]
+	# Lustre's spelling: CPT double-quoted, the keys in Lustre's order
+	[[ "$output" == *'        lnd tunables:
+            conns_per_peer: 2
+            timeout: 20
+            tos: 16
+        dev cpt: -1
+        CPT: "[0]"'* ]]
+	run lnetctl net show
+	[[ "$output" != *"lnd tunables"* && "$output" != *CPT* ]]
+	# o2ib: no LND here, so no lnd tunables; the options are accepted
+	lnetctl net add --net o2ib --if veth1 --conns-per-peer 3
+	run lnetctl net show -v --net o2ib
+	[ "$(yaml_get "'lnd tunables' in d['net'][0]['local NI(s)'][0]")" = False ]
+}
+
+# bats test_tags=parse-only
+@test "net add: bad lnd tunables and CPT lists are usage errors naming the value" {
+	local cases=(
+		"--conns-per-peer 128|invalid --conns-per-peer '128': expected an integer 0-127"
+		"--tos -2|invalid --tos '-2': expected an integer -1-255"
+		"--lnd-timeout 0|invalid --lnd-timeout '0': expected an integer 1-86400"
+		"--cpt [1-0]|invalid --cpt '[1-0]': expected a list of partitions 0-1023 such as '[0,1]' or '[0-3]'"
+		"--cpt [0,|invalid --cpt '[0,': expected a list of partitions 0-1023 such as '[0,1]' or '[0-3]'"
+	)
+	local c args msg
+	for c in "${cases[@]}"; do
+		IFS='|' read -r args msg <<<"$c"
+		# shellcheck disable=SC2086
+		run --separate-stderr lnetctl net add --net tcp --if veth0 $args
+		echo "$args: $status $stderr"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "lnetctl net add: $msg" ]
+	done
+}
+
+@test "net add: lnd tunables on a net without an LND that takes them fail and change nothing" {
+	fails 1 "lnetctl net add: net efa takes no LND tunables: only tcp nets have an LND here" \
+		net add --net efa --if veth0 --tos 4
+}
+
+@test "net add --nid: checked against --if's address; alone it finds the interface" {
+	fails 1 "lnetctl net add: NID '10.11.0.2@tcp' is not the address of interface 'veth0'" \
+		net add --net tcp --if veth0 --nid 10.11.0.2@tcp
+	fails 1 "lnetctl net add: no interface has the address of NID '10.11.0.9@tcp'" \
+		net add --nid 10.11.0.9@tcp
+	fails 1 "lnetctl net add: NID '10.11.0.1@tcp' is not on net tcp2" \
+		net add --net tcp2 --nid 10.11.0.1@tcp
+	fails 1 "lnetctl net add: NID '10.11.0.1@tcp' names one NI: give one interface, not 2" \
+		net add --if veth0,veth1 --nid 10.11.0.1@tcp
+	run --separate-stderr lnetctl net add --nid 10.11.0.2@tcp1
+	[ "$status" -eq 0 ]
+	lnetctl net add --if veth0 --nid 10.11.0.1@tcp
+	run lnetctl net show
+	yaml_is "net:
+- net type: lo
+  local NI(s):
+  - {nid: 0@lo, status: up}
+- net type: tcp1
+  local NI(s):
+  - {nid: 10.11.0.2@tcp1, status: up, interfaces: {0: veth1}}
+- net type: tcp
+  local NI(s):
+  - {nid: 10.11.0.1@tcp, status: up, interfaces: {0: veth0}}"
+}
+
+@test "net add --ip2net: Lustre's rules string, with the tunables; all or nothing" {
+	lnetctl net add --ip2net "tcp(veth1) 10.11.0.[2-9]; tcp 10.11.0.*; tcp1 10.11.0.[1,3]; o2ib(veth0) 10.20.0.*" \
+		--peer-credits 32 --tos 8
+	run lnetctl net show -v
+	[ "$(yaml_get "[(n['net type'], ni['nid'], ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('tos')) for n in d['net'][1:] for ni in n['local NI(s)']]")" = \
+	  "[('tcp', '10.11.0.2@tcp', 32, 8), ('tcp1', '10.11.0.1@tcp1', 32, 8)]" ]
+	fails 1 "lnetctl net add: no ip2nets rule matches an interface of this node" \
+		net add --ip2net "tcp9 10.99.*.*"
+	fails 1 "lnetctl net add: invalid ip2nets address range '10.99.*': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]" \
+		net add --ip2net "tcp9 10.99.*"
+	fails 1 "lnetctl net add: invalid ip2nets net 'tcp9(veth0': expected NET or NET(IF[,IF...])" \
+		net add --ip2net "tcp9(veth0"
+	# the second rule's NI cannot be added: the first rule's is deleted again
+	fails 1 "lnetctl net add: net tcp already has an NI on interface 'veth1'" \
+		net add --ip2net "tcp2 10.11.0.1; tcp 10.11.0.2"
+	fails 2 "lnetctl net add: --ip2net names the nets and interfaces: no --net, --if or --nid with it" \
+		net add --ip2net tcp3 --net tcp3
+}
+
 @test "net show: -v alone is -v 1; -v 0 is the plain show" {
 	lnetctl net add --net tcp --if veth0
 	run lnetctl net show -v 1

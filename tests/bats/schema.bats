@@ -145,11 +145,18 @@ stats-show.schema.yaml" ]
 # bats test_tags=parse-only
 @test "every example validates against the import/export schema" {
 	local f n=0
-	for f in "$TOP"/examples/*.yaml; do
+	for f in "$TOP"/examples/*.yaml "$TOP"/tests/data/net/*.yaml; do
 		valid lnet "$f"
 		n=$((n + 1))
 	done
-	[ "$n" -ge 3 ]
+	[ "$n" -ge 4 ]
+	# an unknown LND tunable is refused
+	invalid lnet 'net:
+- net type: tcp
+  local NI(s):
+  - interfaces: {0: eth0}
+    lnd tunables: {conns_per_peer: 1, nagle: 1}' \
+		"5:39: Additional properties are not allowed ('nagle' was unexpected) (at net/0/local NI(s)/0/lnd tunables)"
 }
 
 @test "every example imports into an empty node, exports a valid backup, and import --del undoes it" {
@@ -327,7 +334,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 - net type: tcp
   local NI(s):
   - interfaces: {0: eth0/1}' \
-		'4:21: '"'eth0/1' does not match '^(?!\\\\.\\\\.?\$)[^/,:\\\\s]{1,15}\$' (at net/0/local NI(s)/0/interfaces/0)"
+		'4:21: '"'eth0/1' does not match '^(?!\\\\.\\\\.?\$)[^/,:\\\\s\\\\[]{1,15}(\\\\[[0-9][0-9,/ -]*\\\\])?\$' (at net/0/local NI(s)/0/interfaces/0)"
 	invalid lnet 'net:
 - net type: tcp
   local NI(s):
@@ -423,12 +430,16 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
   local NI(s):
   - nid: 10.0.0.1@tcp
     status: up
-    statistics: {send_count: -1, recv_count: 0, drop_count: 0}' \
+    statistics: {send_count: -1, recv_count: 0, drop_count: 0}
+    dev cpt: -1
+    CPT: "[0]"' \
 		"6:30: -1 is less than the minimum of 0 (at net/0/local NI(s)/0/statistics/send_count)"
 	# the health stats and the counters after them of a -v 2 NI
 	local health counters
 	health='    health stats: {fatal_error: 0, health value: 1000, interrupts: 0, dropped: 0, aborted: 0, no route: 0, timeouts: 0, error: 0, ping_count: 0, next_ping: 0}'
-	counters='    sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
+	counters='    dev cpt: -1
+    CPT: "[0]"
+    sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}
     max_tx_credits: 256
@@ -585,9 +596,9 @@ bad_import() {
 	bad_import wrong_type "7:12: 'peer ni' must be a sequence, not a scalar" 'peer:
 - primary nid: 10.11.0.5@tcp
   peer ni: 10.11.0.5@tcp'
-	bad_import unknown_key "6:3: unknown key 'interface' in a net: expected 'net type', 'local NI(s)', 'tunables'" '- net type: tcp
+	bad_import unknown_key "6:3: unknown key 'interface' in a net: expected 'net type', 'local NI(s)', 'tunables', 'lnd tunables'" '- net type: tcp
   interface: veth0'
-	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'" 'routes:
+	bad_import unknown_top "5:1: unknown key 'routes' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'" 'routes:
 - net: o2ib'
 	bad_import credits_range "8:30: invalid peer_credits '2000': expected an integer 1-1024" '- net type: tcp
   local NI(s):

@@ -86,6 +86,7 @@ static const struct cmd_info cmds[] = {
 	{ "PING_PEER", IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping) },
 	{ "DISCOVER", IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping) },
 	{ "SELFTEST", IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest) },
+	{ "GET_IF", IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if) },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

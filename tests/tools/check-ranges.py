@@ -20,12 +20,12 @@ import yaml
 
 
 def read_table(path):
-    rows = {'tunable': {}, 'global': {}, 'buffer': {}}
+    rows = {'tunable': {}, 'sock': {}, 'global': {}, 'buffer': {}}
     with open(path) as f:
         for line in f:
             w = line.split()
-            if w[0] == 'tunable':
-                rows['tunable'][w[1]] = {'opt': w[2], 'range': (int(w[3]), int(w[4])),
+            if w[0] in ('tunable', 'sock'):
+                rows[w[0]][w[1]] = {'opt': w[2], 'range': (int(w[3]), int(w[4])),
                                          'def': int(w[5])}
             else:
                 rows[w[0]][w[1]] = {'range': (int(w[2]), int(w[3])), 'def': int(w[4])}
@@ -97,15 +97,20 @@ def check_set_page(rep, man, rows):
 
 
 def check_net_page(rep, man, rows):
+    """lnetctl-net.8 states each NI and socket LND row's range as "MIN to
+    MAX" (MIN may be \\-1), and its default when the row has one (not -1:
+    derived)."""
     where = 'lnetctl-net.8'
     got = items(open(os.path.join(man, where)).read(), r'^\.It Fl -([\w-]+) Ar ')
-    for name, row in rows['tunable'].items():
+    for row in list(rows['tunable'].values()) + list(rows['sock'].values()):
         m, body = got.get(row['opt'], (None, ''))
-        r = re.findall(r'(\d+) to (\d+)', body)
+        r = re.findall(r'(\\?-)?(\d+) to (\d+)', body)
         rep.expect(where, '--' + row['opt'], 'range',
-                   (int(r[0][0]), int(r[0][1])) if len(r) == 1 else None, row['range'])
-        rep.expect(where, '--' + row['opt'], 'default',
-                   one_int(r'\(default (\d+)\)', body), row['def'])
+                   (int(('-' if r[0][0] else '') + r[0][1]), int(r[0][2]))
+                   if len(r) == 1 else None, row['range'])
+        if row['def'] != -1:
+            rep.expect(where, '--' + row['opt'], 'default',
+                       one_int(r'\(default (\d+)', body), row['def'])
 
 
 def check_yaml_page(rep, man, rows):
@@ -142,6 +147,11 @@ def check_keys(rep, where, stated, want):
         rep.problems.append('%s: %s: missing, the table has it' % (where, name))
 
 
+# What Lustre's o2iblnd writes besides the socket LND's keys: accepted, ignored.
+O2IB_KEYS = ('peercredits_hiw', 'map_on_demand', 'concurrent_sends', 'fmr_pool_size',
+             'fmr_flush_trigger', 'fmr_cache', 'ntx')
+
+
 def check_schemas(rep, schemas, rows):
     load = lambda f: yaml.safe_load(open(os.path.join(schemas, f)))
     defs = load('defs.schema.yaml')['$defs']
@@ -151,6 +161,10 @@ def check_schemas(rep, schemas, rows):
                 rows['global'], extra=('lnd_timeout', 'max_intf'))
     check_keys(rep, 'defs.schema.yaml shown_tunables',
                defs['shown_tunables']['properties'], rows['tunable'])
+    check_props(rep, 'defs.schema.yaml lnd_tunables', defs['lnd_tunables']['properties'],
+                rows['sock'], extra=O2IB_KEYS)
+    check_keys(rep, 'defs.schema.yaml shown_lnd_tunables',
+               defs['shown_lnd_tunables']['properties'], rows['sock'])
     shown = load('global-show.schema.yaml')['properties']['global']['required']
     check_keys(rep, 'global-show.schema.yaml required', shown,
                list(rows['global']) + ['lnd_timeout'])

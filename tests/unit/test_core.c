@@ -15,6 +15,7 @@
 
 #include "../../kernel/core/lnet.h"
 #include "../../kernel/udsp/udsp.h"
+#include "../../kernel/core/validate.h"
 #include "../../kernel/lnd/lolnd.h"
 #include "fake_if.h"
 
@@ -32,6 +33,14 @@ static const struct fake_if fake_ifs[] = {
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 {
 	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
+}
+
+static int fake_name(u32 index, char *name)
+{
+	if (index >= FAKE_IF_COUNT(fake_ifs))
+		return -ENOENT;
+	snprintf(name, LNET_IFNAME_LEN, "%s", fake_ifs[index].name);
+	return 0;
 }
 
 #define TCP	LNET_NET_ID(LNET_LND_TCP, 0)
@@ -789,6 +798,67 @@ static void test_ioctl_framing(void **state)
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &big, sizeof(big), false), 0);
 }
 
+/*
+ * ADD_NET's ni_nid (the NID the interface must make: ENXIO otherwise,
+ * nothing added), ni_lnd_tun with LNET_NI_F_LND_TUN (refused on o2ib and
+ * out of range; GET_NET reports the values in force), and GET_IF.
+ */
+static void test_ioctl_ni_nid_lnd(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_ni n = ioc_ni(TCP, "eth1", 0);
+	struct lnet_ioc_if f;
+	u32 i;
+
+	n.ni_nid = nid4(TCP, 10, 0, 0, 1);	/* eth0's address */
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -ENXIO);
+	assert_null(lnet_net_find(ln, TCP));
+	n.ni_nid = nid4(TCP, 10, 0, 0, 2);
+	n.ni_flags = LNET_NI_F_LND_TUN;
+	lnet_sock_tunables_unset(&n.ni_lnd_tun);
+	n.ni_lnd_tun.tos = 256;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+	n.ni_lnd_tun.tos = 8;
+	n.ni_lnd_tun.conns_per_peer = 0;
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	n = ioc_ni(O2IB, "eth0", 0);
+	n.ni_flags = LNET_NI_F_LND_TUN;
+	lnet_sock_tunables_unset(&n.ni_lnd_tun);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
+	n.ni_flags = 0;
+	memset(&n.ni_lnd_tun, 0, sizeof(n.ni_lnd_tun));	/* not read without the flag */
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+
+	n = ioc_ni(TCP, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	assert_int_equal(n.ni_flags, LNET_NI_F_LND_TUN);
+	assert_int_equal(n.ni_lnd_tun.conns_per_peer, 1);	/* 0: the LND's choice */
+	assert_int_equal(n.ni_lnd_tun.tos, 8);
+	assert_int_equal(n.ni_lnd_tun.timeout, 49);		/* (150 - 1) / (2 + 1) */
+	n = ioc_ni(O2IB, NULL, 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
+	assert_int_equal(n.ni_flags, 0);
+	assert_int_equal(n.ni_lnd_tun.tos, -1);
+
+	ln->ln_if_name = fake_name;
+	for (i = 0;; i++) {
+		memset(&f, 0, sizeof(f));
+		ioc_hdr(&f.if_hdr, sizeof(f));
+		f.if_index = i;
+		if (lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false))
+			break;
+		assert_string_equal(f.if_name, fake_ifs[i].name);
+		assert_int_equal(f.if_addr_len, fake_ifs[i].rc ? 0 : fake_ifs[i].len);
+		assert_memory_equal(f.if_addr, fake_ifs[i].addr, f.if_addr_len);
+		assert_int_equal(f.if_status, !fake_ifs[i].rc && fake_ifs[i].up ?
+				 LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN);
+	}
+	assert_int_equal(i, FAKE_IF_COUNT(fake_ifs));
+	f.if_index = 0;
+	f.if_reserved[2] = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), -EINVAL);
+}
+
 static void test_ioctl_reserved(void **state)
 {
 	struct lnet *ln = *state;
@@ -797,7 +867,7 @@ static void test_ioctl_reserved(void **state)
 	struct lnet_ioc_peer pr = ioc_peer(&p, NULL, 0, 0);
 	struct lnet_ioc_config c;
 
-	n.ni_reserved[3] = 1;
+	n.ni_flags = 1U << 7;	/* no such flag */
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
 	assert_null(lnet_net_find(ln, TCP));
 	n = ioc_ni(TCP, "eth0", 0);
@@ -1252,6 +1322,7 @@ int main(void)
 		T(test_pref_lists),
 		T(test_ioctl_framing),
 		T(test_ioctl_reserved),
+		T(test_ioctl_ni_nid_lnd),
 		T(test_ioctl_perm_and_state),
 		T(test_ioctl_nets),
 		T(test_ioctl_peers),

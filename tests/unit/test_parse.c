@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "../../libcfg/ops_priv.h"
+#include "../../libcfg/ip2nets.h"
 
 static struct cfg_err err;
 
@@ -393,6 +394,18 @@ static void test_ifnames(void **state)
 	assert_int_equal(cfg_parse_ifnames("--if", "abcdefghijklmno", &n, &err), 0);
 	assert_string_equal(n.ifnames[3], "abcdefghijklmno");
 
+	/* Lustre's IF[partitions]: the list is checked and dropped */
+	assert_int_equal(cfg_parse_ifnames("--if", "eth8[0,1],eth9[2-3]", &n, &err), 0);
+	assert_int_equal(n.nifs, 6);
+	assert_string_equal(n.ifnames[4], "eth8");
+	assert_string_equal(n.ifnames[5], "eth9");
+	n.nifs = 4;
+	ifnames_bad(&n, "eth9[x]", -EINVAL,
+		    "expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-1023)");
+	ifnames_bad(&n, "[0]", -EINVAL,
+		    "expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-1023)");
+	ifnames_bad(&n, "eth9[0]x", -EINVAL,
+		    "expected IF or IF[partitions], e.g. eth0[0,1] (partitions 0-1023)");
 	ifnames_bad(&n, "eth2,eth0", -EINVAL, "interface 'eth0' is listed twice");
 	ifnames_bad(&n, "eth5,eth5", -EINVAL, "interface 'eth5' is listed twice");
 	ifnames_bad(&n, "abcdefghijklmnop", -EINVAL, "an interface name has 1-15 characters");
@@ -816,6 +829,141 @@ static void test_buffers(void **state)
 	assert_string_equal(err.msg, "invalid router buffer kinds '4': there are 3");
 }
 
+/* CPT lists as Lustre writes them: the partitions named, or one line. */
+static void test_cpts(void **state)
+{
+	static const struct { const char *s; int rc; uint64_t mask; } rows[] = {
+		{ "[0,1]", 0, 0x3 }, { "[0-3]", 0, 0xf }, { "[0,2-3]", 0, 0xd },
+		{ "0", 0, 0x1 }, { "[ 0 , 3 ]", 0, 0x9 }, { "[0-6/2]", 0, 0x55 },
+		{ "[1023]", 0, 0 }, { "[63]", 0, 1ULL << 63 },
+		{ "", -EINVAL, 0 }, { "[]", -EINVAL, 0 }, { "[0,]", -EINVAL, 0 },
+		{ "[0,", -EINVAL, 0 }, { "[1-0]", -EINVAL, 0 }, { "[0-3/0]", -EINVAL, 0 },
+		{ "[1024]", -EINVAL, 0 }, { "[x]", -EINVAL, 0 }, { "[0]x", -EINVAL, 0 },
+		{ "-1", -EINVAL, 0 },
+	};
+	struct cfg_err err = { 0 };
+	uint64_t mask;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		mask = 0;
+		assert_int_equal(cfg_parse_cpts("CPT", rows[i].s, &mask, &err), rows[i].rc);
+		assert_true(mask == rows[i].mask);
+	}
+	assert_string_equal(err.msg,
+			    "invalid CPT '-1': expected a list of partitions 0-1023 such as '[0,1]' or '[0-3]'");
+	assert_int_equal(cfg_parse_cpts("CPT", "[0,1]", NULL, &err), 0);
+}
+
+/* Address ranges: IPv4 octet patterns and IPv6 prefixes, matched and refused. */
+static void test_ip2nets_ranges(void **state)
+{
+	static const struct { const char *range; u8 a[4]; bool match; } v4[] = {
+		{ "192.168.1.[2-20/2]", { 192, 168, 1, 4 }, true },
+		{ "192.168.1.[2-20/2]", { 192, 168, 1, 5 }, false },
+		{ "192.168.1.[2-20/2]", { 192, 168, 1, 22 }, false },
+		{ "*.*.*.*", { 1, 2, 3, 4 }, true },
+		{ "10.[0,2-3].*.1", { 10, 3, 9, 1 }, true },
+		{ "10.[0,2-3].*.1", { 10, 1, 9, 1 }, false },
+		{ "10.0.0.1", { 10, 0, 0, 1 }, true },
+	};
+	static const char *const bad[] = {
+		"10.0.0", "10.0.0.256", "10.0.0.1.2", "10.[5-1].0.0", "10.[1,.0.0",
+		"10.0.0.x", "", "2001:db8::/129", "2001:zz::", "10.0.0.[1-3/0]",
+	};
+	struct cfg_err err = { 0 };
+	struct cfg_iprange r;
+	u8 a6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 };
+	size_t i;
+
+	for (i = 0; i < sizeof(v4) / sizeof(v4[0]); i++) {
+		assert_int_equal(cfg_iprange_parse("ip-range", v4[i].range, &r, &err), 0);
+		assert_int_equal(cfg_iprange_match(&r, v4[i].a, 4), v4[i].match);
+		assert_false(cfg_iprange_match(&r, a6, 16));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(cfg_iprange_parse("ip-range", bad[i], &r, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid ip-range '10.0.0.[1-3/0]': expected an IPv4 pattern such as '192.168.1.[2-20/2]' or '10.*.*.*', or an IPv6 address[/prefix]");
+	assert_int_equal(cfg_iprange_parse("ip-range", "2001:db8::/32", &r, &err), 0);
+	assert_true(cfg_iprange_match(&r, a6, 16));
+	assert_int_equal(cfg_iprange_parse("ip-range", "2001:db9::/31", &r, &err), 0);
+	assert_true(cfg_iprange_match(&r, a6, 16));		/* db8 and db9 share 31 bits */
+	assert_int_equal(cfg_iprange_parse("ip-range", "2001:db8::8", &r, &err), 0);
+	assert_false(cfg_iprange_match(&r, a6, 16));
+}
+
+/* The interfaces of the matcher's cases. */
+static const struct cfg_ifinfo ip2nets_ifs[] = {
+	{ "lo", true, 0, { 0 } },
+	{ "eth0", true, 4, { 192, 168, 0, 2 } },
+	{ "eth1", true, 4, { 192, 168, 0, 4 } },
+	{ "eth2", false, 4, { 192, 168, 0, 6 } },		/* down */
+	{ "ib0", true, 4, { 10, 0, 0, 7 } },
+	{ "v6", true, 16, { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } },
+};
+
+/* @rules (legacy form) on ip2nets_ifs: "net:if,if net:if" or the error. */
+static const char *ip2nets_run(const char *rules, char *buf, size_t len)
+{
+	struct cfg_ip2nets set = { 0 };
+	struct cfg_err err = { 0 };
+	struct cfg_net *nets = NULL;
+	size_t n = 0, i, off = 0;
+	char net[LNET_NET_STR_MAX];
+	u32 j;
+	int rc = cfg_ip2nets_parse_legacy(rules, NULL, &set, &err);
+
+	if (!rc)
+		rc = cfg_ip2nets_eval(&set, ip2nets_ifs,
+				      sizeof(ip2nets_ifs) / sizeof(ip2nets_ifs[0]), &nets, &n, &err);
+	if (rc)
+		snprintf(buf, len, "%s", err.msg);
+	else
+		buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		off += (size_t)snprintf(buf + off, len - off, "%s%s:", i ? " " : "",
+					cfg_net_str(nets[i].net_id, net, sizeof(net)));
+		for (j = 0; j < nets[i].nifs; j++)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", j ? "," : "",
+						nets[i].ifnames[j]);
+	}
+	cfg_ip2nets_free_nets(nets, n);
+	cfg_ip2nets_release(&set);
+	return buf;
+}
+
+/* Lustre's rules, one case a row. */
+static void test_ip2nets_eval(void **state)
+{
+	static const struct { const char *rules, *want; } rows[] = {
+		/* listed interfaces: all up, each in a range when there are ranges */
+		{ "tcp(eth0,eth1) 192.168.0.*", "tcp:eth0,eth1" },
+		{ "tcp(eth0,eth2)", "no ip2nets rule matches an interface of this node" },
+		{ "tcp(eth0) 10.*.*.*", "no ip2nets rule matches an interface of this node" },
+		{ "tcp(nosuch)", "no ip2nets rule matches an interface of this node" },
+		/* ranges only: every up interface in a range (eth2 is down) */
+		{ "tcp 192.168.0.[2-6]", "tcp:eth0,eth1" },
+		{ "o2ib 10.0.0.7 192.168.0.4", "o2ib:eth1,ib0" },
+		{ "tcp 2001:db8::/32", "tcp:v6" },
+		/* neither: the first up interface with an IPv4 address */
+		{ "tcp", "tcp:eth0" },
+		/* a rule that matches nothing is skipped; the first match of a net wins */
+		{ "tcp 10.9.*.*; tcp(eth1); tcp(eth0); o2ib 10.*.*.*", "tcp:eth1 o2ib:ib0" },
+		{ "tcp0 192.168.0.2 # a comment; tcp(eth1)\ntcp1 *.*.*.*",
+		  "tcp:eth0 tcp1:eth0,eth1,ib0" },
+		/* the string itself */
+		{ " ; ", "invalid ip2nets ' ; ': no rule in it" },
+		{ "tcp(eth0", "invalid ip2nets net 'tcp(eth0': expected NET or NET(IF[,IF...])" },
+		{ "bogus9 1.2.3.4",
+		  "invalid ip2nets net 'bogus9': unknown LND 'bogus': expected tcp, o2ib, efa, gni, ptlf, kfi or lo" },
+	};
+	char buf[600];
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_string_equal(ip2nets_run(rows[i].rules, buf, sizeof(buf)), rows[i].want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -841,6 +989,9 @@ int main(void)
 		cmocka_unit_test(test_finish_rejects),
 		cmocka_unit_test(test_global_specs),
 		cmocka_unit_test(test_buffers),
+		cmocka_unit_test(test_cpts),
+		cmocka_unit_test(test_ip2nets_ranges),
+		cmocka_unit_test(test_ip2nets_eval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

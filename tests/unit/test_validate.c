@@ -111,6 +111,48 @@ static void test_ni_add(void **state)
 	assert_bad(&bad, LNET_BAD_RANGE, LNET_TUN_CREDITS, 0);
 }
 
+/* The rows of LNET_SOCK_TUNABLES: each edge of each range, and the net. */
+static void test_ni_lnd_tun(void **state)
+{
+	static const struct { u32 id; s32 v; int rc; } rows[] = {
+		{ LNET_SOCK_CONNS_PER_PEER, 0, 0 },
+		{ LNET_SOCK_CONNS_PER_PEER, 127, 0 },
+		{ LNET_SOCK_CONNS_PER_PEER, 128, -EINVAL },
+		{ LNET_SOCK_CONNS_PER_PEER, -2, -EINVAL },
+		{ LNET_SOCK_TIMEOUT, 1, 0 },
+		{ LNET_SOCK_TIMEOUT, 86400, 0 },
+		{ LNET_SOCK_TIMEOUT, 0, -EINVAL },
+		{ LNET_SOCK_TIMEOUT, 86401, -EINVAL },
+		{ LNET_SOCK_TOS, -1, 0 },
+		{ LNET_SOCK_TOS, 255, 0 },
+		{ LNET_SOCK_TOS, 256, -EINVAL },
+		{ LNET_SOCK_TOS, -2, -EINVAL },
+	};
+	struct lnet_sock_tunables t;
+	struct lnet_bad bad = { 0 };
+	size_t i;
+
+	assert_string_equal(lnet_sock_tun_ranges[LNET_SOCK_TIMEOUT].name, "timeout");
+	assert_int_equal(LNET_SOCK_CONNS_PER_PEER_DEF, 1);
+	assert_int_equal(LNET_SOCK_TOS_DEF, -1);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		lnet_sock_tunables_unset(&t);
+		*lnet_sock_tun_ref(&t, rows[i].id) = rows[i].v;
+		assert_int_equal(lnet_ni_lnd_tun_check(TCP, &t, &bad), rows[i].rc);
+		if (rows[i].rc)
+			assert_bad(&bad, LNET_BAD_LND_RANGE, rows[i].id, 0);
+	}
+	lnet_sock_tunables_unset(&t);
+	assert_int_equal(lnet_ni_lnd_tun_check(TCP, &t, &bad), 0);
+	assert_int_equal(lnet_ni_lnd_tun_check(LNET_NET_ID(LNET_LND_O2IB, 0), NULL, &bad), 0);
+	assert_int_equal(lnet_ni_lnd_tun_check(LNET_NET_ID(LNET_LND_O2IB, 0), &t, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_LND_NET, 0, 0);
+	assert_int_equal(lnet_ni_lnd_tun_check(LNET_NET_ID(LNET_LND_EFA, 0), &t, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_LND_NET, 0, 0);
+}
+
 static void test_global_ranges(void **state)
 {
 	struct lnet_bad bad = { 0 };
@@ -319,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_ni_add),
+		cmocka_unit_test(test_ni_lnd_tun),
 		cmocka_unit_test(test_global_ranges),
 		cmocka_unit_test(test_global_cross),
 		cmocka_unit_test(test_peer_add),

@@ -665,10 +665,11 @@ static void t_parse_errors(void **state)
 	parse_err("udsp:\n- src: tcp\n  dst: tcp1\n- dst: tcp1\n  src: tcp\n", -EINVAL, 4, 3,
 		  "this rule matches the same NIDs as the rule at 2:3");
 	parse_err("nets:\n- net type: tcp\n", -EINVAL, 1, 1,
-		  "unknown key 'nets' in the document: expected 'net', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'");
+		  "unknown key 'nets' in the document: expected 'net', 'ip2nets', 'peer', 'udsp', 'route', 'routing', 'buffers', 'global', 'numa'");
 	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
-		  "    lnd tunables: {}\n", -EINVAL, 5, 5,
-		  "unknown key 'lnd tunables' in a local NI: expected 'interfaces', 'tunables'");
+		  "    cpt: 0\n", -EINVAL, 5, 5,
+		  "unknown key 'cpt' in a local NI: expected 'interfaces', 'nid', 'tunables', "
+		  "'lnd tunables', 'CPT'");
 	parse_err("peer:\n- primary nid: 1.2.3.4@tcp\n  multi-rail: true\n", -EINVAL, 3, 3,
 		  "unknown key 'multi-rail' in a peer: expected 'primary nid', 'Multi-Rail', "
 		  "'Lock Primary NID', 'peer ni'");
@@ -686,7 +687,7 @@ static void t_parse_errors(void **state)
 	parse_err("net:\n- local NI(s):\n  - interfaces: {0: eth0}\n", -EINVAL, 2, 3,
 		  "a net needs 'net type'");
 	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - tunables: {credits: 8}\n",
-		  -EINVAL, 4, 5, "a local NI needs 'interfaces' (e.g. '0: eth0')");
+		  -EINVAL, 4, 5, "a local NI needs 'interfaces' (e.g. '0: eth0') or its 'nid'");
 	parse_err("net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
 		  "    tunables:\n      credits: 0\n", -ERANGE, 6, 16,
 		  "invalid credits '0': expected an integer 1-65536");
@@ -881,6 +882,10 @@ static const char demo_backup[] =
 	"            peer_credits: 8\n"
 	"            peer_buffer_credits: 0\n"
 	"            credits: 256\n"
+	"        lnd tunables:\n"
+	"            conns_per_peer: 1\n"
+	"            tos: -1\n"
+	"        CPT: \"[0]\"\n"
 	"-   net type: tcp1\n"
 	"    local NI(s):\n"
 	"    -   interfaces:\n"
@@ -890,6 +895,10 @@ static const char demo_backup[] =
 	"            peer_credits: 8\n"
 	"            peer_buffer_credits: 0\n"
 	"            credits: 256\n"
+	"        lnd tunables:\n"
+	"            conns_per_peer: 1\n"
+	"            tos: -1\n"
+	"        CPT: \"[0]\"\n"
 	"peer:\n"
 	"-   primary nid: 10.0.0.2@tcp\n"
 	"    Multi-Rail: true\n"
@@ -1044,7 +1053,13 @@ static void t_show(void **state)
 		      "            peer_timeout: 180\n"
 		      "            peer_credits: 8\n"
 		      "            peer_buffer_credits: 0\n"
-		      "            credits: 256\n");
+		      "            credits: 256\n"
+		      "        lnd tunables:\n"
+		      "            conns_per_peer: 1\n"
+		      "            timeout: 49\n"
+		      "            tos: -1\n"
+		      "        dev cpt: -1\n"
+		      "        CPT: \"[0]\"\n");
 	out = capture(in, print_nets_tcp9, -ENOENT, "no NI in net 'tcp9'");
 	assert_string_equal(out, "");
 	free(out);
@@ -1164,6 +1179,10 @@ static void t_import_del(void **state)
 		      "            peer_credits: 8\n"
 		      "            peer_buffer_credits: 0\n"
 		      "            credits: 256\n"
+		      "        lnd tunables:\n"
+		      "            conns_per_peer: 1\n"
+		      "            tos: -1\n"
+		      "        CPT: \"[0]\"\n"
 		      "peer:\n"
 		      "-   primary nid: 10.0.0.2@tcp\n"
 		      "    Multi-Rail: true\n"
@@ -1220,7 +1239,7 @@ static void t_import_checks(void **state)
 	struct inst *in = *state;
 
 	import_fails(in, "net:\n- net type: tcp\n", false, -EINVAL, 2, 3,
-		     "adding a net needs 'local NI(s)' with 'interfaces'");
+		     "adding a net needs 'local NI(s)' with 'interfaces' or 'nid'");
 	import(in, demo_doc, false);
 	/* The same again: all of it is in force, nothing changes. */
 	import(in, demo_doc, false);

@@ -106,13 +106,20 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_ADD_NET (84)
  *   In: ni_net (an existing or new net; not lo), ni_ifname (the interface
  *   whose address gives the NID: IPv4 first, else a global IPv6 address),
+ *   ni_nid (the zero NID, or the NID the configuration names: the NI is
+ *   added only if the interface's address makes this NID),
  *   ni_tun (each field -1 = its default, else within its range: the rows
- *   of LNET_NI_TUNABLES in lnet_tunables.h).
+ *   of LNET_NI_TUNABLES in lnet_tunables.h), ni_flags (LNET_NI_F_LND_TUN
+ *   or 0), ni_lnd_tun with LNET_NI_F_LND_TUN (the socket LND's tunables,
+ *   LNET_SOCK_TUNABLES, each -1 or within its range; only on a tcp net: no
+ *   other LND runs here, so libcfg accepts their keys and sends none);
+ *   without the flag ni_lnd_tun is not read and every field is its default.
  *   Errors: EINVAL (lo net, bad LND for a socket interface, tunable out of
- *   range), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
+ *   range, an unknown flag, LNET_NI_F_LND_TUN on a net that is not tcp), ENODEV (no such interface), EADDRNOTAVAIL (the interface has no
  *   usable address: loopback addresses are not NIDs), EEXIST (the net
  *   already has an NI on this interface), EADDRINUSE (the interface's
- *   address on this net is already a NID: another NI's, or a peer's).
+ *   address on this net is already a NID: another NI's, or a peer's),
+ *   ENXIO (ni_nid given, and not the NID the interface's address makes).
  *
  * IOC_LIBCFS_DEL_NET (85)
  *   In: ni_net, and ni_ifname (delete the NI on that interface) or an empty
@@ -123,7 +130,9 @@ struct lnet_ioc_config {
  * IOC_LIBCFS_GET_NET (86)
  *   In: ni_index (0, 1, ...: the index-th NI, nets in creation order, 0@lo
  *   first), ni_net (0 = any net, else only that net).
- *   Out: every field (ni_tun with the defaults filled in). ENOENT past
+ *   Out: every field (ni_tun with the defaults filled in; on a tcp net
+ *   LNET_NI_F_LND_TUN and ni_lnd_tun, the values in force; on other nets
+ *   ni_flags 0 and ni_lnd_tun all -1). ENOENT past
  *   the last NI. The counters:
  *     ni_send_count / ni_recv_count / ni_drop_count  messages sent,
  *         received, dropped through this NI;
@@ -137,7 +146,9 @@ struct lnet_ioc_config {
  *         for a credit now; the maximum is the credits tunable;
  *     ni_ping_count   recovery pings sent; ni_next_ping_s seconds until
  *         the next one (0 = none due).
- *   ni_pad and ni_pad2 must be zero like the reserved fields.
+ *   ni_pad and ni_pad2 must be zero like the reserved fields; ni_flags
+ *   has no bit but LNET_NI_F_LND_TUN (DEL_NET and GET_NET ignore it and
+ *   ni_lnd_tun).
  */
 
 /* Message types, as on the wire (index of ni_stats / pr_stats). */
@@ -182,11 +193,19 @@ enum lnet_ni_status {
 	LNET_NI_STATUS_UP	= 1,
 };
 
+/*
+ * ni_flags. ni_lnd_tun and ni_flags were reserved words (zero on input),
+ * so zero keeps what such a request meant: the LND's defaults.
+ */
+enum lnet_ni_flags {
+	LNET_NI_F_LND_TUN	= 1U << 0,	/* ni_lnd_tun holds values */
+};
+
 struct lnet_ioc_ni {
 	struct lnet_ioc_hdr ni_hdr;
 	__u32 ni_index;
 	__u32 ni_net;
-	struct lnet_nid ni_nid;			/* out */
+	struct lnet_nid ni_nid;			/* out; ADD_NET: in, zero or the NID */
 	char  ni_ifname[LNET_IFNAME_LEN];	/* NUL-terminated */
 	struct lnet_ni_tunables ni_tun;
 	__u32 ni_status;			/* out: enum lnet_ni_status */
@@ -205,7 +224,8 @@ struct lnet_ioc_ni {
 	__u32 ni_pad2;
 	__u64 ni_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
 	__u64 ni_hstatus[__LNET_IOC_HS_MAX];	/* out */
-	__u32 ni_reserved[4];
+	struct lnet_sock_tunables ni_lnd_tun;	/* valid with LNET_NI_F_LND_TUN */
+	__u32 ni_flags;				/* enum lnet_ni_flags */
 };
 
 /*
@@ -657,6 +677,30 @@ struct lnet_ioc_ping {
  *   as for PING_PEER), ENETDOWN (LNet went down during the run). Failed messages
  *   are not errors: they are counted.
  */
+
+/*
+ * IOC_LNET_GET_IF (140)
+ *   The interfaces an NI could be added on, as ADD_NET sees them (the
+ *   kernel: the caller's network namespace; lnetd: its own), so that a
+ *   configuration naming a NID (net add --nid) or address ranges (ip2nets)
+ *   finds its interfaces where LNet runs. In: if_index (0, 1, ...: the
+ *   index-th interface, in the system's order). Out: if_name, if_status
+ *   (enum lnet_ni_status: up with IFF_UP and a carrier), and if_addr of
+ *   if_addr_len bytes, the address an NI on it would get (4: IPv4, 16:
+ *   IPv6, 0: none usable; loopback and link-local addresses never are).
+ *   Errors: ENOENT past the last interface. Not a mutating command; LNet
+ *   need not be configured (ENETDOWN is never returned).
+ */
+struct lnet_ioc_if {
+	struct lnet_ioc_hdr if_hdr;
+	__u32 if_index;
+	__u32 if_status;			/* out: enum lnet_ni_status */
+	char  if_name[LNET_IFNAME_LEN];		/* out */
+	__u8  if_addr_len;			/* out: 0, 4 or 16 */
+	__u8  if_pad[3];
+	__u8  if_addr[16];			/* out: network byte order */
+	__u32 if_reserved[3];
+};
 /* Decimal literals: lnetctl's help stringifies them. */
 #define LNET_SELFTEST_MAX_SIZE		1048576
 #define LNET_SELFTEST_MAX_COUNT		1000000
@@ -709,6 +753,7 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_PING_PEER	_IOWR(LNET_IOC_TYPE, 62, struct lnet_ioc_ping)
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
+#define IOC_LNET_GET_IF		_IOWR(LNET_IOC_TYPE, 140, struct lnet_ioc_if)
 
 #include "lnet_udsp.h"
 

@@ -36,7 +36,9 @@
  * so. Per-LND tunables (tcp's conns_per_peer, o2ib's map_on_demand, ...)
  * get a table and a struct of their own, carried where the ioctls and the
  * model have room for new fields (the ioctl's reserved words, the end of
- * struct cfg_net), never by growing this one.
+ * struct cfg_net), never by growing this one. LNET_SOCK_TUNABLES is the
+ * first: its three words took three of the four reserved words of struct
+ * lnet_ioc_ni (ni_lnd_tun), so it stays at three rows.
  */
 #ifndef _UAPI_LNET_TUNABLES_H
 #define _UAPI_LNET_TUNABLES_H
@@ -54,6 +56,29 @@
 	  "router buffer credits per peer")				\
 	X(LNET_TUN_CREDITS, credits, "credits", 'r',			\
 	  1, 65536, 256, "concurrent sends on the NI")
+
+/*
+ * The socket LND's tunables of a tcp NI (IOC_LIBCFS_ADD_NET, GET_NET:
+ * ni_lnd_tun), Lustre's `lnd tunables:` keys; rows as LNET_NI_TUNABLES.
+ * -1 stands for def, and where def is -1 the value is derived:
+ *   conns_per_peer  0 = the LND chooses (Lustre: by link speed); ours opens
+ *                   one connection per peer, so 0 and -1 resolve to 1.
+ *                   Values above 1 are kept and shown, not yet honoured.
+ *   timeout         seconds a send may wait in the LND; -1 (the default)
+ *                   follows the global lnd_timeout ((transaction_timeout
+ *                   - 1) / (retry_count + 1)) as it changes. GET_NET
+ *                   reports the value in force.
+ *   tos             the IP type of service of the NI's connections; -1
+ *                   (the default) leaves the system's.
+ * The rows are in the order `net show -v` prints them, as Lustre.
+ */
+#define LNET_SOCK_TUNABLES(X)						\
+	X(LNET_SOCK_CONNS_PER_PEER, conns_per_peer, "conns-per-peer", 'm', \
+	  0, 127, 1, "connections to each peer (0: the LND chooses)")	\
+	X(LNET_SOCK_TIMEOUT, timeout, "lnd-timeout", 0,		\
+	  1, 86400, -1, "seconds a send may wait in the LND")		\
+	X(LNET_SOCK_TOS, tos, "tos", 0,					\
+	  -1, 255, -1, "IP type of service of the connections (-1: unset)")
 
 /*
  * The global settings (IOC_LIBCFS_SET_GLOBAL). lnd_timeout is not a row:
@@ -106,6 +131,16 @@ struct lnet_ni_tunables {
 	LNET_NI_TUNABLES(__LNET_TUN_FIELD)
 };
 
+enum lnet_sock_tunable {
+	LNET_SOCK_TUNABLES(__LNET_TUN_ENUM)
+	__LNET_SOCK_TUN_MAX
+};
+
+/* One __s32 per row, in row order (12 bytes in struct lnet_ioc_ni). */
+struct lnet_sock_tunables {
+	LNET_SOCK_TUNABLES(__LNET_TUN_FIELD)
+};
+
 enum lnet_buf_kind {
 	LNET_BUFFERS(__LNET_BUF_ENUM)
 	LNET_NBUF_KINDS
@@ -113,6 +148,7 @@ enum lnet_buf_kind {
 
 enum {
 	LNET_NI_TUNABLES(__LNET_TUN_NUMS)
+	LNET_SOCK_TUNABLES(__LNET_TUN_NUMS)
 	LNET_GLOBALS(__LNET_GLOBAL_NUMS)
 	LNET_BUFFERS(__LNET_BUF_NUMS)
 };

@@ -290,7 +290,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 	net->n_ni = ni;
 	net->n_nid = ni->ni_nid;
 	net->n_incarnation = ln->ln_dp.dp_incarnation;
-	net->n_timeout_ns = lnet_lnd_timeout_ns(ln);
+	net->n_timeout_ns = lnet_ni_lnd_timeout_ns(ln, ni);
 	net->n_port = ks.ks_port ? ks.ks_port : LNET_ACCEPTOR_PORT;
 	INIT_LIST_HEAD(&net->n_peers);
 
@@ -429,7 +429,7 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 
 	if (dst->nid_addr_len != 4 || lnet_nid_net(dst) != lnet_nid_net(&net->n_nid))
 		return -EHOSTUNREACH;
-	timeout = lnet_lnd_timeout_ns(net->n_ln);
+	timeout = lnet_ni_lnd_timeout_ns(net->n_ln, ni);
 	tx = ksock_tx_make(msg, timeout, &rc);
 	if (!tx)
 		return rc;

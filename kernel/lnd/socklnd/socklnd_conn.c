@@ -360,6 +360,18 @@ static void ksock_passive(struct ksock_acc *acc)
 	ksock_passive_finish(net, acc->a_sock, acc->a_name, &in, deadline);
 }
 
+/*
+ * The NI's tos tunable on a new connection (-1: leave the system's). A
+ * failure only leaves the default: the connection works without it.
+ */
+static void ksock_sock_tos(const struct ksock_net *net, struct os_sock *s)
+{
+	s32 tos = net->n_ni->ni_lnd_tun.tos;
+
+	if (tos >= 0 && os_sock_set_tos(s, tos))
+		os_warn("socklnd: cannot set tos %d on a connection\n", tos);
+}
+
 /* With ks_lock held: queue @sock for the hello of @net (the connd's). */
 static int ksock_accept_locked(struct ksock_net *net, void *sock)
 {
@@ -376,6 +388,7 @@ static int ksock_accept_locked(struct ksock_net *net, void *sock)
 	ksock_addr_name(addr, port, acc->a_name, sizeof(acc->a_name));
 	acc->a_net = net;
 	acc->a_sock = sock;
+	ksock_sock_tos(net, sock);
 	list_add_tail(&acc->a_list, &ks.ks_connd_accs);
 	os_cond_broadcast(&ks.ks_cond);
 	return 0;
@@ -428,6 +441,8 @@ static int ksock_connect_start(struct ksock_net *net, const struct lnet_nid *pee
 	if (rc == -EADDRINUSE || rc == -EACCES)
 		rc = os_sock_connect(net->n_nid.nid_addr, 0, peer->nid_addr,
 				     net->n_port, out);
+	if (!rc)
+		ksock_sock_tos(net, *out);
 	return rc;
 }
 
