@@ -42,7 +42,9 @@ static int global_key(struct dparse *p, const struct ynode *k)
 		return cfg_fail(p->err, -EINVAL, &k->loc,
 				"unknown key '%s' in global: expected a key of 'lnetctl global show'",
 				k->str);
-	if (g->set & (1U << s->id))	/* max_intf and max_interfaces */
+	/* YAML keys are unique: twice is max_intf with max_interfaces (a
+	 * numa_range given already came from `numa:`, checked below) */
+	if ((g->set & (1U << s->id)) && s->id != LNET_GLOBAL_NUMA_RANGE)
 		return cfg_fail(p->err, -EINVAL, &k->loc,
 				"'%s' in global: %s is already given (max_intf is its old name)",
 				k->str, s->name);

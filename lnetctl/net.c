@@ -40,7 +40,7 @@ static const struct lnetctl_opt net_add_opts[] = {
 	{ NULL }
 };
 
-enum { ND_NID = NA_TUN };
+enum { ND_NID = NA_NID };	/* --nid: the same place as net add's */
 
 static const struct lnetctl_opt net_del_opts[] = {
 	[NC_NET] = { "net", 'n', LNETCTL_VALUE,

@@ -11,7 +11,9 @@ lnet_suite
 TCP1_NET='- net type: tcp1
   local NI(s):
   - interfaces: {0: veth1}
-    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}'
+    tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
+    lnd tunables: {conns_per_peer: 1, tos: -1}
+    CPT: "[0]"'
 
 # examples/lnet.yaml plus a route, routing, buffers and global settings.
 base() {
@@ -88,6 +90,8 @@ edited() {
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
+    lnd tunables: {conns_per_peer: 1, tos: -1}
+    CPT: '[0]'
 $TCP1_NET
 "'peer:
 - primary nid: 10.11.0.10@tcp
@@ -217,7 +221,7 @@ udsp:
   peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.2@tcp1}]
 discover:
 - primary nid: 10.11.0.2@tcp1
-  Multi-Rail: false
+  Multi-Rail: true
   peer_ni: [{nid: 10.11.0.1@tcp}, {nid: 10.11.0.2@tcp1}]'
 	# checked whole before anything is sent; a failure names the NID's place
 	printf '%s\n' 'ping:' '  nids: {0: 0@lo, 1: 10.11.0.9@tcp7}' >"$T/exec2.yaml"

@@ -120,7 +120,8 @@ sets() {
 udsp                route               routing             set
 global              stats               ping                discover
 selftest            debug               cpt-of-nid          import
-export              help                version             list-commands" ]
+export              convert             help                version
+list-commands       " ]
 	[ "$output" = "$(lnetctl list-commands)" ]
 	run --separate-stderr lnetctl --list-commands net
 	[ "$status" -eq 2 ]
