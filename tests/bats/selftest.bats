@@ -112,9 +112,9 @@ counts() {
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "lnetctl selftest get: invalid --timeout '$v': expected an integer 1-3600" ]
 	done
-	run --separate-stderr lnetctl selftest get 0@lo --source 10.11.0.1
+	run --separate-stderr lnetctl selftest get 0@lo --source 10.11.0.1@eth
 	[ "$status" -eq 2 ]
-	[[ $stderr == "lnetctl selftest get: invalid --source '10.11.0.1': "* ]]
+	[[ $stderr == "lnetctl selftest get: invalid --source '10.11.0.1@eth': "* ]]
 }
 
 @test "selftest with LNet down: exit 1, no document" {
