@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -42,7 +43,13 @@ static struct node A, B;
 static u8 *pattern;		/* LNET_MTU bytes: byte i is (i * 7 + 3) & 0xff */
 static u8 *sink, *many_sink;	/* B's PUT targets */
 static u8 *sink_a;		/* A's GET sink */
-static FILE *logf;
+/*
+ * The LND's threads write the log through logf (O_APPEND: always at the
+ * end); the test reads it through log_rd. One FILE for both would let a
+ * write land wherever the reader's fseek left the shared position, over
+ * lines not read yet.
+ */
+static FILE *logf, *log_rd;
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -199,8 +206,16 @@ static int group_setup(void **state)
 {
 	u32 i;
 
-	logf = tmpfile();
-	assert_non_null(logf);
+	char path[] = "/tmp/test_socklnd.log.XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_SETFL, O_APPEND), 0);
+	logf = fdopen(fd, "a");
+	log_rd = fopen(path, "r");
+	unlink(path);
+	assert_true(logf && log_rd);
+	setvbuf(logf, NULL, _IOLBF, 0);
 	os_log_file = logf;
 	pattern = malloc(LNET_MTU);
 	sink = calloc(1, LNET_MTU);
@@ -225,6 +240,7 @@ static int group_teardown(void **state)
 	free(many_sink);
 	os_log_file = NULL;
 	fclose(logf);
+	fclose(log_rd);
 	return 0;
 }
 
@@ -549,8 +565,8 @@ static long log_from;
 static int log_mark(void **state)
 {
 	fflush(logf);
-	fseek(logf, 0, SEEK_END);
-	log_from = ftell(logf);
+	fseek(log_rd, 0, SEEK_END);
+	log_from = ftell(log_rd);
 	return 0;
 }
 
@@ -565,10 +581,10 @@ static bool log_has(u16 port, const char *text)
 	else
 		snprintf(want, sizeof(want), "socklnd: ");
 	fflush(logf);
-	fseek(logf, log_from, SEEK_SET);
-	while (!found && fgets(line, sizeof(line), logf))
+	clearerr(log_rd);
+	fseek(log_rd, log_from, SEEK_SET);
+	while (!found && fgets(line, sizeof(line), log_rd))
 		found = strstr(line, want) && strstr(line, text);
-	fseek(logf, 0, SEEK_END);
 	return found;
 }
 
