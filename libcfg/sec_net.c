@@ -941,7 +941,8 @@ static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 		yemit_map_end(w);
 	}
 	if (verbose >= 1)
-		emit_stats(w, ni->ni_send_count, ni->ni_recv_count, ni->ni_drop_count);
+		emit_stats(w, ni->ni_send_count, ni->ni_recv_count, ni->ni_drop_count,
+			   ni->ni_lat);
 	if (verbose >= 4) {
 		yemit_key_map(w, "udsp info");
 		emit_prio(w, "net priority", ni->ni_net_priority);

@@ -577,7 +577,8 @@ static void emit_peer_ni(struct yemit *w, const struct lnet_ioc_peer *pr, int ve
 		yemit_kv_s64(w, "available_rtr_credits", pr->pr_rtr_credits);
 		yemit_kv_s64(w, "min_rtr_credits", pr->pr_min_rtr_credits);
 		yemit_kv_u64(w, "refcount", pr->pr_refcount);
-		emit_stats(w, pr->pr_send_count, pr->pr_recv_count, pr->pr_drop_count);
+		emit_stats(w, pr->pr_send_count, pr->pr_recv_count, pr->pr_drop_count,
+			   pr->pr_lat);
 	}
 	if (verbose >= 2) {
 		emit_msg_stats(w, (const __u64 (*)[__LNET_IOC_MSG_MAX])pr->pr_stats);

@@ -144,7 +144,9 @@ void emit_net(struct yemit *w, const char *key, u32 net_id);
 const char *status_name(u32 status);
 /* Unset prints as -1, as Lustre does; every set priority as itself. */
 void emit_prio(struct yemit *w, const char *key, u32 prio);
-void emit_stats(struct yemit *w, u64 send, u64 recv, u64 drop);
+/* "statistics": the counts and the latencies (ni_lat / pr_lat). */
+void emit_stats(struct yemit *w, u64 send, u64 recv, u64 drop,
+		const struct lnet_ioc_latency lat[__LNET_IOC_LAT_MAX]);
 /* sent_stats, received_stats, dropped_stats: by message type, Lustre's order. */
 void emit_msg_stats(struct yemit *w,
 		    const __u64 st[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX]);

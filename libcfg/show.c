@@ -61,12 +61,41 @@ void emit_prio(struct yemit *w, const char *key, u32 prio)
 	yemit_kv_s64(w, key, prio == LNET_PRIORITY_UNSET ? -1 : (long long)prio);
 }
 
-void emit_stats(struct yemit *w, u64 send, u64 recv, u64 drop)
+/* A latency's four keys, "<prefix>_samples" ... "<prefix>_avg_nsec", as Lustre. */
+static void emit_latency(struct yemit *w, const char *prefix,
+			 const struct lnet_ioc_latency *l)
 {
+	static const char *const suffix[] = {
+		"samples", "min_nsec", "max_nsec", "avg_nsec",
+	};
+	const __u64 v[] = { l->lat_samples, l->lat_min_ns, l->lat_max_ns,
+			    l->lat_avg_ns };
+	char key[32];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(key, sizeof(key), "%s_%s", prefix, suffix[i]);
+		yemit_kv_u64(w, key, v[i]);
+	}
+}
+
+void emit_stats(struct yemit *w, u64 send, u64 recv, u64 drop,
+		const struct lnet_ioc_latency lat[__LNET_IOC_LAT_MAX])
+{
+	/* Lustre's order: egress, round trip, ack */
+	static const char *const prefix[__LNET_IOC_LAT_MAX] = {
+		[LNET_IOC_LAT_PUT_EGRESS] = "put_egress",
+		[LNET_IOC_LAT_GET_RTT] = "get_rtt",
+		[LNET_IOC_LAT_PUT_ACK] = "put_ack",
+	};
+	unsigned int k;
+
 	yemit_key_map(w, "statistics");
 	yemit_kv_u64(w, "send_count", send);
 	yemit_kv_u64(w, "recv_count", recv);
 	yemit_kv_u64(w, "drop_count", drop);
+	for (k = 0; k < __LNET_IOC_LAT_MAX; k++)
+		emit_latency(w, prefix[k], &lat[k]);
 	yemit_map_end(w);
 }
 

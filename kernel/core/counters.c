@@ -4,7 +4,8 @@
  * the data path's totals and once in the struct lnet_counters of the local
  * NI and of the peer NI it went through (lnet_count). GET_NET and GET_PEER
  * report one NI's, GET_LNET_STATS the sums over every NI and peer NI,
- * RESET_LNET_STATS zeroes them all.
+ * RESET_LNET_STATS zeroes them all. The latencies (lnet_count_latency)
+ * live in the same struct, so the same walk reports and resets them.
  */
 #include "lnet_priv.h"
 
@@ -20,6 +21,36 @@ void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
 		lpni->lpni_counters.lc_msgs[kind][type]++;
 	ln->ln_dp.dp_count[kind]++;
 	ln->ln_dp.dp_length[kind] += len;
+}
+
+static void lnet_latency_add(struct lnet_latency *l, u64 ns)
+{
+	if (!l->ll_samples || ns < l->ll_min_ns)
+		l->ll_min_ns = ns;
+	if (ns > l->ll_max_ns)
+		l->ll_max_ns = ns;
+	l->ll_samples++;
+	l->ll_total_ns += ns;
+}
+
+void lnet_count_latency(u32 lat, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
+			u64 start_ns)
+{
+	u64 now = os_now_ns();
+	/* a sample of 0 would read as "none": a clock that did not move is 1 ns */
+	u64 ns = now > start_ns ? now - start_ns : 1;
+
+	if (!start_ns)		/* never handed to an LND: nothing to measure */
+		return;
+	if (ni)
+		lnet_latency_add(&ni->ni_counters.lc_lat[lat], ns);
+	if (lpni)
+		lnet_latency_add(&lpni->lpni_counters.lc_lat[lat], ns);
+}
+
+u64 lnet_latency_avg_ns(const struct lnet_latency *l)
+{
+	return l->ll_samples ? l->ll_total_ns / l->ll_samples : 0;
 }
 
 u64 lnet_counters_total(const struct lnet_counters *c, u32 kind)

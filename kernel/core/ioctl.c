@@ -28,6 +28,15 @@ _Static_assert(LNET_PEER_STATE_MULTI_RAIL == LNET_PEER_S_MULTI_RAIL &&
 	       LNET_PEER_STATE_DISCOVERED == LNET_PEER_S_DISCOVERED &&
 	       LNET_PEER_STATE_NIDS_UPTODATE == LNET_PEER_S_NIDS_UPTODATE, "peer state");
 _Static_assert(LNET_PING_MAX_NIDS == LNET_PING_MAX_NIS, "ping NIDs");
+_Static_assert(LNET_SAME(__LNET_IOC_LAT_MAX, LNET_LAT_KINDS) &&
+	       LNET_SAME(LNET_IOC_LAT_PUT_EGRESS, LNET_LAT_PUT_EGRESS) &&
+	       LNET_SAME(LNET_IOC_LAT_GET_RTT, LNET_LAT_GET_RTT) &&
+	       LNET_SAME(LNET_IOC_LAT_PUT_ACK, LNET_LAT_PUT_ACK), "latency kinds");
+/* no hidden padding before the latencies: the same bytes on i386 */
+_Static_assert(offsetof(struct lnet_ioc_ni, ni_lat) ==
+	       offsetof(struct lnet_ioc_ni, ni_flags) + 4 &&
+	       offsetof(struct lnet_ioc_peer, pr_lat) ==
+	       offsetof(struct lnet_ioc_peer, pr_reserved) + 4, "latency layout");
 _Static_assert(sizeof(((struct lnet_ioc_ni *)0)->ni_stats) ==
 	       sizeof(((struct lnet_counters *)0)->lc_msgs) &&
 	       sizeof(((struct lnet_ioc_peer *)0)->pr_stats) ==
@@ -202,6 +211,7 @@ struct lnet_ioc_shared {
 	__u64 *count[LNET_STATS_KINDS];		/* enum lnet_stats_kind */
 	__u64 (*stats)[__LNET_IOC_MSG_MAX];
 	__u64 *hstatus;
+	struct lnet_ioc_latency *lat;		/* [__LNET_IOC_LAT_MAX] */
 };
 
 #define LNET_IOC_SHARED(r, pfx) (&(const struct lnet_ioc_shared) {	\
@@ -212,6 +222,7 @@ struct lnet_ioc_shared {
 		   &(r)->pfx##drop_count },				\
 	.stats = (r)->pfx##stats,					\
 	.hstatus = (r)->pfx##hstatus,					\
+	.lat = (r)->pfx##lat,						\
 })
 
 static void lnet_ioc_shared_fill(const struct lnet_ioc_shared *out,
@@ -228,6 +239,12 @@ static void lnet_ioc_shared_fill(const struct lnet_ioc_shared *out,
 	memcpy(out->stats, c->lc_msgs, sizeof(c->lc_msgs));
 	memcpy(out->hstatus, h->lh_fail, sizeof(h->lh_fail));
 	out->hstatus[LNET_IOC_HS_OK] = 0;
+	for (k = 0; k < LNET_LAT_KINDS; k++) {
+		out->lat[k].lat_samples = c->lc_lat[k].ll_samples;
+		out->lat[k].lat_min_ns = c->lc_lat[k].ll_min_ns;
+		out->lat[k].lat_max_ns = c->lc_lat[k].ll_max_ns;
+		out->lat[k].lat_avg_ns = lnet_latency_avg_ns(&c->lc_lat[k]);
+	}
 }
 
 static void lnet_ioc_ni_fill(struct lnet *ln, struct lnet_ioc_ni *n,

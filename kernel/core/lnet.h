@@ -62,16 +62,35 @@ struct lnet_health {
 	struct list_head lh_recovery_list;
 };
 
+/* The latencies a local NI and a peer NI measure (counters.c). */
+enum lnet_lat_kind {
+	LNET_LAT_PUT_EGRESS,	/* PUT handed to the LND -> the LND sent it */
+	LNET_LAT_GET_RTT,	/* GET handed to the LND -> its REPLY received */
+	LNET_LAT_PUT_ACK,	/* PUT handed to the LND -> its ACK received */
+	LNET_LAT_KINDS,
+};
+
+/* One latency: samples, extremes and the sum the average comes from. */
+struct lnet_latency {
+	u64 ll_samples;
+	u64 ll_min_ns, ll_max_ns;	/* 0 while there is no sample */
+	u64 ll_total_ns;
+};
+
 /*
  * The messages sent, received and dropped through a local NI or with a
- * peer NI, by message type (counters.c); the totals are their sums.
+ * peer NI, by message type (counters.c); the totals are their sums. The
+ * latencies of the messages that went that way.
  */
 struct lnet_counters {
 	u64 lc_msgs[LNET_STATS_KINDS][LNET_MSG_HELLO + 1];
+	struct lnet_latency lc_lat[LNET_LAT_KINDS];
 };
 
 /* The messages of @kind (enum lnet_stats_kind) of every type in @c. */
 u64 lnet_counters_total(const struct lnet_counters *c, u32 kind);
+/* The mean of @l in nanoseconds, rounded down (0 with no sample). */
+u64 lnet_latency_avg_ns(const struct lnet_latency *l);
 
 struct lnet_net {
 	struct list_head net_list;		/* on ln_nets, creation order */

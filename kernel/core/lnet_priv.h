@@ -157,6 +157,13 @@ struct lnet_ni *lnet_local_target_ni(struct lnet *ln, const struct lnet_nid *nid
 void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
 		struct lnet_peer_ni *lpni, u32 type, u32 len);
 /*
+ * A message that left at @start_ns (os_now_ns()) has reached the end of
+ * latency @lat (enum lnet_lat_kind) now: one sample on @ni and on @lpni
+ * (either may be NULL: a message to ourselves has no peer NI).
+ */
+void lnet_count_latency(u32 lat, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
+			u64 start_ns);
+/*
  * Call @fn on the counters of every local NI (@kind LNET_KIND_NI), then of
  * every peer NI (LNET_KIND_PEER_NI).
  */

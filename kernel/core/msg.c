@@ -115,6 +115,9 @@ static void lnet_msg_tx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 	} else {
 		lnet_count(ln, LNET_STATS_SENT, msg->msg_txni, msg->msg_txpeer,
 			   msg->msg_type, msg->msg_hdr.payload_length);
+		if (msg->msg_type == LNET_MSG_PUT)
+			lnet_count_latency(LNET_LAT_PUT_EGRESS, msg->msg_txni,
+					   msg->msg_txpeer, msg->msg_lnd_ns);
 		if (msg->msg_retries)	/* a resend got it through */
 			ln->ln_dp.dp_successful_resends++;
 	}
@@ -179,6 +182,11 @@ static void lnet_msg_rx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 		lnet_count(ln, LNET_STATS_RECV, msg->msg_rxni, msg->msg_rxpeer,
 			   msg->msg_type, msg->msg_len);
 	if (orig) {			/* the ACK or REPLY of @orig */
+		if (!status)
+			lnet_count_latency(msg->msg_type == LNET_MSG_REPLY ?
+					   LNET_LAT_GET_RTT : LNET_LAT_PUT_ACK,
+					   orig->msg_txni, orig->msg_txpeer,
+					   orig->msg_lnd_ns);
 		if (msg->msg_type == LNET_MSG_REPLY) {
 			orig->msg_ev.rlength = msg->msg_rlength;
 			orig->msg_ev.mlength = msg->msg_len;

@@ -83,8 +83,11 @@ static void lnet_ni_send(struct lnet *ln, struct lnet_msg *msg)
 	struct lnet_ni *ni = msg->msg_txni;
 	int rc = -ENETUNREACH;
 
-	if (ni && !ni->ni_dying && ni->ni_lnd)
+	if (ni && !ni->ni_dying && ni->ni_lnd) {
+		/* before the call: lolnd delivers the answer inside it */
+		msg->msg_lnd_ns = os_now_ns();
 		rc = ni->ni_lnd->lnd_send(ni, msg);
+	}
 	if (!rc)
 		return;
 	if (msg->msg_health_status == LNET_MSG_STATUS_OK)

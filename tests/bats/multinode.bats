@@ -202,6 +202,48 @@ puts_take_tcp1() {
 	[ "$(peer_ni_count 2 send_count $A0)" = 1 ]
 }
 
+# latencies N KIND NID: "<samples> <min<=avg<=max and min>0>" for put_egress,
+# get_rtt and put_ack of node N's local NI (net) or peer NI (peer) NID,
+# after checking that statistics has Lustre's keys in Lustre's order.
+latencies() {
+	on "$1" lnetctl "$2" show -v >"$TD/lat.$1.yaml" || return 1
+	"$TOPO_PY" - "$2" "$3" "$TD/lat.$1.yaml" <<'PY'
+import sys, yaml
+kind, nid, path = sys.argv[1:]
+d = yaml.safe_load(open(path))
+if kind == 'net':
+    nis = [ni for n in d['net'] for ni in n['local NI(s)']]
+else:
+    nis = [ni for p in d['peer'] for ni in p['peer ni']]
+st = [ni for ni in nis if ni['nid'] == nid][0]['statistics']
+lats = ['put_egress', 'get_rtt', 'put_ack']
+want = ['send_count', 'recv_count', 'drop_count'] + \
+       ['%s_%s' % (l, s) for l in lats for s in ('samples', 'min_nsec', 'max_nsec', 'avg_nsec')]
+assert list(st) == want, list(st)
+out = []
+for l in lats:
+    n, lo, hi, avg = (st['%s_%s' % (l, s)] for s in ('samples', 'min_nsec', 'max_nsec', 'avg_nsec'))
+    ok = 0 < lo <= avg <= hi if n else lo == hi == avg == 0
+    out.append('%d:%s' % (n, 'ok' if ok else 'bad(%d,%d,%d)' % (lo, avg, hi)))
+print(' '.join(out))
+PY
+}
+
+@test "latencies: 3 pings and 4 selftest PUTs counted on the sender's NI and peer NI" {
+	topo_2x1
+	for _ in 1 2 3; do on 1 lnetctl ping $B0 >/dev/null; done
+	on 1 lnetctl selftest put $B0 --count 4 --size 4096 >/dev/null
+	# every PUT asked for an ACK; every ping is a GET and its REPLY
+	[ "$(latencies 1 net $A0)" = "4:ok 3:ok 4:ok" ]
+	[ "$(latencies 1 peer $B0)" = "4:ok 3:ok 4:ok" ]
+	# node 2 only answered: ACKs and REPLYs are measured by no one
+	[ "$(latencies 2 net $B0)" = "0:ok 0:ok 0:ok" ]
+	[ "$(latencies 2 peer $A0)" = "0:ok 0:ok 0:ok" ]
+	on 1 lnetctl stats reset
+	[ "$(latencies 1 net $A0)" = "0:ok 0:ok 0:ok" ]
+	[ "$(latencies 1 peer $B0)" = "0:ok 0:ok 0:ok" ]
+}
+
 @test "ping of a NID nobody has fails with exit 1 and the NID in the error" {
 	topo_2x1
 	run on 1 lnetctl ping 10.21.0.9@tcp --timeout 2

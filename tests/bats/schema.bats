@@ -407,6 +407,8 @@ $T/doc.yaml:4:8: False schema does not allow 'tcp1' (at udsp/0/src)"
 
 # bats test_tags=parse-only
 @test "show schemas: a wrong key or type fails validation" {
+	# the latencies every statistics block of show -v has, after the counts
+	local lat='put_egress_samples: 0, put_egress_min_nsec: 0, put_egress_max_nsec: 0, put_egress_avg_nsec: 0, get_rtt_samples: 0, get_rtt_min_nsec: 0, get_rtt_max_nsec: 0, get_rtt_avg_nsec: 0, put_ack_samples: 0, put_ack_min_nsec: 0, put_ack_max_nsec: 0, put_ack_avg_nsec: 0'
 	invalid net-show 'net:
 - net type: tcp
   local NI(s):
@@ -430,10 +432,20 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
   local NI(s):
   - nid: 10.0.0.1@tcp
     status: up
-    statistics: {send_count: -1, recv_count: 0, drop_count: 0}
+    statistics: {send_count: -1, recv_count: 0, drop_count: 0, '"$lat"'}
     dev cpt: -1
     CPT: "[0]"' \
 		"6:30: -1 is less than the minimum of 0 (at net/0/local NI(s)/0/statistics/send_count)"
+	# show -v always prints every latency key
+	invalid net-show-v1 "net:
+- net type: tcp
+  local NI(s):
+  - nid: 10.0.0.1@tcp
+    status: up
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0, ${lat%, put_ack_avg_nsec: 0}}
+    dev cpt: -1
+    CPT: \"[0]\"" \
+		"6:17: 'put_ack_avg_nsec' is a required property (at net/0/local NI(s)/0/statistics)"
 	# the health stats and the counters after them of a -v 2 NI
 	local health counters
 	health='    health stats: {fatal_error: 0, health value: 1000, interrupts: 0, dropped: 0, aborted: 0, no route: 0, timeouts: 0, error: 0, ping_count: 0, next_ping: 0}'
@@ -451,7 +463,7 @@ $T/doc.yaml:4:49: '0' is a required property (at net/0/local NI(s)/0/interfaces)
   local NI(s):
   - nid: 10.0.0.1@tcp
     status: sideways
-    statistics: {send_count: 0, recv_count: 0, drop_count: 0}
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0, $lat}
 $health
 $counters" \
 		"5:13: 'sideways' is not one of ['up', 'down'] (at net/0/local NI(s)/0/status)"
@@ -460,7 +472,7 @@ $counters" \
   local NI(s):
   - nid: 10.0.0.1@tcp
     status: up
-    statistics: {send_count: 0, recv_count: 0, drop_count: 0}
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0, $lat}
 $health
     udsp info: {net priority: -2, nid priority: -1}
 $counters" \
@@ -476,7 +488,7 @@ $counters" \
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, min_tx_credits: 8, tx_q_num_of_buf: 0,
      available_rtr_credits: 8, min_rtr_credits: 8, refcount: 1,
-     statistics: {send_count: 0, recv_count: 0, drop_count: 0}}' \
+     statistics: {send_count: 0, recv_count: 0, drop_count: 0, '"$lat"'}}' \
 		"5:5: 'available_tx_credits' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show 'peer:
 - primary nid: 10.0.0.2@tcp
@@ -490,7 +502,7 @@ $counters" \
   peer ni:
   - {nid: 10.0.0.2@tcp, state: up, max_ni_tx_credits: 8, available_tx_credits: 8,
      min_tx_credits: 8, tx_q_num_of_buf: 0, available_rtr_credits: 8, min_rtr_credits: 8, refcount: 1,
-     statistics: {send_count: 0, recv_count: 0, drop_count: 0},
+     statistics: {send_count: 0, recv_count: 0, drop_count: 0, '"$lat"'},
      sent_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, received_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}, dropped_stats: {put: 0, get: 0, reply: 0, ack: 0, hello: 0}}' \
 		"5:5: 'health stats' is a required property (at peer/0/peer ni/0)"
 	invalid peer-show-v4 'peer:
@@ -502,7 +514,7 @@ $counters" \
     state: up
     max_ni_tx_credits: 8
     available_tx_credits: 8
-    statistics: {send_count: 0, recv_count: 0, drop_count: 0}
+    statistics: {send_count: 0, recv_count: 0, drop_count: 0, '"$lat"'}
     health stats: {health value: 1000, dropped: 0, timeout: 0, error: 0, network timeout: 0, ping_count: 0, next_ping: 0}
     udsp info:
       net priority: -1

@@ -54,7 +54,10 @@ PY
 	# at most two PUTs and their ACKs were alive at once
 	[ "$(stat msgs_max)" -ge 2 ]
 	[ "$(stat msgs_max)" -le 4 ]
-	[ "$(lo_stats 1 "ni['statistics']")" = "{'send_count': 20, 'recv_count': 20, 'drop_count': 0}" ]
+	[ "$(lo_stats 1 "[(k, v) for k, v in ni['statistics'].items() if not k.endswith('sec')]")" = \
+	  "[('send_count', 20), ('recv_count', 20), ('drop_count', 0), ('put_egress_samples', 10), ('get_rtt_samples', 0), ('put_ack_samples', 10)]" ]
+	[ "$(lo_stats 1 "[ni['statistics']['%s_%s' % (l, s)] > 0 for l in ('put_egress', 'put_ack') for s in ('min_nsec', 'avg_nsec', 'max_nsec')]")" = \
+	  "[True, True, True, True, True, True]" ]
 	[ "$(lo_stats 2 "[ni['sent_stats'], ni['received_stats'], ni['dropped_stats']]")" = \
 	  "[{'put': 10, 'get': 0, 'reply': 0, 'ack': 10, 'hello': 0}, {'put': 10, 'get': 0, 'reply': 0, 'ack': 10, 'hello': 0}, {'put': 0, 'get': 0, 'reply': 0, 'ack': 0, 'hello': 0}]" ]
 }
@@ -78,8 +81,10 @@ PY
 	run lnetctl stats show
 	[ "$(yaml_get "sorted(set(v for k, v in d['statistics'].items() if k != 'local_nis'))")" = "[0]" ]
 	[ "$(yaml_get "d['statistics']['local_nis']")" = 2 ]
-	[ "$(lo_stats 2 "[ni['statistics'], ni['sent_stats'], ni['received_stats']]")" = \
-	  "[{'send_count': 0, 'recv_count': 0, 'drop_count': 0}, {'put': 0, 'get': 0, 'reply': 0, 'ack': 0, 'hello': 0}, {'put': 0, 'get': 0, 'reply': 0, 'ack': 0, 'hello': 0}]" ]
+	[ "$(lo_stats 2 "[ni['sent_stats'], ni['received_stats']]")" = \
+	  "[{'put': 0, 'get': 0, 'reply': 0, 'ack': 0, 'hello': 0}, {'put': 0, 'get': 0, 'reply': 0, 'ack': 0, 'hello': 0}]" ]
+	# the latencies too, all 15 statistics keys
+	[ "$(lo_stats 1 "(len(ni['statistics']), set(ni['statistics'].values()))")" = "(15, {0})" ]
 	# counting goes on from 0
 	lnetctl selftest put 0@lo --count 1 --size 7 >/dev/null
 	[ "$(stat send_count recv_count send_length)" = "2 2 7" ]

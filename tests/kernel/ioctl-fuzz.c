@@ -37,8 +37,9 @@
  * ioctl-fuzz32, these fail at compile time if they do.
  */
 _Static_assert(sizeof(struct lnet_ioc_config) == 16, "lnet_ioc_config layout");
-_Static_assert(sizeof(struct lnet_ioc_ni) == 360, "lnet_ioc_ni layout");
-_Static_assert(sizeof(struct lnet_ioc_peer) == 1008, "lnet_ioc_peer layout");
+_Static_assert(sizeof(struct lnet_ioc_ni) == 456, "lnet_ioc_ni layout");
+_Static_assert(sizeof(struct lnet_ioc_peer) == 1104, "lnet_ioc_peer layout");
+_Static_assert(sizeof(struct lnet_ioc_latency) == 32, "lnet_ioc_latency layout");
 _Static_assert(sizeof(struct lnet_ioc_route) == 68, "lnet_ioc_route layout");
 _Static_assert(sizeof(struct lnet_ioc_routing) == 40, "lnet_ioc_routing layout");
 _Static_assert(sizeof(struct lnet_ioc_stats) == 288, "lnet_ioc_stats layout");

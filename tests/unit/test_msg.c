@@ -435,6 +435,11 @@ static void test_stats_lo(void **state)
 	assert_int_equal(loni->ni_counters.lc_msgs[LNET_STATS_RECV][LNET_MSG_REPLY], 1);
 	/* a PUT, its receive and the ACK's receive at once */
 	assert_int_equal(ln->ln_dp.dp_msgs_max, 3);
+	/* lo measures too: one sample of each, no peer NI */
+	assert_int_equal(loni->ni_counters.lc_lat[LNET_LAT_PUT_EGRESS].ll_samples, 1);
+	assert_int_equal(loni->ni_counters.lc_lat[LNET_LAT_PUT_ACK].ll_samples, 1);
+	assert_int_equal(loni->ni_counters.lc_lat[LNET_LAT_GET_RTT].ll_samples, 1);
+	assert_true(loni->ni_counters.lc_lat[LNET_LAT_GET_RTT].ll_min_ns > 0);
 	unlock(ln);
 }
 
@@ -1137,6 +1142,113 @@ static void test_parse_ack_reply(void **state)
 	unlock(ln);
 }
 
+/* ---- latencies ------------------------------------------------------------------------ */
+
+#define MS	1000000ULL
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+/* @l has @samples samples between @min_ns and @max_ns, min <= avg <= max. */
+static void assert_latency(const struct lnet_latency *l, u64 samples,
+			   u64 min_ns, u64 max_ns)
+{
+	u64 avg = lnet_latency_avg_ns(l);
+
+	assert_int_equal(l->ll_samples, samples);
+	assert_true(l->ll_min_ns >= min_ns);
+	assert_true(l->ll_max_ns <= max_ns);
+	assert_true(l->ll_min_ns <= avg && avg <= l->ll_max_ns);
+}
+
+/* The same latencies on the local NI that sent and the peer NI it went to. */
+static void assert_latency_both(struct lnet_ni *ni, struct lnet_peer_ni *lpni,
+				u32 lat, u64 samples, u64 min_ns, u64 max_ns)
+{
+	assert_latency(&ni->ni_counters.lc_lat[lat], samples, min_ns, max_ns);
+	assert_latency(&lpni->lpni_counters.lc_lat[lat], samples, min_ns, max_ns);
+	assert_memory_equal(&ni->ni_counters.lc_lat[lat],
+			    &lpni->lpni_counters.lc_lat[lat], sizeof(struct lnet_latency));
+}
+
+/* Feed 10.0.0.100's ACK (@type LNET_MSG_ACK) or 8-byte REPLY for @wmd to @ni. */
+static void answer(struct lnet *ln, struct lnet_ni *ni, u32 type,
+		   struct lnet_handle_wire wmd)
+{
+	struct lnet_nid peer = nid4(10, 0, 0, 100);
+	struct lnet_hdr h = hdr_to(ni, &peer, type);
+
+	if (type == LNET_MSG_ACK) {
+		h.msg.ack.dst_wmd = wmd;
+	} else {
+		h.msg.reply.dst_wmd = wmd;
+		h.payload_length = 8;
+	}
+	fk.rx_msg = NULL;
+	assert_int_equal(lnet_parse(ln, ni, &h, &peer, (void *)1), 0);
+	assert_non_null(fk.rx_msg);
+	lnet_finalize(ln, fk.rx_msg, 0);
+}
+
+/*
+ * PUT egress ends when the LND reports the send done, PUT ACK and GET RTT
+ * when the answer is in, all from the hand-over to the LND; the LND here
+ * holds each send as long as the test sleeps. A PUT without ACK adds an
+ * egress sample only, a failed send none.
+ */
+static void test_latency(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid peer = nid4(10, 0, 0, 100);
+	struct lnet_handle_wire ack_wmd, reply_wmd;
+	struct lnet_peer_ni *lpni;
+	u64 t0 = os_now_ns(), bound;
+	u8 src[20], sink[8];
+	struct lnet_ni *ni;
+
+	lock(ln);
+	ni = add_ni(ln, "eth0", 8, 8);
+	assert_int_equal(lnet_put(ln, NULL, md_bind(ln, src, 20, 2, 0), true, &peer,
+				  LNET_PID_LUSTRE, PORTAL, BITS, 0, 20, 0), 0);
+	ack_wmd = fk.held[0]->msg_hdr.msg.put.ack_wmd;
+	lpni = lpni_of(ln, 100);
+	unlock(ln);
+	sleep_ms(2);
+	fake_complete(0, 0);
+	sleep_ms(2);
+	answer(ln, ni, LNET_MSG_ACK, ack_wmd);
+
+	lock(ln);
+	put_to(ln, 100, NULL);		/* no ACK: held 6 ms */
+	assert_int_equal(lnet_get(ln, NULL, md_bind(ln, sink, 8, 2, 0), &peer,
+				  LNET_PID_LUSTRE, PORTAL, BITS, 0, 8), 0);
+	reply_wmd = fk.held[2]->msg_hdr.msg.get.return_wmd;
+	unlock(ln);
+	sleep_ms(3);
+	fake_complete(2, 0);		/* GET egress is no PUT egress */
+	sleep_ms(3);
+	fake_complete(1, 0);
+	answer(ln, ni, LNET_MSG_REPLY, reply_wmd);
+
+	lock(ln);
+	put_to(ln, 100, NULL);
+	unlock(ln);
+	fake_complete(3, -EIO);		/* failed: no sample */
+
+	lock(ln);
+	bound = os_now_ns() - t0;
+	assert_latency_both(ni, lpni, LNET_LAT_PUT_EGRESS, 2, 2 * MS, bound);
+	assert_true(ni->ni_counters.lc_lat[LNET_LAT_PUT_EGRESS].ll_max_ns >= 6 * MS);
+	assert_latency_both(ni, lpni, LNET_LAT_PUT_ACK, 1, 4 * MS, bound);
+	assert_latency_both(ni, lpni, LNET_LAT_GET_RTT, 1, 6 * MS, bound);
+	unlock(ln);
+}
+
 /* ---- going down with messages in flight ------------------------------------------ */
 
 static void test_unconfigure_in_flight(void **state)
@@ -1311,6 +1423,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_parse_errors, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_put_get, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_ack_reply, setup_fake, teardown),
+		cmocka_unit_test_setup_teardown(test_latency, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_unconfigure_in_flight, setup_fake,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_net_del_in_flight, setup_fake,

@@ -160,6 +160,25 @@ static void shared_fill_both(struct shared *s, u64 next_ping_ns)
 		for (k = 0; k < LNET_STATS_KINDS; k++)
 			for (t = 0; t <= LNET_MSG_HELLO; t++)
 				cs[i]->lc_msgs[k][t] = 10 * k + t + 1;
+		/* latency k: 3 samples of 100k+1, 100k+2, 100k+6 ns */
+		for (k = 0; k < LNET_LAT_KINDS; k++)
+			cs[i]->lc_lat[k] = (struct lnet_latency) {
+				.ll_samples = 3, .ll_min_ns = 100 * k + 1,
+				.ll_max_ns = 100 * k + 6, .ll_total_ns = 300 * k + 9,
+			};
+	}
+}
+
+/* The latencies of shared_fill_both(): the mean rounded down. */
+static void assert_latencies(const struct lnet_ioc_latency lat[__LNET_IOC_LAT_MAX])
+{
+	u32 k;
+
+	for (k = 0; k < __LNET_IOC_LAT_MAX; k++) {
+		assert_int_equal(lat[k].lat_samples, 3);
+		assert_int_equal(lat[k].lat_min_ns, 100 * k + 1);
+		assert_int_equal(lat[k].lat_max_ns, 100 * k + 6);
+		assert_int_equal(lat[k].lat_avg_ns, 100 * k + 3);
 	}
 }
 
@@ -211,6 +230,8 @@ static void test_fill_same_for_both(void **state)
 	assert_int_equal(n.ni_hstatus[LNET_IOC_HS_LOCAL_ERROR], 2);
 	assert_int_equal(n.ni_hstatus[LNET_IOC_HS_NETWORK_TIMEOUT], 5);
 	assert_memory_equal(pr.pr_hstatus, n.ni_hstatus, sizeof(pr.pr_hstatus));
+	assert_latencies(n.ni_lat);
+	assert_latencies(pr.pr_lat);
 
 	/* a ping time already past (or none) reads 0 */
 	shared_fill_both(s, os_now_ns() - 1);

@@ -91,6 +91,21 @@ static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 	return fake_if_lookup(fake_ifs, FAKE_IF_COUNT(fake_ifs), ifname, out);
 }
 
+/* The latencies in statistics of an NI or peer NI that sent nothing. */
+#define IDLE_LATENCY \
+	"            put_egress_samples: 0\n" \
+	"            put_egress_min_nsec: 0\n" \
+	"            put_egress_max_nsec: 0\n" \
+	"            put_egress_avg_nsec: 0\n" \
+	"            get_rtt_samples: 0\n" \
+	"            get_rtt_min_nsec: 0\n" \
+	"            get_rtt_max_nsec: 0\n" \
+	"            get_rtt_avg_nsec: 0\n" \
+	"            put_ack_samples: 0\n" \
+	"            put_ack_min_nsec: 0\n" \
+	"            put_ack_max_nsec: 0\n" \
+	"            put_ack_avg_nsec: 0\n"
+
 /*
  * -v 4 counters of an NI or a peer NI that has moved no message: sent,
  * received and dropped, each by message type.
@@ -129,6 +144,7 @@ static int fake_lookup(const char *ifname, struct os_ifaddr *out)
 	"            send_count: 0\n" \
 	"            recv_count: 0\n" \
 	"            drop_count: 0\n" \
+	IDLE_LATENCY \
 	IDLE_MSG_STATS \
 	"        health stats:\n" \
 	"            health value: 1000\n" \
@@ -1030,6 +1046,7 @@ static void t_show(void **state)
 		      "            send_count: 0\n"
 		      "            recv_count: 0\n"
 		      "            drop_count: 0\n"
+		      IDLE_LATENCY
 		      "        udsp info:\n"
 		      "            net priority: -1\n"
 		      "            nid priority: -1\n"

@@ -145,7 +145,13 @@ struct lnet_ioc_config {
  *         0: that many messages had to wait), ni_txq_len messages waiting
  *         for a credit now; the maximum is the credits tunable;
  *     ni_ping_count   recovery pings sent; ni_next_ping_s seconds until
- *         the next one (0 = none due).
+ *         the next one (0 = none due);
+ *     ni_lat[l]       latency l (enum lnet_ioc_lat_kind) of the messages
+ *         sent through this NI.
+ *   RESET_LNET_STATS zeroes the counters and the latencies.
+ *   ni_lat (and pr_lat) were appended: the struct grew, so the size in
+ *   the command numbers of ADD_NET, DEL_NET and GET_NET (GET_PEER_NI,
+ *   ADD/DEL_PEER_NI) changed and a caller built before gets ENOTTY.
  *   ni_pad and ni_pad2 must be zero like the reserved fields; ni_flags
  *   has no bit but LNET_NI_F_LND_TUN (DEL_NET and GET_NET ignore it and
  *   ni_lnd_tun).
@@ -186,6 +192,29 @@ enum lnet_ioc_hstatus {
 	LNET_IOC_HS_NETWORK_TIMEOUT	= 10,
 	__LNET_IOC_HS_MAX		= 11,
 };
+/*
+ * Latencies (index of ni_lat / pr_lat), each measured from the moment the
+ * core hands the message to the LND: PUT_EGRESS until the LND reports the
+ * PUT sent, GET_RTT until the GET's REPLY is received, PUT_ACK until the
+ * ACK of a PUT that asked for one is received. A message counts on the
+ * local NI it left through and on the peer NI it went to (none for a
+ * message to this node itself); failed sends and lost answers do not count.
+ */
+enum lnet_ioc_lat_kind {
+	LNET_IOC_LAT_PUT_EGRESS	= 0,
+	LNET_IOC_LAT_GET_RTT	= 1,
+	LNET_IOC_LAT_PUT_ACK	= 2,
+	__LNET_IOC_LAT_MAX	= 3,
+};
+
+/* One latency, in nanoseconds; all 0 while lat_samples is 0. */
+struct lnet_ioc_latency {
+	__u64 lat_samples;
+	__u64 lat_min_ns;
+	__u64 lat_max_ns;
+	__u64 lat_avg_ns;			/* mean, rounded down */
+};
+
 #define LNET_IFNAME_LEN		16
 
 enum lnet_ni_status {
@@ -226,6 +255,7 @@ struct lnet_ioc_ni {
 	__u64 ni_hstatus[__LNET_IOC_HS_MAX];	/* out */
 	struct lnet_sock_tunables ni_lnd_tun;	/* valid with LNET_NI_F_LND_TUN */
 	__u32 ni_flags;				/* enum lnet_ni_flags */
+	struct lnet_ioc_latency ni_lat[__LNET_IOC_LAT_MAX];	/* out */
 };
 
 /*
@@ -279,6 +309,8 @@ struct lnet_ioc_ni {
  *   pr_refcount: the references held on the peer NI, as Lustre counts
  *   them: 1 for the peer table, plus one per message that is being sent to
  *   it or was received from it and is not yet finalized.
+ *   pr_lat: the latencies (enum lnet_ioc_lat_kind) of the messages sent
+ *   to this peer NI, appended like ni_lat.
  *   pr_pad and pr_pad2 must be zero.
  *   ENOENT past the last peer NI, or when pr_prim_nid is no peer's NID.
  *
@@ -348,6 +380,7 @@ struct lnet_ioc_peer {
 	__s32 pr_min_rtr_credits;		/* out */
 	__u32 pr_refcount;			/* out */
 	__u32 pr_reserved[1];
+	struct lnet_ioc_latency pr_lat[__LNET_IOC_LAT_MAX];	/* out */
 };
 
 /*
