@@ -19,8 +19,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include "ops_priv.h"
 #include "yemit.h"
 
@@ -199,6 +202,32 @@ static char *next_item(char **s)
 	return start;
 }
 
+/*
+ * networks="tcp", no interface named: the lnet module takes the first
+ * interface that is up, is not loopback and has an IPv4 address. convert,
+ * run on the node, picks it the same way, so that what it prints names it.
+ */
+static int default_interface(struct legacy_net *n, struct cfg_err *err)
+{
+	struct ifaddrs *all, *i;
+	int rc = 1;
+
+	if (getifaddrs(&all))
+		return cfg_fail(err, -errno, NULL, "networks: %s names no interface, and "
+				"this node's cannot be listed: %s", n->net, strerror(errno));
+	for (i = all; i && rc > 0; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+		    (i->ifa_flags & IFF_UP) && !(i->ifa_flags & IFF_LOOPBACK))
+			rc = cfg_net_append(&n->parsed, i->ifa_name) ?
+			     cfg_fail(err, -ENOMEM, NULL, "out of memory") : 0;
+	freeifaddrs(all);
+	if (rc > 0)
+		rc = cfg_fail(err, -ENODEV, NULL, "networks: %s names no interface, and this "
+			      "node has none up with an IPv4 address (besides loopback): "
+			      "name one, e.g. %s(eth0)", n->net, n->net);
+	return rc;
+}
+
 static int emit_networks(struct yemit *w, char *s, struct cfg_err *err)
 {
 	struct legacy_net n;
@@ -215,6 +244,12 @@ static int emit_networks(struct yemit *w, char *s, struct cfg_err *err)
 			return cfg_fail(err, -EINVAL, NULL,
 					"networks: an empty item: expected NET[(IF,...)][CPT-LIST], comma-separated");
 		rc = parse_net_spec(item, "networks", &n, err);
+		if (!rc && !n.ifs && LNET_NET_LND(n.net_id) == LNET_LND_TCP) {
+			rc = default_interface(&n, err);
+			n.ifs = rc ? NULL : n.parsed.ifnames[0];
+			if (rc)
+				legacy_net_fini(&n);
+		}
 		if (rc)
 			break;
 		yemit_map_start(w);

@@ -239,7 +239,7 @@ convert_gives() {
     -   interfaces:
             0: ib0
         CPT: '"'"'[0,1]'"'"'
--   net type: tcp2
+-   net type: o2ib2
 route:
 -   net: o2ib
     gateway: 10.0.0.[1-2]@tcp
@@ -252,7 +252,7 @@ route:
 -   net: tcp1
     gateway: 10.1.0.1@o2ib
     hop: -1
-    priority: 0' "" --networks 'tcp0(eth0,eth1), o2ib(ib0)[0,1],tcp2' \
+    priority: 0' "" --networks 'tcp0(eth0,eth1), o2ib(ib0)[0,1],o2ib2' \
 		--routes 'o2ib 2 10.0.0.[1-2]@tcp:1 10.0.0.5@tcp # two gateways
 tcp1 10.1.0.1@o2ib;'
 	convert_gives 0 'ip2nets:
@@ -265,6 +265,28 @@ tcp1 10.1.0.1@o2ib;'
 -   net-spec: o2ib1
     ip-range:
         0: 10.1.*.*' "" -i 'tcp(eth0) 192.168.0.* 10.0.[1-3].[2-20/2]; o2ib1 10.1.*.* # IB'
+}
+
+# bats test_tags=parse-only
+@test "convert: a tcp net without interfaces gets the node's first one up with IPv4, as the module's" {
+	# in the test's namespace veth0 and veth1 are up with IPv4 addresses;
+	# the first in the kernel's order (ifindex, as `ip addr` lists them)
+	local first second
+	first=$(ip -n "$NS" -o -4 addr show up | awk '$2 != "lo" { print $2 }' | head -n 1)
+	second=$([ "$first" = veth0 ] && echo veth1 || echo veth0)
+	run --separate-stderr ip netns exec "$NS" "$LNETCTL_BIN" convert --networks tcp,tcp1
+	[ "$status" -eq 0 ] && [ "$stderr" = "" ]
+	yaml_is "net:
+- {net type: tcp, local NI(s): [{interfaces: {0: $first}}]}
+- {net type: tcp1, local NI(s): [{interfaces: {0: $first}}]}"
+	ip -n "$NS" link set "$first" down
+	run --separate-stderr ip netns exec "$NS" "$LNETCTL_BIN" convert --networks tcp
+	yaml_is "net:
+- {net type: tcp, local NI(s): [{interfaces: {0: $second}}]}"
+	ip -n "$NS" link set "$second" down
+	run --separate-stderr ip netns exec "$NS" "$LNETCTL_BIN" convert --networks 'o2ib(ib0),tcp'
+	[ "$status" -eq 1 ] && [ "$output" = "" ]
+	[ "$stderr" = "lnetctl convert: networks: tcp names no interface, and this node has none up with an IPv4 address (besides loopback): name one, e.g. tcp(eth0)" ]
 }
 
 # bats test_tags=parse-only
