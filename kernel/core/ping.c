@@ -64,9 +64,12 @@ int lnet_wait_op_bind(struct lnet *ln, struct lnet_wait_op *op, int threshold,
 int lnet_wait_op_wait(struct lnet *ln, struct lnet_wait_op *op, u64 deadline_ns)
 {
 	while (!op->done) {
-		if (os_cond_wait(&ln->ln_dp.dp_cond, &ln->ln_api_mutex,
-				 deadline_ns) == -ETIMEDOUT && !op->done)
-			return -ETIMEDOUT;
+		int rc = os_cond_wait_intr(&ln->ln_dp.dp_cond, &ln->ln_api_mutex,
+					   deadline_ns);
+
+		/* timed out or interrupted (Ctrl-C): the caller abandons @op */
+		if (rc && !op->done)
+			return rc;
 	}
 	return op->status;
 }

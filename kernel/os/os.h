@@ -82,6 +82,13 @@ u64 os_now_ns(void);
  * (fatal signal) also gets -ETIMEDOUT, so that every wait loop ends.
  */
 #define OS_NO_DEADLINE	((u64)~0ULL)
+/*
+ * os_cond_wait_intr(c, m, deadline_ns): os_cond_wait() that also ends with
+ * -EINTR when the caller is asked to stop: in the kernel, the task in the
+ * ioctl has SIGINT pending (the shell's Ctrl-C); in user space, never (an
+ * lnetd client that stops waiting closes its connection instead). Only
+ * for waits the caller can abandon: a ping's, a discovery's.
+ */
 /* os_cond_broadcast(c): wake every waiter of @c (call with the mutex held). */
 
 /*

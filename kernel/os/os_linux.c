@@ -139,29 +139,72 @@ static long os_cond_sleep(struct os_cond *c, int gen, long left)
 					   left);
 }
 
+/* SIGINT pending for this task: the shell's Ctrl-C, asking the ioctl to end. */
+static bool os_sigint_pending(void)
+{
+	return sigismember(&current->pending.signal, SIGINT) ||
+	       sigismember(&current->signal->shared_pending.signal, SIGINT);
+}
+
+/*
+ * A task's sleep that Ctrl-C ends: interruptible, but only SIGINT (or a
+ * fatal signal) ends the wait. Another handled signal stays pending until
+ * the ioctl returns, so after one the sleep is killable, as os_cond_sleep.
+ */
+static long os_cond_sleep_intr(struct os_cond *c, int gen, long left)
+{
+	long rc;
+
+	if (current->flags & PF_KTHREAD)
+		return os_cond_sleep(c, gen, left);
+	if (signal_pending(current) && !os_sigint_pending())
+		return os_cond_sleep(c, gen, left);
+	rc = wait_event_interruptible_timeout(c->wq, atomic_read(&c->gen) != gen, left);
+	if (rc != -ERESTARTSYS || os_sigint_pending() || fatal_signal_pending(current))
+		return rc;
+	return 1;	/* another signal: woken, the caller looks and waits again */
+}
+
+/* Jiffies from now to @deadline_ns: 0 when it has passed. */
+static long os_cond_left(u64 deadline_ns)
+{
+	u64 now = os_now_ns(), j;
+
+	if (deadline_ns == OS_NO_DEADLINE)
+		return MAX_SCHEDULE_TIMEOUT;
+	if (now >= deadline_ns)
+		return 0;
+	/* A deadline too far to count in jiffies is no deadline. */
+	j = nsecs_to_jiffies64(deadline_ns - now) + 1;
+	return j < MAX_SCHEDULE_TIMEOUT ? (long)j : MAX_SCHEDULE_TIMEOUT;
+}
+
+static int os_cond_wait_how(struct os_cond *c, struct os_mutex *m, u64 deadline_ns,
+			    bool intr)
+{
+	int gen = atomic_read(&c->gen);
+	long left = os_cond_left(deadline_ns);
+
+	if (!left)
+		return -ETIMEDOUT;
+	mutex_unlock(&m->m);
+	left = intr ? os_cond_sleep_intr(c, gen, left) : os_cond_sleep(c, gen, left);
+	mutex_lock(&m->m);
+	if (left < 0)	/* a fatal signal, or SIGINT in an intr wait */
+		return intr && !fatal_signal_pending(current) ? -EINTR : -ETIMEDOUT;
+	return left == 0 ? -ETIMEDOUT : 0;
+}
+
 /* os.h; a task being killed gets -ETIMEDOUT, which ends every wait loop. */
 int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns)
 {
-	int gen = atomic_read(&c->gen);
-	long left = MAX_SCHEDULE_TIMEOUT;
-	u64 now = os_now_ns();
+	return os_cond_wait_how(c, m, deadline_ns, false);
+}
 
-	if (deadline_ns != OS_NO_DEADLINE) {
-		u64 j;
-
-		if (now >= deadline_ns)
-			return -ETIMEDOUT;
-		/* A deadline too far to count in jiffies is no deadline. */
-		j = nsecs_to_jiffies64(deadline_ns - now) + 1;
-		if (j < MAX_SCHEDULE_TIMEOUT)
-			left = (long)j;
-	}
-	mutex_unlock(&m->m);
-	left = os_cond_sleep(c, gen, left);
-	mutex_lock(&m->m);
-	if (left < 0)
-		return -ETIMEDOUT;	/* fatal signal */
-	return left == 0 ? -ETIMEDOUT : 0;
+/* os.h; -EINTR on the shell's Ctrl-C, -ETIMEDOUT on a fatal signal. */
+int os_cond_wait_intr(struct os_cond *c, struct os_mutex *m, u64 deadline_ns)
+{
+	return os_cond_wait_how(c, m, deadline_ns, true);
 }
 
 void os_cond_broadcast(struct os_cond *c)

@@ -77,6 +77,7 @@ static inline void os_cond_destroy(struct os_cond *c)
 }
 
 int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns);
+int os_cond_wait_intr(struct os_cond *c, struct os_mutex *m, u64 deadline_ns);
 void os_cond_broadcast(struct os_cond *c);
 
 #include <linux/completion.h>

@@ -67,6 +67,11 @@ struct os_cond {
 void os_cond_init(struct os_cond *c);
 void os_cond_destroy(struct os_cond *c);
 int os_cond_wait(struct os_cond *c, struct os_mutex *m, u64 deadline_ns);
+/* os.h: no signal reaches a wait in lnetd, so the plain wait */
+static inline int os_cond_wait_intr(struct os_cond *c, struct os_mutex *m, u64 deadline_ns)
+{
+	return os_cond_wait(c, m, deadline_ns);
+}
 void os_cond_broadcast(struct os_cond *c);
 
 struct os_thread {
