@@ -8,7 +8,9 @@
  * configuration and data path alike.
  *  - lnet_ioctl() holds it for the whole command. A command that waits
  *    for the network (ping, discover, selftest) waits with os_cond_wait()
- *    on ln->ln_dp.dp_cond, which releases it while waiting.
+ *    on ln->ln_dp.dp_cond, which releases it while waiting; a ping's and
+ *    a discovery's wait is os_cond_wait_intr(): the shell's Ctrl-C (SIGINT
+ *    in the kernel) ends it with -EINTR and the command abandons its MD.
  *  - Every function of this header expects it held, except the ones marked
  *    UNLOCKED, which are the LNDs' entry points from their own threads and
  *    take it themselves.
