@@ -267,6 +267,13 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
  */
 int cfg_net_add_ip2nets(struct cfg_handle *h, const char *rules, const struct cfg_net *tmpl,
 			struct cfg_err *err);
+/*
+ * The LND tunables @rows (LNET_NI_LND_ROW() bits) of running NIs changed in
+ * place to those of @t (-1 = the default): the NI of @nid, else (NULL)
+ * every NI of net @net_id, else (0) every tcp NI. All of them, or none.
+ */
+int cfg_net_lnd_set(struct cfg_handle *h, uint32_t net_id, const struct lnet_nid *nid,
+		    const struct lnet_sock_tunables *t, uint32_t rows, struct cfg_err *err);
 /* n->nifs == 0: the whole net; else those NIs. */
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
 /* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */

@@ -201,6 +201,28 @@ enum lnet_ni_flags {
 	LNET_NI_F_LND_TUN	= 1U << 0,	/* ni_lnd_tun holds values */
 };
 
+/*
+ * IOC_LNET_SET_NI_LND (141)
+ *   Changes LND tunables of running NIs in place (`net set
+ *   --conns-per-peer`, `--lnd-timeout`, `--tos`; an import changing them).
+ *   In: ni_flags LNET_NI_F_LND_TUN and one LNET_NI_LND_ROW(row) bit per
+ *   row of LNET_SOCK_TUNABLES to change (at least one), ni_lnd_tun the
+ *   new values of those rows as ADD_NET takes them (-1 = the default;
+ *   the other rows are not read), and which NIs: ni_nid one local NI
+ *   (its net must be tcp), else (ni_nid zero) every NI of net ni_net,
+ *   else (ni_net 0 too) every NI of every tcp net. ni_ifname and every
+ *   other field zero. All or nothing: every NI named changes, or none.
+ *   The socket LND reads the new timeout at its next send (deadlines of
+ *   sends already queued stay), tos at its next connection;
+ *   conns_per_peer 0 and -1 resolve to 1, as on ADD_NET.
+ *   Errors: EINVAL (no row bit, an unknown flag, a value out of its
+ *   row's range, a net or NI that is not tcp, a non-zero field besides
+ *   those, a malformed NID), ENOENT (ni_nid is not a NID of this node,
+ *   ni_net has no NI, or no tcp NI exists).
+ */
+#define LNET_NI_LND_ROW(row)	(1U << (8 + (row)))
+#define LNET_NI_LND_ROWS_ALL	(((1U << __LNET_SOCK_TUN_MAX) - 1) << 8)
+
 struct lnet_ioc_ni {
 	struct lnet_ioc_hdr ni_hdr;
 	__u32 ni_index;
@@ -754,6 +776,7 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
 #define IOC_LNET_GET_IF		_IOWR(LNET_IOC_TYPE, 140, struct lnet_ioc_if)
+#define IOC_LNET_SET_NI_LND	_IOWR(LNET_IOC_TYPE, 141, struct lnet_ioc_ni)
 
 #include "lnet_udsp.h"
 
