@@ -344,9 +344,15 @@ int cfg_route_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
  * release can add kinds.
  */
 const char *cfg_buf_name(unsigned int kind);
-/* A count of buffers of @kind: 0 (the default) or its range; message names @what. */
+/*
+ * A count of buffers of @kind: 0 (the default) or its range; message names
+ * @what. cfg_parse_buffers() reads decimal (YAML), cfg_parse_arg_buffers()
+ * a command-line word as cfg_parse_arg_s32() does ("0x800").
+ */
 int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
 		      struct cfg_err *err);
+int cfg_parse_arg_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
+			  struct cfg_err *err);
 
 int cfg_routing_set(struct cfg_handle *h, uint32_t enable, struct cfg_err *err);
 /*
@@ -397,8 +403,9 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 #define CFG_SELFTEST_TIMEOUT_MAX LNET_SELFTEST_MAX_TIMEOUT_S
 
 /*
- * A byte count: decimal digits, optionally followed by K (x 1024) or M
- * (x 1048576), either case ("65536", "64K", "1M"); @min..@max bytes.
+ * A byte count of the command line: a number as cfg_parse_arg_u32() reads
+ * it (decimal, 0x hex, 0 octal), optionally followed by K (x 1024) or M
+ * (x 1048576), either case ("65536", "64K", "0x10K", "1M"); @min..@max bytes.
  */
 int cfg_parse_size(const char *what, const char *s, uint32_t min, uint32_t max,
 		   uint32_t *out, struct cfg_err *err);

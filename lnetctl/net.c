@@ -81,7 +81,7 @@ static int parse_rows(const struct lnetctl_args *a, u32 first, u32 nrows,
 		if (!a->val[first + i])
 			continue;
 		snprintf(what, sizeof(what), "--%s", net_add_opts[first + i].name);
-		rc = cfg_parse_s32(what, a->val[first + i], ranges[i].min, ranges[i].max,
+		rc = cfg_parse_arg_s32(what, a->val[first + i], ranges[i].min, ranges[i].max,
 				   ref(t, i), err);
 		if (rc)
 			return rc;
