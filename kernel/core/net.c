@@ -260,6 +260,7 @@ void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 		return;
 	*flags = LNET_NI_F_LND_TUN;
 	if (out->timeout == -1) {
+		*flags |= LNET_NI_F_LND_TIMEOUT_DEF;
 		u32 t = 0;
 
 		lnet_global_get(ln, LNET_GLOBAL_LND_TIMEOUT, &t);

@@ -831,7 +831,7 @@ static void test_ioctl_ni_nid_lnd(void **state)
 
 	n = ioc_ni(TCP, NULL, 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
-	assert_int_equal(n.ni_flags, LNET_NI_F_LND_TUN);
+	assert_int_equal(n.ni_flags, LNET_NI_F_LND_TUN | LNET_NI_F_LND_TIMEOUT_DEF);
 	assert_int_equal(n.ni_lnd_tun.conns_per_peer, 1);	/* 0: the LND's choice */
 	assert_int_equal(n.ni_lnd_tun.tos, 8);
 	assert_int_equal(n.ni_lnd_tun.timeout, 49);		/* (150 - 1) / (2 + 1) */

@@ -132,7 +132,8 @@ struct lnet_ioc_config {
  *   first), ni_net (0 = any net, else only that net).
  *   Out: every field (ni_tun with the defaults filled in; on a tcp net
  *   LNET_NI_F_LND_TUN and ni_lnd_tun, the values in force; on other nets
- *   ni_flags 0 and ni_lnd_tun all -1). ENOENT past
+ *   ni_flags 0 and ni_lnd_tun all -1; LNET_NI_F_LND_TIMEOUT_DEF when
+ *   the timeout follows the global one). ENOENT past
  *   the last NI. The counters:
  *     ni_send_count / ni_recv_count / ni_drop_count  messages sent,
  *         received, dropped through this NI;
@@ -199,6 +200,13 @@ enum lnet_ni_status {
  */
 enum lnet_ni_flags {
 	LNET_NI_F_LND_TUN	= 1U << 0,	/* ni_lnd_tun holds values */
+	/*
+	 * GET_NET out only (an input with it is EINVAL): the NI's timeout is
+	 * its default, following the global lnd_timeout (ni_lnd_tun.timeout
+	 * is the value in force), so that a caller putting the NI back
+	 * (a rollback) can ask for -1 rather than pin today's value.
+	 */
+	LNET_NI_F_LND_TIMEOUT_DEF = 1U << 1,
 };
 
 /*
