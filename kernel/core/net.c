@@ -211,6 +211,19 @@ static bool lnet_ni_lnd_set_names(const struct lnet_ni *ni, u32 net_id,
 	return ni->ni_nid.nid_lnd == LNET_LND_TCP;
 }
 
+/* The log's line for an in-place change: every row's value now (-1: the default). */
+static void lnet_ni_lnd_log(const struct lnet_ni *ni)
+{
+	char what[128];
+	int n = snprintf(what, sizeof(what), "lnd tunables changed:");
+	u32 i;
+
+	for (i = 0; i < __LNET_SOCK_TUN_MAX && n > 0 && (size_t)n < sizeof(what); i++)
+		n += snprintf(what + n, sizeof(what) - (size_t)n, " %s %d",
+			      lnet_sock_tun_ranges[i].name, lnet_sock_tun_get(&ni->ni_lnd_tun, i));
+	lnet_ni_log(ni, what);
+}
+
 static void lnet_ni_lnd_set_one(struct lnet_ni *ni, const struct lnet_sock_tunables *t,
 				u32 rows)
 {
@@ -221,6 +234,7 @@ static void lnet_ni_lnd_set_one(struct lnet_ni *ni, const struct lnet_sock_tunab
 		if (rows & LNET_NI_LND_ROW(i))
 			*lnet_sock_tun_ref(&cur, i) = lnet_sock_tun_get(t, i);
 	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, ni->ni_net->net_id, &cur);
+	lnet_ni_lnd_log(ni);
 }
 
 int lnet_ni_lnd_set(struct lnet *ln, u32 net_id, const struct lnet_nid *nid,
