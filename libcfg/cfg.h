@@ -267,6 +267,13 @@ int cfg_net_add(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *e
  */
 int cfg_net_add_ip2nets(struct cfg_handle *h, const char *rules, const struct cfg_net *tmpl,
 			struct cfg_err *err);
+/*
+ * The LND tunables @rows (LNET_NI_LND_ROW() bits) of running NIs changed in
+ * place to those of @t (-1 = the default): the NI of @nid, else (NULL)
+ * every NI of net @net_id, else (0) every tcp NI. All of them, or none.
+ */
+int cfg_net_lnd_set(struct cfg_handle *h, uint32_t net_id, const struct lnet_nid *nid,
+		    const struct lnet_sock_tunables *t, uint32_t rows, struct cfg_err *err);
 /* n->nifs == 0: the whole net; else those NIs. */
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *n, struct cfg_err *err);
 /* The index-th NI (of net @net_id, 0 = all): 0, or -ENOENT past the end. */
@@ -337,9 +344,15 @@ int cfg_route_get(struct cfg_handle *h, uint32_t index, uint32_t net_id,
  * release can add kinds.
  */
 const char *cfg_buf_name(unsigned int kind);
-/* A count of buffers of @kind: 0 (the default) or its range; message names @what. */
+/*
+ * A count of buffers of @kind: 0 (the default) or its range; message names
+ * @what. cfg_parse_buffers() reads decimal (YAML), cfg_parse_arg_buffers()
+ * a command-line word as cfg_parse_arg_s32() does ("0x800").
+ */
 int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
 		      struct cfg_err *err);
+int cfg_parse_arg_buffers(const char *what, const char *s, unsigned int kind, int32_t *out,
+			  struct cfg_err *err);
 
 int cfg_routing_set(struct cfg_handle *h, uint32_t enable, struct cfg_err *err);
 /*
@@ -390,8 +403,9 @@ int cfg_show_stats(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 #define CFG_SELFTEST_TIMEOUT_MAX LNET_SELFTEST_MAX_TIMEOUT_S
 
 /*
- * A byte count: decimal digits, optionally followed by K (x 1024) or M
- * (x 1048576), either case ("65536", "64K", "1M"); @min..@max bytes.
+ * A byte count of the command line: a number as cfg_parse_arg_u32() reads
+ * it (decimal, 0x hex, 0 octal), optionally followed by K (x 1024) or M
+ * (x 1048576), either case ("65536", "64K", "0x10K", "1M"); @min..@max bytes.
  */
 int cfg_parse_size(const char *what, const char *s, uint32_t min, uint32_t max,
 		   uint32_t *out, struct cfg_err *err);

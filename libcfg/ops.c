@@ -399,6 +399,62 @@ static int net_del_by_nid(struct cfg_handle *h, const struct cfg_net *n,
 	return rc ? net_del_fail(h, n, ni.ni_ifname, net, rc, err) : 0;
 }
 
+/* What a SET_NI_LND names, for its messages: "NI 10.0.0.1@tcp", "net tcp1", ... */
+static void lnd_set_what(uint32_t net_id, const struct lnet_nid *nid, char *buf, size_t len)
+{
+	char s[LNET_NID_STR_MAX];
+
+	if (nid)
+		snprintf(buf, len, "NI %s", cfg_nid_str(nid, s, sizeof(s)));
+	else if (net_id)
+		snprintf(buf, len, "the NIs of net %s", cfg_net_str(net_id, s, sizeof(s)));
+	else
+		snprintf(buf, len, "every tcp NI");
+}
+
+/* The message for what lnet_ni_lnd_set_check() refused. */
+static int lnd_set_bad(uint32_t net_id, const struct lnet_sock_tunables *t,
+		       const struct lnet_bad *bad, struct cfg_err *err)
+{
+	const struct lnet_range *r = &lnet_sock_tun_ranges[bad->field];
+	char net[LNET_NET_STR_MAX];
+
+	if (bad->why == LNET_BAD_FLAGS)
+		return cfg_fail(err, -EINVAL, NULL, "no LND tunable to change");
+	if (bad->why == LNET_BAD_LND_NET)
+		return cfg_fail(err, -EINVAL, NULL,
+				"net %s takes no LND tunables: only tcp nets have an LND here",
+				cfg_net_str(net_id, net, sizeof(net)));
+	return cfg_fail(err, -EINVAL, NULL, "invalid lnd tunable %s '%d': expected an integer %d-%d",
+			r->name, lnet_sock_tun_get(t, bad->field), r->min, r->max);
+}
+
+int cfg_net_lnd_set(struct cfg_handle *h, uint32_t net_id, const struct lnet_nid *nid,
+		    const struct lnet_sock_tunables *t, uint32_t rows, struct cfg_err *err)
+{
+	struct lnet_ioc_ni ni = { .ni_hdr.ioc_len = sizeof(ni), .ni_lnd_tun = *t,
+				  .ni_flags = LNET_NI_F_LND_TUN | rows };
+	char what[32 + LNET_NID_STR_MAX], doing[64 + sizeof(what)];
+	struct lnet_bad bad;
+	int rc;
+
+	if (nid) {
+		ni.ni_nid = *nid;
+		net_id = lnet_nid_net(nid);
+	}
+	ni.ni_net = nid ? 0 : net_id;
+	if (lnet_ni_lnd_set_check(net_id ? net_id : LNET_NET_ID(LNET_LND_TCP, 0), t, rows, &bad))
+		return lnd_set_bad(net_id, t, &bad, err);
+	lnd_set_what(nid ? 0 : net_id, nid, what, sizeof(what));
+	snprintf(doing, sizeof(doing), "cannot change the LND tunables of %s", what);
+	rc = cfg_ioctl(h, IOC_LNET_SET_NI_LND, &ni);
+	if (rc == -ENOENT && !cfg_unreachable(h))
+		return cfg_fail(err, rc, NULL, "%s: %s", doing,
+				nid ? "not a NID of this node" :
+				net_id ? "the net has no NI" : "there is none");
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
+}
+
 int cfg_net_del(struct cfg_handle *h, const struct cfg_net *in, struct cfg_err *err)
 {
 	char net[LNET_NET_STR_MAX];

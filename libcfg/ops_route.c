@@ -49,8 +49,11 @@ static int buffers_bad(const char *what, const char *s, unsigned int kind,
 			what, s, r->min, r->max);
 }
 
-int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
-		      struct cfg_err *err)
+/* A count of @kind read by @number: cfg_parse_s32 (YAML) or cfg_parse_arg_s32. */
+static int buffers_parse(int (*number)(const char *what, const char *s, s32 min, s32 max,
+				       s32 *out, struct cfg_err *err),
+			 const char *what, const char *s, unsigned int kind, s32 *out,
+			 struct cfg_err *err)
 {
 	s32 counts[LNET_NBUF_KINDS] = { [0 ... LNET_NBUF_KINDS - 1] = -1 };
 
@@ -58,11 +61,23 @@ int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *o
 		return cfg_fail(err, -EINVAL, NULL, "invalid %s: no router buffer kind %u",
 				what, kind);
 	/* -1 is not a number here: only the library's callers leave a kind */
-	if (cfg_parse_s32(what, s, 0, INT32_MAX, &counts[kind], err) ||
+	if (number(what, s, 0, INT32_MAX, &counts[kind], err) ||
 	    lnet_buffers_check(counts, NULL))
 		return buffers_bad(what, s, kind, err);
 	*out = counts[kind];
 	return 0;
+}
+
+int cfg_parse_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
+		      struct cfg_err *err)
+{
+	return buffers_parse(cfg_parse_s32, what, s, kind, out, err);
+}
+
+int cfg_parse_arg_buffers(const char *what, const char *s, unsigned int kind, s32 *out,
+			  struct cfg_err *err)
+{
+	return buffers_parse(cfg_parse_arg_s32, what, s, kind, out, err);
 }
 
 /* --- routes ------------------------------------------------------------------ */

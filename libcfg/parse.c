@@ -37,21 +37,22 @@ static int parse_digits(const char *s, u64 *v)
  * "0x" or "0X" then hex digits, "0" then octal digits, else decimal.
  * -EINVAL for junk (also "08", "0x"), -ERANGE past 64 bits.
  */
-static int parse_c_number(const char *s, u64 *v)
+static int parse_c_number_len(const char *s, size_t len, u64 *v)
 {
+	const char *end = s + len;
 	unsigned int base = 10, d;
 	u64 n = 0;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (len >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
 		s += 2;
-	} else if (s[0] == '0' && s[1]) {
+	} else if (len > 1 && s[0] == '0') {
 		base = 8;
 		s++;
 	}
-	if (!*s)
+	if (s == end)
 		return -EINVAL;
-	for (; *s; s++) {
+	for (; s < end; s++) {
 		if (*s >= '0' && *s <= '9')
 			d = (unsigned int)(*s - '0');
 		else if (base == 16 && *s >= 'a' && *s <= 'f')
@@ -70,27 +71,31 @@ static int parse_c_number(const char *s, u64 *v)
 	return 0;
 }
 
-/* "123", "64K", "1m": 0 and *@v, or -EINVAL / -ERANGE (past 2^32 - 1). */
+static int parse_c_number(const char *s, u64 *v)
+{
+	return parse_c_number_len(s, strlen(s), v);
+}
+
+/*
+ * "123", "0x40K", "1m": a number as parse_c_number() reads it, then an
+ * optional K or M (neither is a hex digit, so "0x1K" is 1024). 0 and
+ * *@v, or -EINVAL / -ERANGE (past 2^32 - 1).
+ */
 static int parse_size(const char *s, u64 *v)
 {
+	size_t len = strlen(s);
 	u64 n = 0, unit = 1;
-	const char *p = s;
+	int rc;
 
-	for (; *p >= '0' && *p <= '9'; p++) {
-		n = n * 10 + (u64)(*p - '0');
-		if (n > 0xffffffffULL)
-			return -ERANGE;
-	}
-	if (p == s)
-		return -EINVAL;
-	if (*p == 'k' || *p == 'K')
+	if (len && (s[len - 1] == 'k' || s[len - 1] == 'K'))
 		unit = 1024;
-	else if (*p == 'm' || *p == 'M')
+	else if (len && (s[len - 1] == 'm' || s[len - 1] == 'M'))
 		unit = 1024 * 1024;
-	else if (*p)
-		return -EINVAL;
-	if (*p && p[1])
-		return -EINVAL;
+	rc = parse_c_number_len(s, unit > 1 ? len - 1 : len, &n);
+	if (rc)
+		return rc;
+	if (n > 0xffffffffULL)
+		return -ERANGE;
 	*v = n * unit;
 	return *v > 0xffffffffULL ? -ERANGE : 0;
 }

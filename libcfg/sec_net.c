@@ -484,6 +484,8 @@ static int net_of_ni(struct cfg_net *s, u32 net_id, const struct lnet_ioc_ni *ni
 	s->tun = ni->ni_tun;
 	if (ni->ni_flags & LNET_NI_F_LND_TUN)
 		s->lnd_tun = ni->ni_lnd_tun;
+	if (ni->ni_flags & LNET_NI_F_LND_TIMEOUT_DEF)
+		s->lnd_tun.timeout = -1;	/* added back, it follows the global again */
 	if (cfg_net_append(s, ni->ni_ifname))
 		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
 	return 0;
@@ -564,14 +566,18 @@ static bool tunables_differ(const struct lnet_ni_tunables *want,
 	return buf[0];
 }
 
-/* The same for the LND tunables a tcp NI has (tos -1 is a value too). */
-static void lnd_tunables_differ(const struct cfg_net *want, const struct lnet_ioc_ni *have,
-				char *buf, size_t len)
+/*
+ * The same for the LND tunables a tcp NI has (tos -1 is a value too), in
+ * a buffer of its own: their rows, as LNET_NI_LND_ROW() bits (0: none).
+ */
+static u32 lnd_tunables_differ(const struct cfg_net *want, const struct lnet_ioc_ni *have,
+			       char *buf, size_t len)
 {
-	u32 i;
+	u32 i, rows = 0;
 
+	buf[0] = '\0';
 	if (!(have->ni_flags & LNET_NI_F_LND_TUN))
-		return;		/* accepted and ignored (o2ib): nothing to compare */
+		return 0;	/* accepted and ignored (o2ib): nothing to compare */
 	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++) {
 		s32 w = lnet_sock_tun_get(&want->lnd_tun, i);
 		s32 h = lnet_sock_tun_get(&have->ni_lnd_tun, i);
@@ -579,9 +585,59 @@ static void lnd_tunables_differ(const struct cfg_net *want, const struct lnet_io
 		/* conns_per_peer 0 is the LND's choice: what it chose is in force */
 		if (i == LNET_SOCK_CONNS_PER_PEER && !w)
 			continue;
-		if (w != -1 && w != h)
+		if (w != -1 && w != h) {
 			plan_change(buf, len, lnet_sock_tun_ranges[i].name, h, w);
+			rows |= LNET_NI_LND_ROW(i);
+		}
 	}
+	return rows;
+}
+
+/* What an in-place LND change saved: the NI, the rows, the values before. */
+struct lnd_saved {
+	struct lnet_nid nid;
+	u32 rows;
+	struct lnet_sock_tunables old;
+};
+
+static int undo_lnd_set(struct applier *a, const struct undo *u, struct cfg_err *e)
+{
+	const struct lnd_saved *s = u->data;
+
+	return cfg_net_lnd_set(a->h, 0, &s->nid, &s->old, s->rows, e);
+}
+
+static void release_lnd_saved(struct undo *u)
+{
+	free(u->data);
+}
+
+/*
+ * Change the LND tunables @rows of the running NI @have to those of @one,
+ * in place (IOC_LNET_SET_NI_LND); the undo puts back the values before (a
+ * timeout that followed the global one follows it again).
+ */
+static int lnd_set_step(struct applier *a, const struct cfg_net *one,
+			const struct lnet_ioc_ni *have, u32 rows)
+{
+	struct undo u = { .undo = undo_lnd_set, .release = release_lnd_saved, .ndata = 1 };
+	struct lnd_saved *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s)
+		return cfg_fail(a->err, -ENOMEM, NULL, "out of memory");
+	s->nid = have->ni_nid;
+	s->rows = rows;
+	s->old = have->ni_lnd_tun;
+	if (have->ni_flags & LNET_NI_F_LND_TIMEOUT_DEF)
+		s->old.timeout = -1;
+	rc = cfg_net_lnd_set(a->h, 0, &have->ni_nid, &one->lnd_tun, rows, a->err);
+	if (rc) {
+		free(s);
+		return item_failed(a, &one->loc, rc);
+	}
+	u.data = s;
+	return push_undo(a, &u);
 }
 
 /* The NIs of @n as they are now (one cfg_net per NI), to add them back. */
@@ -651,32 +707,45 @@ static int add_step(struct applier *a, struct cfg_net *one)
 }
 
 /*
- * Bring the NI @one into force: added, or left alone. Its tunables cannot
- * change while it exists, and deleting and adding it again would move it
- * after the other NIs (a rollback could not put it back in its place): a
- * change is one error naming the values, for the admin to delete it first.
+ * A running NI @ni that @one names: its LND tunables change in place;
+ * its four NI tunables cannot change while it exists, and deleting and
+ * adding it again would move it after the other NIs (a rollback could not
+ * put it back in its place): such a change is one error naming the
+ * values, for the admin to delete it first.
  */
-static int add_ni(struct applier *a, struct cfg_net *one)
+static int change_ni(struct applier *a, const struct cfg_net *one,
+		     const struct lnet_ioc_ni *ni)
 {
 	char name[LNET_NET_STR_MAX + LNET_IFNAME_LEN + 2], diff[256];
 	char net[LNET_NET_STR_MAX];
-	struct lnet_ioc_ni ni;
-	int rc = running_ni(a, one, &ni);
+	u32 rows;
 
-	if (rc && rc != -ENOENT)
-		return rc;
-	if (!rc) {
-		tunables_differ(&one->tun, &ni.ni_tun, diff, sizeof(diff));
-		lnd_tunables_differ(one, &ni, diff, sizeof(diff));
-	}
-	if (!rc && diff[0]) {
+	if (tunables_differ(&one->tun, &ni->ni_tun, diff, sizeof(diff))) {
 		lnet_net_print(one->net_id, net, sizeof(net));
 		return cfg_fail(a->err, -EBUSY, &one->loc,
 				"net %s: tunables %s: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net %s --if %s)",
 				ni_name(one, name, sizeof(name)), diff, net, one->ifnames[0]);
 	}
-	if (!rc)
+	rows = lnd_tunables_differ(one, ni, diff, sizeof(diff));
+	if (!rows)
 		return 0;
+	if (!a->plan)
+		return lnd_set_step(a, one, ni, rows);
+	plan_line(a, '~', "net %s: %s", ni_name(one, name, sizeof(name)), diff);
+	return 0;
+}
+
+/* Bring the NI @one into force: added, changed in place (change_ni), or left alone. */
+static int add_ni(struct applier *a, struct cfg_net *one)
+{
+	char name[LNET_NET_STR_MAX + LNET_IFNAME_LEN + 2];
+	struct lnet_ioc_ni ni;
+	int rc = running_ni(a, one, &ni);
+
+	if (rc && rc != -ENOENT)
+		return rc;
+	if (!rc)
+		return change_ni(a, one, &ni);
 	if (!a->plan)
 		return add_step(a, one);
 	plan_line(a, '+', "net %s", ni_name(one, name, sizeof(name)));

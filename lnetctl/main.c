@@ -134,7 +134,7 @@ int lnetctl_verbose(const struct lnetctl_ctx *ctx, const char *val, int *level)
 	struct cfg_err err;
 	s32 v = 0;
 
-	if (val && cfg_parse_s32("--verbose", val, 0, LNETCTL_MAX_VERBOSE, &v, &err))
+	if (val && cfg_parse_arg_s32("--verbose", val, 0, LNETCTL_MAX_VERBOSE, &v, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	*level = v;
 	return LNETCTL_OK;

@@ -81,7 +81,7 @@ static int parse_rows(const struct lnetctl_args *a, u32 first, u32 nrows,
 		if (!a->val[first + i])
 			continue;
 		snprintf(what, sizeof(what), "--%s", net_add_opts[first + i].name);
-		rc = cfg_parse_s32(what, a->val[first + i], ranges[i].min, ranges[i].max,
+		rc = cfg_parse_arg_s32(what, a->val[first + i], ranges[i].min, ranges[i].max,
 				   ref(t, i), err);
 		if (rc)
 			return rc;
@@ -282,6 +282,6 @@ const struct lnetctl_cmd lnetctl_net_cmds[] = {
 	  "delete a net, or with --if or --nid only those NIs" },
 	{ "show", net_show, NULL, net_show_opts, "show the local NIs as YAML" },
 	{ "set", lnetctl_net_set, NULL, lnetctl_net_set_opts,
-	  "set the health of a local NI (--nid) or of every one: --health N" },
+	  "change local NIs in place: --health N, LND tunables (--conns-per-peer, --lnd-timeout, --tos)" },
 	{ NULL }
 };

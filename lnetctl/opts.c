@@ -131,12 +131,21 @@ static int scan_fail(struct lnetctl_scan *s, const char *fmt, ...)
 	return LNETCTL_OPT_NONE;
 }
 
-static bool all_digits(const char *w)
+/*
+ * A word that is a level rather than the next argument: digits, or 0x and
+ * hex digits (Lustre's number forms; 010 is digits already).
+ */
+static bool level_word(const char *w)
 {
+	bool hex = w[0] == '0' && (w[1] == 'x' || w[1] == 'X');
+
+	if (hex)
+		w += 2;
 	if (!*w)
 		return false;
 	for (; *w; w++)
-		if (*w < '0' || *w > '9')
+		if (!(*w >= '0' && *w <= '9') &&
+		    !(hex && ((*w >= 'a' && *w <= 'f') || (*w >= 'A' && *w <= 'F'))))
 			return false;
 	return true;
 }
@@ -167,7 +176,7 @@ static int take_value(struct lnetctl_scan *s, struct lnetctl_args *a, int i,
 		return 0;
 	}
 	if (o->kind == LNETCTL_LEVEL) {
-		bool num = next && all_digits(next);
+		bool num = next && level_word(next);
 
 		a->val[i] = num ? next : "1";
 		return num;

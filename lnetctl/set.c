@@ -59,7 +59,7 @@ static int set_buffers(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!set_value(ctx, argc, argv, &val, &rc))
 		return rc;
-	if (cfg_parse_buffers(ctx->cmd->name, val, k, &counts[k], &err))
+	if (cfg_parse_arg_buffers(ctx->cmd->name, val, k, &counts[k], &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	return lnetctl_done(ctx, cfg_buffers_set(ctx->h, counts, LNET_NBUF_KINDS, &err), &err);
 }

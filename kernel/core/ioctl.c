@@ -181,6 +181,43 @@ static int lnet_ioc_del_net(struct lnet *ln, unsigned int cmd, void *buf,
 	return lnet_net_del(ln, n->ni_net, n->ni_ifname);
 }
 
+/* SET_NI_LND: only the selectors, the flags and ni_lnd_tun may be set. */
+static bool lnet_ni_set_fields_zero(const struct lnet_ioc_ni *n)
+{
+	struct lnet_ioc_ni z = { 0 };
+
+	z.ni_hdr = n->ni_hdr;
+	z.ni_net = n->ni_net;
+	z.ni_nid = n->ni_nid;
+	z.ni_lnd_tun = n->ni_lnd_tun;
+	z.ni_flags = n->ni_flags;
+	return !memcmp(&z, n, sizeof(z));
+}
+
+static int lnet_ioc_set_ni_lnd(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	const struct lnet_ioc_ni *n = buf;
+	bool one = !lnet_nid_is_zero(&n->ni_nid);
+	int rc;
+
+	if (!lnet_ni_set_fields_zero(n))
+		return -EINVAL;
+	rc = lnet_ioc_nid_check(&n->ni_nid, true);
+	if (rc)
+		return rc;
+	if (one && n->ni_net && n->ni_net != lnet_nid_net(&n->ni_nid))
+		return -EINVAL;
+	return lnet_ni_lnd_set(ln, one ? 0 : n->ni_net, one ? &n->ni_nid : NULL,
+			       &n->ni_lnd_tun, n->ni_flags & ~LNET_NI_F_LND_TUN);
+}
+
+static bool lnet_ni_set_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_ni *n = buf;
+
+	return !(n->ni_flags & ~(LNET_NI_F_LND_TUN | LNET_NI_LND_ROWS_ALL));
+}
+
 static u32 lnet_list_len(const struct list_head *head)
 {
 	const struct list_head *pos;
@@ -853,6 +890,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_ni_reserved_zero, lnet_ioc_del_net },
 	{ IOC_LIBCFS_GET_NET, sizeof(struct lnet_ioc_ni), false, false,
 	  lnet_ni_reserved_zero, lnet_ioc_get_net },
+	{ IOC_LNET_SET_NI_LND, sizeof(struct lnet_ioc_ni), true, false,
+	  lnet_ni_set_reserved_zero, lnet_ioc_set_ni_lnd },
 	{ IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if), false, true,
 	  lnet_if_reserved_zero, lnet_ioc_get_if },
 	{ IOC_LIBCFS_ADD_PEER_NI, sizeof(struct lnet_ioc_peer), true, false,

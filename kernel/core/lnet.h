@@ -255,6 +255,13 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 		    const struct lnet_sock_tunables *lnd_tun,
 		    const struct lnet_nid *want);
 /* The LND tunables of @ni in force (GET_NET): LNET_NI_F_LND_TUN on tcp. */
+/*
+ * IOC_LNET_SET_NI_LND: the @rows (LNET_NI_LND_ROW bits) of @t into the NI
+ * of @nid, else every NI of @net_id, else every tcp NI; 0, -EINVAL or
+ * -ENOENT (nothing changed).
+ */
+int lnet_ni_lnd_set(struct lnet *ln, u32 net_id, const struct lnet_nid *nid,
+		    const struct lnet_sock_tunables *t, u32 rows);
 void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 			    struct lnet_sock_tunables *out, u32 *flags);
 /* How long a send may wait in @ni's LND: its timeout, else lnd_timeout. */

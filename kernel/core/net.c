@@ -200,6 +200,71 @@ static void lnet_ni_lnd_tun_resolve(struct lnet_sock_tunables *t, u32 net_id,
 		t->conns_per_peer = LNET_SOCK_CONNS_PER_PEER_DEF;
 }
 
+/* The NIs a SET_NI_LND names: @nid's, else @net_id's, else every tcp NI. */
+static bool lnet_ni_lnd_set_names(const struct lnet_ni *ni, u32 net_id,
+				  const struct lnet_nid *nid)
+{
+	if (nid)
+		return lnet_nid_equal(&ni->ni_nid, nid);
+	if (net_id)
+		return ni->ni_net->net_id == net_id;
+	return ni->ni_nid.nid_lnd == LNET_LND_TCP;
+}
+
+/* The log's line for an in-place change: every row's value now (-1: the default). */
+static void lnet_ni_lnd_log(const struct lnet_ni *ni)
+{
+	char what[128];
+	int n = snprintf(what, sizeof(what), "lnd tunables changed:");
+	u32 i;
+
+	for (i = 0; i < __LNET_SOCK_TUN_MAX && n > 0 && (size_t)n < sizeof(what); i++)
+		n += snprintf(what + n, sizeof(what) - (size_t)n, " %s %d",
+			      lnet_sock_tun_ranges[i].name, lnet_sock_tun_get(&ni->ni_lnd_tun, i));
+	lnet_ni_log(ni, what);
+}
+
+static void lnet_ni_lnd_set_one(struct lnet_ni *ni, const struct lnet_sock_tunables *t,
+				u32 rows)
+{
+	struct lnet_sock_tunables cur = ni->ni_lnd_tun;
+	u32 i;
+
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++)
+		if (rows & LNET_NI_LND_ROW(i))
+			*lnet_sock_tun_ref(&cur, i) = lnet_sock_tun_get(t, i);
+	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, ni->ni_net->net_id, &cur);
+	lnet_ni_lnd_log(ni);
+}
+
+int lnet_ni_lnd_set(struct lnet *ln, u32 net_id, const struct lnet_nid *nid,
+		    const struct lnet_sock_tunables *t, u32 rows)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	u32 n = 0;
+	int rc;
+
+	if (nid) {
+		ni = lnet_ni_find(ln, nid);
+		if (!ni)
+			return -ENOENT;
+		net_id = ni->ni_net->net_id;
+	}
+	/* the whole check first: the NIs named change all, or none does */
+	rc = lnet_ni_lnd_set_check(net_id ? net_id : LNET_NET_ID(LNET_LND_TCP, 0), t, rows,
+				   NULL);
+	if (rc)
+		return rc;
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if (lnet_ni_lnd_set_names(ni, net_id, nid)) {
+				lnet_ni_lnd_set_one(ni, t, rows);
+				n++;
+			}
+	return n ? 0 : -ENOENT;
+}
+
 void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 			    struct lnet_sock_tunables *out, u32 *flags)
 {
@@ -209,6 +274,7 @@ void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 		return;
 	*flags = LNET_NI_F_LND_TUN;
 	if (out->timeout == -1) {
+		*flags |= LNET_NI_F_LND_TIMEOUT_DEF;
 		u32 t = 0;
 
 		lnet_global_get(ln, LNET_GLOBAL_LND_TIMEOUT, &t);

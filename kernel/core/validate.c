@@ -150,6 +150,22 @@ int lnet_ni_lnd_tun_check(u32 net_id, const struct lnet_sock_tunables *t,
 	return i < __LNET_SOCK_TUN_MAX ? lnet_bad(bad, LNET_BAD_LND_RANGE, i, 0) : 0;
 }
 
+int lnet_ni_lnd_set_check(u32 net_id, const struct lnet_sock_tunables *t, u32 rows,
+			  struct lnet_bad *bad)
+{
+	struct lnet_sock_tunables asked;
+	u32 i;
+
+	if (!rows || (rows & ~LNET_NI_LND_ROWS_ALL))
+		return lnet_bad(bad, LNET_BAD_FLAGS, 0, 0);
+	/* the rows left alone are checked as unset: only the named ones count */
+	lnet_sock_tunables_unset(&asked);
+	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++)
+		if (rows & LNET_NI_LND_ROW(i))
+			*lnet_sock_tun_ref(&asked, i) = lnet_sock_tun_get(t, i);
+	return lnet_ni_lnd_tun_check(net_id, &asked, bad);
+}
+
 /* The settings that depend on each other (see lnet_ioctl.h). */
 static int lnet_global_cross_check(const u32 *cur, u32 id, u32 value,
 				   struct lnet_bad *bad)

@@ -91,6 +91,14 @@ void lnet_sock_tunables_unset(struct lnet_sock_tunables *t);
  */
 int lnet_ni_lnd_tun_check(u32 net_id, const struct lnet_sock_tunables *t,
 			  struct lnet_bad *bad);
+/*
+ * A change in place of the LND tunables of the NIs of net @net_id
+ * (IOC_LNET_SET_NI_LND): @rows a mask of LNET_NI_LND_ROW() bits, at least
+ * one and none past the table (LNET_BAD_FLAGS); the rows it names of @t
+ * as lnet_ni_lnd_tun_check() wants them, the others not read.
+ */
+int lnet_ni_lnd_set_check(u32 net_id, const struct lnet_sock_tunables *t, u32 rows,
+			  struct lnet_bad *bad);
 
 /*
  * Setting @id to @value: known, settable and in range (what needs no

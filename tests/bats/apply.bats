@@ -126,12 +126,14 @@ udsp:
 	base >"$T/base.yaml"
 	lnetctl import "$T/base.yaml"
 	# the edit, with a NID of another peer given to the new peer (applied
-	# after the NI replaced and the peer NI added, before the rules)
-	edited | sed 's/^- primary nid: 10.11.0.40@tcp$/&\n  peer ni: [{nid: 10.11.0.21@tcp1}]/' >"$T/bad.yaml"
+	# after the NI replaced and the peer NI added, before the rules), and
+	# lnd tunables of the running tcp NI changed in place first
+	edited | sed 's/^- primary nid: 10.11.0.40@tcp$/&\n  peer ni: [{nid: 10.11.0.21@tcp1}]/
+		s/^    tunables: {peer_timeout: 180, peer_credits: 16}$/&\n    lnd tunables: {timeout: 20, tos: 4}/' >"$T/bad.yaml"
 	lnetctl export >"$T/before"
 	run --separate-stderr lnetctl import "$T/bad.yaml"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "$T/bad.yaml:14:3: NID 10.11.0.21@tcp1 already belongs to peer 10.11.0.20@tcp" ] || { echo "$stderr"; return 1; }
+	[ "$stderr" = "$T/bad.yaml:15:3: NID 10.11.0.21@tcp1 already belongs to peer 10.11.0.20@tcp" ] || { echo "$stderr"; return 1; }
 	lnetctl export >"$T/after"
 	cmp "$T/before" "$T/after"
 	# a tunable of an NI in force: refused, naming both values; --dry-run too
@@ -149,6 +151,10 @@ udsp:
 	[ "$stderr" = "$T/mr.yaml:2:3: peer 10.11.0.10@tcp: 'Multi-Rail' is true, the file says false: it cannot change on a peer that exists (delete the peer first)" ] || { echo "$stderr"; return 1; }
 	lnetctl export >"$T/after"
 	cmp "$T/before" "$T/after"
+	# the rolled back timeout is the default again: it follows the global one
+	lnetctl set transaction_timeout 41
+	run lnetctl net show -v --net tcp
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['lnd tunables']")" = "{'conns_per_peer': 1, 'timeout': 10, 'tos': -1}" ]
 }
 
 @test "import --del removes what the file names; again, or of what is absent, is no error" {

@@ -34,6 +34,41 @@ sets() {
 	sets net "10.11.0.1@tcp=1000 10.11.0.2@tcp=16" -n 10.11.0.2 -t 0x10
 }
 
+# lnd: "nid=conns_per_peer/timeout/tos" of each tcp NI of `net show -v`, in order.
+lnd() {
+	run lnetctl net show -v
+	yaml_get "' '.join('%s=%s/%s/%s' % (n['nid'], t['conns_per_peer'], t['timeout'], t['tos']) for e in d['net'] for n in e['local NI(s)'] for t in [n.get('lnd tunables')] if t)"
+}
+
+# lnd_sets WANT ARGS...: `lnetctl net set ARGS` leaves the LND tunables WANT (see lnd).
+lnd_sets() {
+	lnetctl net set "${@:2}"
+	[ "$(lnd)" = "$1" ] || { echo "net set ${*:2}: $(lnd)"; return 1; }
+}
+
+@test "net set --conns-per-peer, --lnd-timeout, --tos: in place on one NI (--nid), a net's (--net) or every tcp NI" {
+	lnetctl net add --net tcp --if veth0,veth1
+	lnetctl net add --net tcp1 --if veth0
+	lnd_sets "10.11.0.1@tcp=4/49/-1 10.11.0.2@tcp=1/49/-1 10.11.0.1@tcp1=1/49/-1" \
+		--nid 10.11.0.1@tcp --conns-per-peer 4
+	# Lustre's letters and number forms: -i NET, -l, 0x1e is 30
+	lnd_sets "10.11.0.1@tcp=4/30/-1 10.11.0.2@tcp=4/30/-1 10.11.0.1@tcp1=1/49/-1" \
+		-i tcp -l 0x1e -m 4
+	lnd_sets "10.11.0.1@tcp=4/30/8 10.11.0.2@tcp=4/30/8 10.11.0.1@tcp1=1/49/8" --tos 010
+	# -1: the default again (the timeout follows the global lnd_timeout); 0 conns: the LND's one
+	lnd_sets "10.11.0.1@tcp=4/30/8 10.11.0.2@tcp=4/49/8 10.11.0.1@tcp1=1/49/8" \
+		--nid 10.11.0.2@tcp --lnd-timeout -1
+	lnd_sets "10.11.0.1@tcp=1/30/8 10.11.0.2@tcp=4/49/8 10.11.0.1@tcp1=1/49/8" \
+		-n 10.11.0.1@tcp --conns-per-peer 0
+	lnetctl set transaction_timeout 40
+	[ "$(lnd)" = "10.11.0.1@tcp=1/30/8 10.11.0.2@tcp=4/13/8 10.11.0.1@tcp1=1/13/8" ]
+	# with --health, on the same NI
+	lnetctl set recovery_interval 3600
+	lnd_sets "10.11.0.1@tcp=1/30/8 10.11.0.2@tcp=4/5/8 10.11.0.1@tcp1=1/13/8" \
+		--nid 10.11.0.2@tcp --lnd-timeout 5 --health 0
+	[ "$(health net)" = "10.11.0.1@tcp=1000 10.11.0.2@tcp=0 10.11.0.1@tcp1=1000" ]
+}
+
 @test "peer set --health: one peer NI (--nid), every peer NI (--all or no --nid)" {
 	lnetctl set recovery_interval 3600
 	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
@@ -46,13 +81,8 @@ sets() {
 @test "net set, peer set: bad input is one line naming it, exit 2 (1 for an NI that is not there), nothing changes" {
 	lnetctl net add --net tcp --if veth0
 	lnetctl peer add --prim_nid 10.11.0.7@tcp
-	fails 2 "lnetctl net set: missing required option --health" net set --nid 10.11.0.1@tcp
 	fails 2 "lnetctl net set: invalid --health '1001': expected an integer 0-1000" \
 		net set --health 1001
-	fails 2 "lnetctl net set: invalid --health '-1': expected an integer 0-1000" \
-		net set --health=-1
-	fails 2 "lnetctl net set: --nid and --all: give one (without either: every NI)" \
-		net set --nid 10.11.0.1@tcp --all --health 0
 	fails 2 "lnetctl peer set: invalid --nid '10.11.0.300@tcp': octet '300' is out of range 0-255" \
 		peer set --nid 10.11.0.300@tcp --health 0
 	fails 1 "lnetctl net set: cannot set the health of local NI 10.11.0.9@tcp: not a NID of this node (0@lo included)" \
@@ -61,6 +91,35 @@ sets() {
 		net set --nid 0@lo --health 0
 	fails 1 "lnetctl peer set: cannot set the health of peer NI 10.11.0.8@tcp: no peer has this NID" \
 		peer set --nid 10.11.0.8@tcp --health 0
+	# LND tunables: refused before the health changes, on every NI named or none
+	lnetctl net add --net o2ib --if veth1
+	fails 1 "lnetctl net set: net o2ib takes no LND tunables: only tcp nets have an LND here" \
+		net set --net o2ib --tos 1
+	fails 1 "lnetctl net set: cannot change the LND tunables of NI 10.11.0.9@tcp: not a NID of this node" \
+		net set --nid 10.11.0.9@tcp --tos 1 --health 0
+	fails 1 "lnetctl net set: cannot change the LND tunables of the NIs of net tcp5: the net has no NI" \
+		net set --net tcp5 --lnd-timeout 9
+}
+
+# bats test_tags=parse-only
+@test "net set: bad options are one line naming them, exit 2" {
+	while IFS='|' read -r msg args; do
+		read -ra argv <<<"$args"
+		run --separate-stderr lnetctl net set "${argv[@]}"
+		[ "$status" -eq 2 ] && [ "$output" = "" ] &&
+			[ "$stderr" = "lnetctl net set: $msg" ] || { echo "$args: $status $stderr"; return 1; }
+	done <<'EOF'
+missing option: --health, --conns-per-peer, --lnd-timeout or --tos|--nid 10.11.0.1@tcp
+invalid --health '-1': expected an integer 0-1000|--health=-1
+--nid, --net and --all: give one (without any: every NI)|--nid 10.11.0.1@tcp --all --health 0
+--nid, --net and --all: give one (without any: every NI)|-i tcp --all --tos 1
+--net selects the NIs of the LND tunables: --health takes --nid or none (every NI)|--net tcp --health 0 --tos 1
+invalid --conns-per-peer '128': expected an integer 0-127|--conns-per-peer 128
+invalid --lnd-timeout '0': expected an integer 1-86400|-l 0
+invalid --tos '0x100': expected an integer -1-255|--tos 0x100
+invalid --tos '-2': expected an integer -1-255|--tos=-2
+invalid --net 'tcp!': trailing junk '!' after net 'tcp'|--net tcp! --tos 1
+EOF
 }
 
 @test "net del --nid: the NIs of those NIDs only; --net may be left out" {

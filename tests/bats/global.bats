@@ -100,6 +100,12 @@ max_recovery_ping_interval 1 2147483647"
 	run lnetctl routing show
 	yaml_is 'routing: {enable: 0}
 buffers: {tiny: 512, small: 1048576, large: 256}'
+	# Lustre's number forms on the command line
+	lnetctl set tiny_buffers 01000
+	lnetctl set small_buffers 0x1000
+	run lnetctl routing show
+	yaml_is 'routing: {enable: 0}
+buffers: {tiny: 512, small: 4096, large: 256}'
 	fails 2 "lnetctl set tiny_buffers: invalid tiny_buffers '511': expected 0 (the default) or an integer 512-1048576" \
 		set tiny_buffers 511
 	fails 2 "lnetctl set small_buffers: invalid small_buffers '4095': expected 0 (the default) or an integer 4096-1048576" \

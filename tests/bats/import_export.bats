@@ -299,9 +299,26 @@ udsp:
 	state >"$T/first"
 	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
 	diff "$T/first" <(state)
-	sed 's/tos: 104/tos: 8/' "$TOP/tests/data/net/lnd-tunables.yaml" >"$T/tos.yaml"
-	fails 1 "$T/tos.yaml:8:13: net tcp(veth0): tunables tos 104 -> 8: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net tcp --if veth0)" \
-		import "$T/tos.yaml"
+	# an lnd tunable that differs changes in place, all or nothing: a peer
+	# that fails after it puts it back
+	sed 's/tos: 104/tos: 8/; s/timeout: 30/timeout: 20/' "$TOP/tests/data/net/lnd-tunables.yaml" >"$T/tos.yaml"
+	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
+	state >"$T/first"
+	{ cat "$T/tos.yaml"; printf '%s\n' 'peer:' '- primary nid: 10.11.0.9@tcp' '  peer ni: [{nid: 10.11.0.8@tcp}]'; } >"$T/bad.yaml"
+	run --separate-stderr lnetctl import "$T/bad.yaml"
+	[ "$status" -eq 1 ] && [ "$stderr" = "$T/bad.yaml:42:3: NID 10.11.0.8@tcp already belongs to peer 10.11.0.7@tcp" ] || { echo "$status $stderr"; return 1; }
+	diff "$T/first" <(state)
+	run --separate-stderr lnetctl import --dry-run "$T/tos.yaml"
+	[ "$status" -eq 0 ] && [ "$output" = "~ net tcp(veth0): timeout 30 -> 20, tos 104 -> 8" ] || { echo "$output $stderr"; return 1; }
+	lnetctl import "$T/tos.yaml"
+	run lnetctl net show -v --net tcp
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['lnd tunables']")" = "{'conns_per_peer': 4, 'timeout': 20, 'tos': 8}" ]
+	# and back; a changed NI tunable is still refused
+	lnetctl import "$TOP/tests/data/net/lnd-tunables.yaml"
+	lnetctl peer del --prim_nid 10.11.0.7@tcp
+	sed 's/peer_credits: 8/peer_credits: 16/; s/tos: 104/tos: 8/' "$TOP/tests/data/net/lnd-tunables.yaml" >"$T/pc.yaml"
+	fails 1 "$T/pc.yaml:8:13: net tcp(veth0): tunables peer_credits 8 -> 16: an NI's tunables cannot change while it exists (delete it first: lnetctl net del --net tcp --if veth0)" \
+		import "$T/pc.yaml"
 	run lnetctl net show -v --net tcp
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[(k, ni[k]) for ni in d['net'][0]['local NI(s)'] for k in ('lnd tunables', 'dev cpt', 'CPT')]")" = \

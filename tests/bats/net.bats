@@ -34,6 +34,18 @@ add_ipv6_if() {
       0: veth1"
 }
 
+@test "net add's tunables and LND tunables, and -v LEVEL, take Lustre's number forms (0x10, 010)" {
+	lnetctl net add --net tcp --if veth0 --peer-credits 0x10 --credits 0400 --peer-timeout 0 \
+		--tos 0x8 --conns-per-peer 02 --lnd-timeout 0X1e
+	run lnetctl net show --net tcp -v 01
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[(n['tunables'], n['lnd tunables']) for n in d['net'][0]['local NI(s)']]")" = \
+	  "[({'peer_timeout': 0, 'peer_credits': 16, 'peer_buffer_credits': 0, 'credits': 256}, {'conns_per_peer': 2, 'timeout': 30, 'tos': 8})]" ]
+	run --separate-stderr lnetctl net show -v 0x6
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "lnetctl net show: invalid --verbose '0x6': expected an integer 0-5" ]
+}
+
 @test "net add prefers the IPv4 address; an IPv6-only interface gives an IPv6 NID" {
 	add_ipv6_if
 	lnetctl net add --net tcp1 --if veth0

@@ -45,6 +45,9 @@ counts() {
 	[ "$(counts)" = "put 0@lo 1048575 9 9 0 0" ]
 	run lnetctl selftest get 0@lo --size 333 --count 1000 --concurrency 1
 	[ "$(counts)" = "get 0@lo 333 1000 1000 0 0" ]
+	# Lustre's number forms, then the suffix
+	run lnetctl selftest get 0@lo --size 0x10K --count 02
+	[ "$(counts)" = "get 0@lo 16384 2 2 0 0" ]
 }
 
 @test "selftest to this node's own NID, and --source" {
@@ -97,7 +100,7 @@ counts() {
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "lnetctl selftest put: invalid --count '$v': expected an integer 1-1000000" ]
 	done
-	for v in 1048577 2M 1x 1KK -1 ""; do
+	for v in 1048577 2M 1x 1KK -1 "" 0x 08 0x100001; do
 		run --separate-stderr lnetctl selftest put 0@lo --size="$v"
 		[ "$status" -eq 2 ]
 		[ "$stderr" = "lnetctl selftest put: invalid --size '$v': expected bytes 0-1048576 (a K or M suffix counts 1024 or 1048576)" ]

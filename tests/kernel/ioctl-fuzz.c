@@ -88,6 +88,7 @@ static const struct cmd_info cmds[] = {
 	{ "DISCOVER", IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping) },
 	{ "SELFTEST", IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest) },
 	{ "GET_IF", IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if) },
+	{ "SET_NI_LND", IOC_LNET_SET_NI_LND, sizeof(struct lnet_ioc_ni) },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -831,7 +831,7 @@ static void test_ioctl_ni_nid_lnd(void **state)
 
 	n = ioc_ni(TCP, NULL, 0);
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &n, sizeof(n), false), 0);
-	assert_int_equal(n.ni_flags, LNET_NI_F_LND_TUN);
+	assert_int_equal(n.ni_flags, LNET_NI_F_LND_TUN | LNET_NI_F_LND_TIMEOUT_DEF);
 	assert_int_equal(n.ni_lnd_tun.conns_per_peer, 1);	/* 0: the LND's choice */
 	assert_int_equal(n.ni_lnd_tun.tos, 8);
 	assert_int_equal(n.ni_lnd_tun.timeout, 49);		/* (150 - 1) / (2 + 1) */
@@ -857,6 +857,95 @@ static void test_ioctl_ni_nid_lnd(void **state)
 	f.if_index = 0;
 	f.if_reserved[2] = 1;
 	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), -EINVAL);
+}
+
+/* A SET_NI_LND request of @rows with every value -1, for the NIs of @net / @nid. */
+static struct lnet_ioc_ni ioc_set_lnd(u32 net, const struct lnet_nid *nid, u32 rows)
+{
+	struct lnet_ioc_ni n;
+
+	memset(&n, 0, sizeof(n));
+	ioc_hdr(&n.ni_hdr, sizeof(n));
+	n.ni_net = net;
+	if (nid)
+		n.ni_nid = *nid;
+	n.ni_flags = LNET_NI_F_LND_TUN | rows;
+	lnet_sock_tunables_unset(&n.ni_lnd_tun);
+	return n;
+}
+
+/* The LND timeout the socket LND reads at its next send, in seconds. */
+static u64 lnd_timeout_s(struct lnet *ln, struct lnet_nid nid)
+{
+	return lnet_ni_lnd_timeout_ns(ln, lnet_ni_find(ln, &nid)) / 1000000000ULL;
+}
+
+/*
+ * SET_NI_LND: one NI, a net's, every tcp NI; all or nothing; -1 back to
+ * the default (the timeout follows the global one again).
+ */
+static void test_ioctl_set_ni_lnd(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid a = nid4(TCP, 10, 0, 0, 1), b = nid4(TCP, 10, 0, 0, 2);
+	struct lnet_nid c = nid4(TCP1, 10, 0, 0, 1), o = nid4(O2IB, 10, 0, 0, 1);
+	const u32 tmo = LNET_NI_LND_ROW(LNET_SOCK_TIMEOUT), tos = LNET_NI_LND_ROW(LNET_SOCK_TOS);
+	const u32 cpp = LNET_NI_LND_ROW(LNET_SOCK_CONNS_PER_PEER);
+	struct lnet_ioc_ni n;
+
+	n = ioc_ni(TCP, "eth0", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	n = ioc_ni(TCP, "eth1", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	n = ioc_ni(TCP1, "eth0", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	n = ioc_ni(O2IB, "eth0", 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+
+	n = ioc_set_lnd(0, &a, tmo);
+	n.ni_lnd_tun.timeout = 7;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), 0);
+	assert_int_equal(lnd_timeout_s(ln, a), 7);
+	assert_int_equal(lnd_timeout_s(ln, b), 49);
+
+	/* refused: nothing changes */
+	n = ioc_set_lnd(TCP, NULL, tmo);
+	n.ni_lnd_tun.timeout = 0;				/* out of range */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(TCP, NULL, 0);				/* no row */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(TCP, NULL, tmo | 1U << 20);		/* unknown flag */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(TCP, NULL, tmo);
+	n.ni_index = 1;						/* not a field it takes */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(O2IB, NULL, tmo);			/* not tcp */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(0, &o, tmo);
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(TCP1, &a, tmo);				/* --net not the NID's */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -EINVAL);
+	n = ioc_set_lnd(0, &(struct lnet_nid){ 0 }, tmo);
+	n.ni_nid = nid4(TCP, 10, 0, 0, 9);			/* not ours */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -ENOENT);
+	n = ioc_set_lnd(LNET_NET_ID(LNET_LND_TCP, 5), NULL, tmo);	/* no NI */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), -ENOENT);
+	assert_int_equal(lnd_timeout_s(ln, a), 7);
+	assert_int_equal(lnd_timeout_s(ln, b), 49);
+
+	/* a net's NIs, then every tcp NI: 0 conns per peer is the LND's one */
+	n = ioc_set_lnd(TCP, NULL, tos | cpp);
+	n.ni_lnd_tun.tos = 4;
+	n.ni_lnd_tun.conns_per_peer = 0;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), 0);
+	assert_int_equal(lnet_ni_find(ln, &b)->ni_lnd_tun.tos, 4);
+	assert_int_equal(lnet_ni_find(ln, &b)->ni_lnd_tun.conns_per_peer, 1);
+	assert_int_equal(lnet_ni_find(ln, &c)->ni_lnd_tun.tos, -1);
+	n = ioc_set_lnd(0, NULL, tmo);				/* -1: the default again */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_SET_NI_LND, &n, sizeof(n), true), 0);
+	assert_int_equal(lnd_timeout_s(ln, a), 49);
+	assert_int_equal(lnet_ni_find(ln, &a)->ni_lnd_tun.tos, 4);	/* a row not named */
+	assert_int_equal(lnet_ni_find(ln, &o)->ni_lnd_tun.timeout, -1);
 }
 
 static void test_ioctl_reserved(void **state)
@@ -1323,6 +1412,7 @@ int main(void)
 		T(test_ioctl_framing),
 		T(test_ioctl_reserved),
 		T(test_ioctl_ni_nid_lnd),
+		T(test_ioctl_set_ni_lnd),
 		T(test_ioctl_perm_and_state),
 		T(test_ioctl_nets),
 		T(test_ioctl_peers),

@@ -53,6 +53,12 @@ static void test_size_values(void **state)
 	size_ok("0M", 1048576, 0);
 	size_ok("4095M", UINT32_MAX, 4095U << 20);
 	size_ok("4294967295", UINT32_MAX, UINT32_MAX);
+	/* Lustre's number forms (strtol base 0), then the suffix */
+	size_ok("0x10", 1048576, 16);
+	size_ok("010", 1048576, 8);
+	size_ok("0x10K", 1048576, 16384);
+	size_ok("0X1m", 1048576, 1048576);
+	size_ok("0", 1048576, 0);
 }
 
 static void test_size_refused(void **state)
@@ -73,7 +79,10 @@ static void test_size_refused(void **state)
 	size_bad(" 1", 0, 1048576, -EINVAL, SIZE_MSG(" 1", "1048576"));
 	size_bad("-1", 0, 1048576, -EINVAL, SIZE_MSG("-1", "1048576"));
 	size_bad("+1", 0, 1048576, -EINVAL, SIZE_MSG("+1", "1048576"));
-	size_bad("0x10", 0, 1048576, -EINVAL, SIZE_MSG("0x10", "1048576"));
+	size_bad("0x", 0, 1048576, -EINVAL, SIZE_MSG("0x", "1048576"));
+	size_bad("0xK", 0, 1048576, -EINVAL, SIZE_MSG("0xK", "1048576"));
+	size_bad("08", 0, 1048576, -EINVAL, SIZE_MSG("08", "1048576"));
+	size_bad("0x100001", 0, 1048576, -ERANGE, SIZE_MSG("0x100001", "1048576"));
 	size_bad("1.5M", 0, 1048576, -EINVAL, SIZE_MSG("1.5M", "1048576"));
 	/* the minimum counts too */
 	size_bad("0", 1, 10, -ERANGE,

@@ -820,6 +820,23 @@ static void test_buffers(void **state)
 	assert_int_equal(cfg_parse_buffers("small", "x", LNET_BUF_SMALL, &v, &err), -EINVAL);
 	assert_string_equal(err.msg, "invalid small 'x': expected 0 (the default) or an integer 4096-1048576");
 	assert_int_equal(v, 1048576);
+	/* YAML stays decimal; the command line reads Lustre's forms */
+	assert_int_equal(cfg_parse_buffers("small", "0x1000", LNET_BUF_SMALL, &v, &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid small '0x1000': expected 0 (the default) or an integer 4096-1048576");
+	assert_int_equal(cfg_parse_buffers("small", "010000", LNET_BUF_SMALL, &v, &err), 0);
+	assert_int_equal(v, 10000);
+	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "0x1000", LNET_BUF_SMALL, &v,
+					       &err), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "010000", LNET_BUF_SMALL, &v,
+					       &err), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "0x0fff", LNET_BUF_SMALL, &v,
+					       &err), -EINVAL);
+	assert_string_equal(err.msg, "invalid small_buffers '0x0fff': expected 0 (the default) or an integer 4096-1048576");
+	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "09", LNET_BUF_SMALL, &v, &err),
+			 -EINVAL);
+	assert_int_equal(v, 4096);
 	assert_int_equal(cfg_parse_buffers("huge", "1", LNET_NBUF_KINDS, &v, &err), -EINVAL);
 	assert_string_equal(err.msg, "invalid huge: no router buffer kind 3");
 	/* cfg_buffers_set checks before it sends: no handle is needed to fail */

@@ -153,6 +153,33 @@ static void test_ni_lnd_tun(void **state)
 	assert_bad(&bad, LNET_BAD_LND_NET, 0, 0);
 }
 
+/* A change in place: only the rows named count; at least one, none unknown. */
+static void test_ni_lnd_set(void **state)
+{
+	const u32 tmo = LNET_NI_LND_ROW(LNET_SOCK_TIMEOUT), tos = LNET_NI_LND_ROW(LNET_SOCK_TOS);
+	struct lnet_sock_tunables t;
+	struct lnet_bad bad = { 0 };
+
+	lnet_sock_tunables_unset(&t);
+	t.timeout = 0;		/* out of range, but not named */
+	t.tos = 4;
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, tos, &bad), 0);
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, tos | tmo, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_LND_RANGE, LNET_SOCK_TIMEOUT, 0);
+	t.timeout = -1;		/* back to the default */
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, tos | tmo, &bad), 0);
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, LNET_NI_LND_ROWS_ALL, &bad), 0);
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, 0, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_FLAGS, 0, 0);
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, LNET_NI_LND_ROW(__LNET_SOCK_TUN_MAX),
+					       &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_FLAGS, 0, 0);
+	assert_int_equal(lnet_ni_lnd_set_check(TCP, &t, LNET_NI_F_LND_TUN, &bad), -EINVAL);
+	assert_int_equal(lnet_ni_lnd_set_check(LNET_NET_ID(LNET_LND_O2IB, 0), &t, tos, &bad),
+			 -EINVAL);
+	assert_bad(&bad, LNET_BAD_LND_NET, 0, 0);
+}
+
 static void test_global_ranges(void **state)
 {
 	struct lnet_bad bad = { 0 };
@@ -362,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_ni_add),
 		cmocka_unit_test(test_ni_lnd_tun),
+		cmocka_unit_test(test_ni_lnd_set),
 		cmocka_unit_test(test_global_ranges),
 		cmocka_unit_test(test_global_cross),
 		cmocka_unit_test(test_peer_add),

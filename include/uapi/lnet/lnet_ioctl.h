@@ -132,7 +132,8 @@ struct lnet_ioc_config {
  *   first), ni_net (0 = any net, else only that net).
  *   Out: every field (ni_tun with the defaults filled in; on a tcp net
  *   LNET_NI_F_LND_TUN and ni_lnd_tun, the values in force; on other nets
- *   ni_flags 0 and ni_lnd_tun all -1). ENOENT past
+ *   ni_flags 0 and ni_lnd_tun all -1; LNET_NI_F_LND_TIMEOUT_DEF when
+ *   the timeout follows the global one). ENOENT past
  *   the last NI. The counters:
  *     ni_send_count / ni_recv_count / ni_drop_count  messages sent,
  *         received, dropped through this NI;
@@ -228,7 +229,36 @@ enum lnet_ni_status {
  */
 enum lnet_ni_flags {
 	LNET_NI_F_LND_TUN	= 1U << 0,	/* ni_lnd_tun holds values */
+	/*
+	 * GET_NET out only (an input with it is EINVAL): the NI's timeout is
+	 * its default, following the global lnd_timeout (ni_lnd_tun.timeout
+	 * is the value in force), so that a caller putting the NI back
+	 * (a rollback) can ask for -1 rather than pin today's value.
+	 */
+	LNET_NI_F_LND_TIMEOUT_DEF = 1U << 1,
 };
+
+/*
+ * IOC_LNET_SET_NI_LND (141)
+ *   Changes LND tunables of running NIs in place (`net set
+ *   --conns-per-peer`, `--lnd-timeout`, `--tos`; an import changing them).
+ *   In: ni_flags LNET_NI_F_LND_TUN and one LNET_NI_LND_ROW(row) bit per
+ *   row of LNET_SOCK_TUNABLES to change (at least one), ni_lnd_tun the
+ *   new values of those rows as ADD_NET takes them (-1 = the default;
+ *   the other rows are not read), and which NIs: ni_nid one local NI
+ *   (its net must be tcp), else (ni_nid zero) every NI of net ni_net,
+ *   else (ni_net 0 too) every NI of every tcp net. ni_ifname and every
+ *   other field zero. All or nothing: every NI named changes, or none.
+ *   The socket LND reads the new timeout at its next send (deadlines of
+ *   sends already queued stay), tos at its next connection;
+ *   conns_per_peer 0 and -1 resolve to 1, as on ADD_NET.
+ *   Errors: EINVAL (no row bit, an unknown flag, a value out of its
+ *   row's range, a net or NI that is not tcp, a non-zero field besides
+ *   those, a malformed NID), ENOENT (ni_nid is not a NID of this node,
+ *   ni_net has no NI, or no tcp NI exists).
+ */
+#define LNET_NI_LND_ROW(row)	(1U << (8 + (row)))
+#define LNET_NI_LND_ROWS_ALL	(((1U << __LNET_SOCK_TUN_MAX) - 1) << 8)
 
 struct lnet_ioc_ni {
 	struct lnet_ioc_hdr ni_hdr;
@@ -787,6 +817,7 @@ struct lnet_ioc_selftest {
 #define IOC_LIBCFS_DISCOVER	_IOWR(LNET_IOC_TYPE, 77, struct lnet_ioc_ping)
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
 #define IOC_LNET_GET_IF		_IOWR(LNET_IOC_TYPE, 140, struct lnet_ioc_if)
+#define IOC_LNET_SET_NI_LND	_IOWR(LNET_IOC_TYPE, 141, struct lnet_ioc_ni)
 
 #include "lnet_udsp.h"
 
