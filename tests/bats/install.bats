@@ -10,6 +10,8 @@
 # directory variables move each part.
 
 load helpers
+# make install and the installed files: nothing of the transport.
+# bats file_tags=lnetd-only
 
 bats_require_minimum_version 1.5.0
 

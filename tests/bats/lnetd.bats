@@ -4,6 +4,8 @@
 # clients. Each test has its own lnetd (lnet_setup) in its own netns.
 
 load helpers
+# lnetd itself: the VM drives /dev/lnet instead.
+# bats file_tags=lnetd-only
 
 setup() {
 	lnet_setup
