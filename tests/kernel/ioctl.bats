@@ -76,7 +76,9 @@ GET_UDSP ENOENT
 GET_CONST_UDSP_INFO ENOENT
 PING_PEER EINVAL
 DISCOVER EPERM
-SELFTEST EPERM" ]
+SELFTEST EPERM
+GET_IF OK
+SET_NI_LND EPERM" ] || { echo "$output"; return 1; }
 }
 
 @test "with CAP_NET_ADMIN the same requests are not refused" {
