@@ -55,7 +55,7 @@ static void assert_fails(const struct cfg_legacy *l, int want, const char *msg)
 static void test_networks_and_routes(void **state)
 {
 	struct cfg_legacy l = {
-		.networks = " tcp0(eth0, eth1),o2ib1(ib0)[0-1],tcp2 # the rest",
+		.networks = " tcp0(eth0, eth1),o2ib1(ib0)[0-1],o2ib2 # the rest",
 		.routes = "o2ib 2 10.0.0.[1-2]@tcp:1 10.0.0.5@tcp\n\ntcp3 10.1.0.1@o2ib1;",
 	};
 	struct cfg_doc *doc = NULL;
@@ -75,7 +75,7 @@ static void test_networks_and_routes(void **state)
 			"    -   interfaces:\n"
 			"            0: ib0\n"
 			"        CPT: '[0-1]'\n"
-			"-   net type: tcp2\n"
+			"-   net type: o2ib2\n"
 			"route:\n"
 			"-   net: o2ib\n"
 			"    gateway: 10.0.0.[1-2]@tcp\n"
