@@ -9,8 +9,8 @@
  */
 #include "lnet_priv.h"
 
-void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
-		struct lnet_peer_ni *lpni, u32 type, u32 len)
+void lnet_count_obj(struct lnet_ni *ni, struct lnet_peer_ni *lpni, u32 kind,
+		    u32 type)
 {
 	/* a dropped message's type comes off the wire: it may be anything */
 	if (type > LNET_MSG_HELLO)
@@ -19,6 +19,12 @@ void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
 		ni->ni_counters.lc_msgs[kind][type]++;
 	if (lpni)
 		lpni->lpni_counters.lc_msgs[kind][type]++;
+}
+
+void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
+		struct lnet_peer_ni *lpni, u32 type, u32 len)
+{
+	lnet_count_obj(ni, lpni, kind, type);
 	ln->ln_dp.dp_count[kind]++;
 	ln->ln_dp.dp_length[kind] += len;
 }

@@ -58,6 +58,7 @@ void lnet_dp_counters_clear(struct lnet_dp *dp)
 	memset(dp->dp_count, 0, sizeof(dp->dp_count));
 	memset(dp->dp_length, 0, sizeof(dp->dp_length));
 	dp->dp_resend_count = 0;
+	dp->dp_route_count = dp->dp_route_length = 0;
 	dp->dp_response_timeout_count = 0;
 	dp->dp_failed_resends = dp->dp_successful_resends = 0;
 	memset(dp->dp_hstatus_count, 0, sizeof(dp->dp_hstatus_count));
@@ -145,11 +146,15 @@ void lnet_dp_shutdown(struct lnet *ln)
 	}
 	lnet_selftest_fini(ln);
 	lnet_ping_target_fini(ln);
+	/* no forwarding from here on: what waits for a buffer is dropped */
+	ln->ln_routing = LNET_ROUTING_DISABLED;
+	lnet_rtr_pools_drain(ln);
 	/* the LNDs give back what they hold; then the waiting ones fail */
 	lnet_nets_shutdown(ln);
 	lnet_msgs_fail_active(ln);
 	lnet_msgs_leftover(ln);
 	lnet_portals_fini(ln);
 	lnet_mds_destroy(ln);
+	lnet_rtr_pools_fini(ln);
 	os_cond_broadcast(&dp->dp_cond);
 }

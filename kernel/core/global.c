@@ -11,19 +11,11 @@ void lnet_settings_init(struct lnet *ln)
 {
 	u32 i;
 
-	ln->ln_routing = false;
+	ln->ln_routing = LNET_ROUTING_DISABLED;
 	for (i = 0; i < LNET_NBUF_KINDS; i++)
 		ln->ln_buffers[i] = lnet_buf_ranges[i].def;
 	for (i = 0; i < __LNET_GLOBAL_MAX; i++)
 		ln->ln_globals[i] = lnet_global_ranges[i].def;
-}
-
-int lnet_routing_set(struct lnet *ln, u32 enable)
-{
-	if (lnet_routing_check(enable, NULL))
-		return -EINVAL;
-	ln->ln_routing = enable;
-	return 0;
 }
 
 int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS])
@@ -36,6 +28,8 @@ int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS])
 	for (i = 0; i < LNET_NBUF_KINDS; i++)
 		if (counts[i] != -1)
 			ln->ln_buffers[i] = counts[i] ? counts[i] : lnet_buf_ranges[i].def;
+	if (lnet_routing_forwards(ln))
+		lnet_rtr_pools_size(ln);
 	return 0;
 }
 

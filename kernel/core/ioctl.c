@@ -586,7 +586,7 @@ static int lnet_ioc_get_buf(struct lnet *ln, unsigned int cmd, void *buf,
 {
 	struct lnet_ioc_routing *r = buf;
 
-	r->rtr_enable = ln->ln_routing;
+	r->rtr_enable = lnet_routing_forwards(ln);
 	r->rtr_tiny = ln->ln_buffers[LNET_BUF_TINY];
 	r->rtr_small = ln->ln_buffers[LNET_BUF_SMALL];
 	r->rtr_large = ln->ln_buffers[LNET_BUF_LARGE];
@@ -615,8 +615,8 @@ static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 	st->st_hstatus[LNET_IOC_HS_OK] = 0;
 	st->st_selftest_corrupt = lnet_selftest_corrupt(ln);
 	st->st_rst_alloc = lnet_list_len(&dp->dp_active);
-	st->st_route_count = 0;		/* the core does not forward */
-	st->st_route_length = 0;
+	st->st_route_count = (u32)dp->dp_route_count;
+	st->st_route_length = (u32)dp->dp_route_length;
 }
 
 /* RESET: what lnet_stats_reset() leaves, the data path's counters. */

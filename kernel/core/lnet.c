@@ -14,6 +14,7 @@ void lnet_init(struct lnet *ln)
 	ln->ln_if_lookup = os_if_lookup;
 	ln->ln_if_name = os_if_name;
 	lnet_settings_init(ln);
+	lnet_rtr_pools_init(ln);
 	/* the cond outlives configure cycles: waiters may be woken late */
 	os_cond_init(&ln->ln_dp.dp_cond);
 	INIT_LIST_HEAD(&ln->ln_dp.dp_msgs);

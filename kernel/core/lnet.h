@@ -159,8 +159,13 @@ struct lnet_peer_ni {
 	/* Data path (lnet_msg.h) */
 	struct list_head lpni_txq;		/* msgs waiting for a tx credit */
 	s32 lpni_min_tx_credits;		/* low-water mark */
-	/* router buffer credits (never taken: the core does not forward) */
+	/*
+	 * Router credits (router.c): messages from this peer NI that this
+	 * node forwards may hold at most this many router buffers; the rest
+	 * wait on lpni_rtrq.
+	 */
 	s32 lpni_rtr_credits, lpni_min_rtr_credits;
+	struct list_head lpni_rtrq;
 	struct lnet_health lpni_health;		/* LNET_KIND_PEER_NI */
 	struct lnet_counters lpni_counters;
 	u64 lpni_last_alive_ns;			/* last message from it */
@@ -171,6 +176,20 @@ struct lnet_peer_ni {
 	u32 lpni_nrtr, lpni_rtr_cap;
 };
 
+/*
+ * A router buffer pool (router.c): rp_nbuffers buffers of rp_npages pages,
+ * allocated when first needed and kept on rp_free. rp_credits counts the
+ * buffers not in use minus the messages waiting on rp_msgs.
+ */
+struct lnet_rtr_pool {
+	u32 rp_npages;
+	u32 rp_nbuffers;
+	s32 rp_credits, rp_min_credits;
+	u32 rp_allocated;			/* buffers allocated so far */
+	struct list_head rp_free;		/* struct lnet_rtr_buf */
+	struct list_head rp_msgs;		/* forwarded msgs waiting */
+};
+
 struct lnet_route {
 	struct list_head lr_list;		/* on ln_routes */
 	u32 lr_net;				/* the remote net */
@@ -178,6 +197,10 @@ struct lnet_route {
 	struct lnet_nid lr_gw_nid;		/* the gateway NID as given */
 	u32 lr_hops;
 	u32 lr_priority;
+	/* Aliveness (route.c): what the gateway's last ping reply said. */
+	bool lr_alive;
+	bool lr_single_hop;			/* its reply listed rt_net */
+	u32 lr_seq;				/* round robin among equals */
 };
 
 struct lnet {
@@ -205,8 +228,10 @@ struct lnet {
 	/* os_if_name() unless a test puts its own here */
 	int (*ln_if_name)(u32 index, char *name);
 	/* Routing, router buffers, global settings: defaults at configure. */
-	bool ln_routing;
+	u32 ln_routing;				/* enum lnet_routing_state */
+	u64 ln_routing_since_ns;		/* when it entered that state */
 	s32 ln_buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind */
+	struct lnet_rtr_pool ln_rtr_pools[LNET_NBUF_KINDS];	/* router.c */
 	u32 ln_globals[__LNET_GLOBAL_MAX];	/* enum lnet_global */
 	struct lnet_dp ln_dp;			/* the data path (lnet_msg.h) */
 	/*
@@ -279,7 +304,7 @@ struct lnet_peer_ni *lnet_peer_ni_find(struct lnet *ln, const struct lnet_nid *n
 bool lnet_nid_of_other_node(struct lnet *ln, const struct lnet_nid *nid);
 struct lnet_peer *lnet_peer_find(struct lnet *ln, const struct lnet_nid *nid);
 
-/* Routes (the route commands come with a later issue; UDSP router rules use them). */
+/* Routes (route.c): what routed sends choose among (UDSP router rules read them). */
 int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 		   u32 hops, u32 priority);
 int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
@@ -287,13 +312,35 @@ int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
 struct lnet_route *lnet_route_nth(struct lnet *ln, u32 index, u32 net_id);
 /* LNET_NI_STATUS_UP when the gateway is reachable (see GET_ROUTE). */
 u32 lnet_route_state(struct lnet *ln, const struct lnet_route *r);
+/* May a send use @r now (its gateway answers and forwards)? */
+bool lnet_route_alive(struct lnet *ln, const struct lnet_route *r);
 
 /*
- * Routing, router buffers, global settings and statistics (global.c), with
+ * Routing (router.c): the state machine of `set routing` and the router
+ * buffer pools. lnet_routing_set: 1 from DISABLED starts (STARTING, the
+ * pools sized), 0 stops (STOPPING: still forwarding, the ping feature bit
+ * says it does not); the monitor's lnet_router_tick ends both. -EINVAL for
+ * a value not 0 or 1, -EBUSY for 1 while STOPPING.
+ */
+int lnet_routing_set(struct lnet *ln, u32 enable);
+/* Does this node forward messages for others (any state but DISABLED)? */
+bool lnet_routing_forwards(const struct lnet *ln);
+/* Does it tell peers it routes (ENABLED: ping bit RTE_DISABLED clear)? */
+bool lnet_routing_advertised(const struct lnet *ln);
+/* The monitor, once a tick: STARTING -> ENABLED, STOPPING -> DISABLED. */
+void lnet_router_tick(struct lnet *ln, u64 now_ns);
+/* A pool as `routing show` prints it. */
+struct lnet_rtr_pool_info {
+	u32 npages, nbuffers;
+	s32 credits, min_credits;
+};
+void lnet_rtr_pool_info(struct lnet *ln, u32 kind, struct lnet_rtr_pool_info *out);
+
+/*
+ * Router buffer counts, global settings and statistics (global.c), with
  * the ranges and errors of lnet_ioctl.h. Hops are LNET_ROUTE_HOPS_UNSET
  * as a u32 when unset.
  */
-int lnet_routing_set(struct lnet *ln, u32 enable);
 /* Each count -1 (unchanged), 0 (default) or in range; all checked first. */
 int lnet_buffers_set(struct lnet *ln, const s32 counts[LNET_NBUF_KINDS]);
 int lnet_global_set(struct lnet *ln, u32 id, u32 value);

@@ -219,6 +219,12 @@ struct lnet_msg {
 	int msg_resp_status;		/* of the ACK/REPLY (or timeout) */
 	bool msg_response;		/* an ACK/REPLY we send back */
 	bool msg_on_active;		/* on dp_active */
+	/* Forwarding (forward.c): a message for another node, passing by. */
+	bool msg_routing;
+	bool msg_rtr_credit;		/* holds a router credit of msg_rxpeer */
+	bool msg_pool_credit;		/* holds a router pool credit */
+	void *msg_rtr_buf;		/* its router buffer */
+	void *msg_rx_private;		/* the LND's, for the deferred lnd_recv */
 };
 
 /* struct lnet_msg.msg_resp of a PUT+ACK or GET (initiator side). */
@@ -375,6 +381,7 @@ struct lnet_dp {
 	/* messages and their payload bytes by enum lnet_stats_kind */
 	u64 dp_count[LNET_STATS_KINDS], dp_length[LNET_STATS_KINDS];
 	u64 dp_resend_count;
+	u64 dp_route_count, dp_route_length;	/* forwarded (forward.c) */
 	u64 dp_response_timeout_count, dp_failed_resends, dp_successful_resends;
 	u64 dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
 	void *dp_selftest;			/* selftest service (selftest.c) */

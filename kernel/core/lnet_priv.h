@@ -156,6 +156,9 @@ struct lnet_ni *lnet_local_target_ni(struct lnet *ln, const struct lnet_nid *nid
  */
 void lnet_count(struct lnet *ln, u32 kind, struct lnet_ni *ni,
 		struct lnet_peer_ni *lpni, u32 type, u32 len);
+/* Only on @ni and @lpni: a forwarded message (the totals are route_*). */
+void lnet_count_obj(struct lnet_ni *ni, struct lnet_peer_ni *lpni, u32 kind,
+		    u32 type);
 /*
  * A message that left at @start_ns (os_now_ns()) has reached the end of
  * latency @lat (enum lnet_lat_kind) now: one sample on @ni and on @lpni
@@ -196,6 +199,38 @@ int lnet_select_pathway_src(struct lnet *ln, const struct lnet_nid *dst,
 /* peer.c: the peer NI of @nid, created (unconfigured peer) if unknown. */
 struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
 						const struct lnet_nid *nid);
+
+/*
+ * router.c / forward.c: routing on this node (see the files). The pools
+ * are set up empty by lnet_rtr_pools_init (configure), sized by
+ * lnet_rtr_pools_size (routing starts, counts change) and emptied by
+ * lnet_rtr_pools_fini (unconfigure: routing off, waiters dropped).
+ */
+void lnet_rtr_pools_init(struct lnet *ln);
+void lnet_rtr_pools_size(struct lnet *ln);
+void lnet_rtr_pools_fini(struct lnet *ln);
+/* Drop what waits for a credit or buffer; free the idle buffers. */
+void lnet_rtr_pools_drain(struct lnet *ln);
+void lnet_rtr_pool_kick(struct lnet *ln, struct lnet_rtr_pool *rp);
+/* A header for another node arrived on @ni from @lpni: forward it. */
+void lnet_forward(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
+		  const struct lnet_hdr *hdr, void *private);
+/* msg.c's finalize of a forwarded message (msg_routing). */
+void lnet_forward_rx_done(struct lnet *ln, struct lnet_msg *msg, int status);
+void lnet_forward_tx_done(struct lnet *ln, struct lnet_msg *msg, int status);
+/* Its buffer and credits back, starting the next waiters. */
+void lnet_fwd_release(struct lnet *ln, struct lnet_msg *msg);
+/* @ni / @lpni goes: forwarded messages waiting from it are dropped. */
+void lnet_fwd_forget_ni(struct lnet *ln, const struct lnet_ni *ni);
+void lnet_fwd_forget_peer_ni(struct lnet *ln, const struct lnet_peer_ni *lpni);
+
+/*
+ * route.c: called for every header accepted on @ni from @lpni (NULL for
+ * our own NIDs), before it is handled: gateway and net aliveness, and
+ * drop_asym_route. False: drop it.
+ */
+bool lnet_router_rx_note(struct lnet *ln, struct lnet_ni *ni,
+			 struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr);
 
 /* net.c: LNDs of every NI shut down (unconfigure, lock dropped around). */
 void lnet_nets_shutdown(struct lnet *ln);

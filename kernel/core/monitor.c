@@ -387,6 +387,7 @@ static int lnet_monitor_main(void *arg)
 			if (now >= next_tick) {
 				lnet_monitor_expire(ln, now);
 				lnet_monitor_recovery(ln, now);
+				lnet_router_tick(ln, now);
 				lnet_ping_target_update(ln);
 				next_tick = now + LNET_MONITOR_TICK_NS;
 			}

@@ -32,6 +32,8 @@ struct lnet_msg *lnet_msg_alloc(struct lnet *ln)
 
 void lnet_msg_free(struct lnet *ln, struct lnet_msg *msg)
 {
+	if (msg->msg_routing)	/* no-op unless it still holds them */
+		lnet_fwd_release(ln, msg);
 	lnet_msg_set_active(ln, msg, false);
 	lnet_md_detach_msg(ln, msg);
 	list_del(&msg->msg_all);
@@ -100,6 +102,10 @@ static void lnet_msg_response_sent(struct lnet *ln, struct lnet_msg *msg,
 
 static void lnet_msg_tx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 {
+	if (msg->msg_routing) {
+		lnet_forward_tx_done(ln, msg, status);
+		return;
+	}
 	msg->msg_sending = false;
 	lnet_msg_return_credits(ln, msg);
 	if (status) {
@@ -174,6 +180,10 @@ static void lnet_msg_rx_done(struct lnet *ln, struct lnet_msg *msg, int status)
 {
 	struct lnet_msg *orig = msg->msg_orig;
 
+	if (msg->msg_routing) {
+		lnet_forward_rx_done(ln, msg, status);
+		return;
+	}
 	msg->msg_receiving = false;
 	if (status)
 		lnet_count(ln, LNET_STATS_DROP, msg->msg_rxni, msg->msg_rxpeer,
@@ -279,6 +289,8 @@ void lnet_msgs_forget_ni(struct lnet *ln, struct lnet_ni *ni)
 {
 	struct lnet_msg *msg;
 
+	lnet_fwd_forget_ni(ln, ni);
+
 	list_for_each_entry(msg, &ln->ln_dp.dp_msgs, msg_all) {
 		if (msg->msg_txni == ni) {
 			msg->msg_txni = NULL;
@@ -303,6 +315,8 @@ u32 lnet_msgs_holding(struct lnet *ln, const struct lnet_peer_ni *lpni)
 void lnet_msgs_forget_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni)
 {
 	struct lnet_msg *msg;
+
+	lnet_fwd_forget_peer_ni(ln, lpni);
 
 	list_for_each_entry(msg, &ln->ln_dp.dp_msgs, msg_all) {
 		if (msg->msg_txpeer == lpni) {

@@ -112,6 +112,7 @@ static int lnet_peer_attach_ni(struct lnet *ln, struct lnet_peer *lp,
 	lpni->lpni_rtr_credits = lnet_peer_rtr_credits(ln, lpn->lpn_net_id);
 	lpni->lpni_min_rtr_credits = lpni->lpni_rtr_credits;
 	INIT_LIST_HEAD(&lpni->lpni_txq);
+	INIT_LIST_HEAD(&lpni->lpni_rtrq);
 	lnet_health_init(&lpni->lpni_health, LNET_KIND_PEER_NI);
 	list_add_tail(&lpni->lpni_list, &lpn->lpn_peer_nis);
 	lnet_lpni_hash_insert(ln, lpni);

@@ -125,7 +125,7 @@ static void lnet_ping_info_fill(struct lnet *ln, struct lnet_ping_info *pi,
 	pi->pi_magic = LNET_PROTO_PING_MAGIC;
 	pi->pi_features = LNET_PING_FEAT_BASE | LNET_PING_FEAT_NI_STATUS |
 			  LNET_PING_FEAT_MULTI_RAIL | LNET_PING_FEAT_DISCOVERY;
-	if (!ln->ln_routing)
+	if (!lnet_routing_advertised(ln))
 		pi->pi_features |= LNET_PING_FEAT_RTE_DISABLED;
 	pi->pi_pid = LNET_PID_LUSTRE;
 	pi->pi_nnis = 0;

@@ -19,19 +19,43 @@ static void lnet_hdr_log(const struct lnet_hdr *hdr, const char *what)
 		lnet_msg_type_name(hdr->type), src, dst, what);
 }
 
-/* Protocol checks: -EPROTO (logged) for a header nobody should send. */
-static int lnet_hdr_check(struct lnet *ln, struct lnet_ni *ni,
-			  const struct lnet_hdr *hdr)
+/*
+ * Is the header for this node (*@for_us) or one to forward? A message for
+ * another node must come over the net of neither its destination (it
+ * should have been sent there directly) nor of another of our NIDs.
+ */
+static int lnet_hdr_check_dest(struct lnet *ln, struct lnet_ni *ni,
+			       const struct lnet_hdr *hdr, bool *for_us)
 {
-	bool to_us = lnet_nid_equal(&hdr->dest_nid, &ni->ni_nid);
-
+	*for_us = lnet_nid_equal(&hdr->dest_nid, &ni->ni_nid);
 	/* lolnd carries messages to any of our NIDs */
-	if (!to_us && lnet_nid_is_lo(&ni->ni_nid))
-		to_us = lnet_ni_find(ln, &hdr->dest_nid) != NULL;
-	if (!to_us) {
-		lnet_hdr_log(hdr, "dest_nid is not the NID of the receiving NI");
+	if (!*for_us && lnet_nid_is_lo(&ni->ni_nid))
+		*for_us = lnet_ni_find(ln, &hdr->dest_nid) != NULL;
+	if (*for_us)
+		return 0;
+	if (lnet_nid_is_lo(&ni->ni_nid)) {
+		lnet_hdr_log(hdr, "dest_nid is not one of this node's NIDs");
 		return -EPROTO;
 	}
+	if (lnet_nid_net(&hdr->dest_nid) == lnet_nid_net(&ni->ni_nid)) {
+		lnet_hdr_log(hdr, "dest_nid is on the receiving NI's net but not its NID (it should have been sent direct)");
+		return -EPROTO;
+	}
+	if (lnet_ni_find(ln, &hdr->dest_nid)) {
+		lnet_hdr_log(hdr, "dest_nid is another NID of this node, on another net");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Protocol checks: -EPROTO (logged) for a header nobody should send. */
+static int lnet_hdr_check(struct lnet *ln, struct lnet_ni *ni,
+			  const struct lnet_hdr *hdr, bool *for_us)
+{
+	int rc = lnet_hdr_check_dest(ln, ni, hdr, for_us);
+
+	if (rc)
+		return rc;
 	if (hdr->type > LNET_MSG_REPLY) {
 		lnet_hdr_log(hdr, "type is not ACK, PUT, GET or REPLY");
 		return -EPROTO;
@@ -294,9 +318,10 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 		      void *private)
 {
 	struct lnet_peer_ni *lpni;
+	bool for_us;
 	int rc;
 
-	rc = lnet_hdr_check(ln, ni, hdr);
+	rc = lnet_hdr_check(ln, ni, hdr, &for_us);
 	if (rc)
 		return rc;
 	if (!ln->ln_configured || ln->ln_dp.dp_stopping || ni->ni_dying) {
@@ -305,6 +330,19 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 	}
 	lnet_dp_monitor_ensure(ln);
 	lpni = lnet_rx_peer(ln, hdr, from);
+	if (!lnet_router_rx_note(ln, ni, lpni, hdr)) {
+		lnet_rx_drop(ln, ni, lpni, hdr, private);
+		return 0;
+	}
+	if (!for_us) {
+		if (lnet_routing_forwards(ln)) {
+			lnet_forward(ln, ni, lpni, hdr, private);
+		} else {
+			lnet_hdr_log(hdr, "routing is not enabled on this node");
+			lnet_rx_drop(ln, ni, lpni, hdr, private);
+		}
+		return 0;
+	}
 	switch (hdr->type) {
 	case LNET_MSG_PUT:
 		lnet_parse_put(ln, ni, lpni, hdr, from, private);

@@ -141,3 +141,29 @@ void lnet_routes_destroy(struct lnet *ln)
 		lnet_obj_free(ln, r);
 	}
 }
+
+bool lnet_route_alive(struct lnet *ln, const struct lnet_route *r)
+{
+	return lnet_route_state(ln, r) == LNET_NI_STATUS_UP;
+}
+
+/* Is @gw one of our gateways to @net_id? */
+static bool lnet_route_via(struct lnet *ln, u32 net_id, const struct lnet_peer *gw)
+{
+	return gw && lnet_route_find(ln, net_id, gw) != NULL;
+}
+
+bool lnet_router_rx_note(struct lnet *ln, struct lnet_ni *ni,
+			 struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr)
+{
+	u32 src_net = lnet_nid_net(&hdr->src_nid);
+
+	(void)ni;
+	if (!lpni || src_net == lnet_nid_net(&lpni->lpni_nid))
+		return true;
+	/* it came through a gateway: one of ours to the source's net? */
+	if (ln->ln_globals[LNET_GLOBAL_DROP_ASYM_ROUTE] &&
+	    !lnet_route_via(ln, src_net, lpni->lpni_peer_net->lpn_peer))
+		return false;
+	return true;
+}

@@ -484,6 +484,19 @@ struct lnet_ioc_route {
  * IOC_LIBCFS_GET_BUF (89)
  *   Out: rtr_enable and the three counts (never 0 or -1).
  */
+/*
+ * The routing states (rtr_enable of GET_BUF is 1 in every state but
+ * DISABLED: the node forwards while it starts and while it stops). The
+ * ping feature bit RTE_DISABLED is set in every state but ENABLED, so
+ * peers stop choosing this node as a gateway while it drains.
+ */
+enum lnet_routing_state {
+	LNET_ROUTING_DISABLED	= 0,
+	LNET_ROUTING_ENABLED	= 1,
+	LNET_ROUTING_STOPPING	= 2,
+	LNET_ROUTING_STARTING	= 3,
+};
+
 /* The names of the buffer numbers before LNET_BUFFERS had rows. */
 #define LNET_TINY_BUF_MIN	LNET_BUF_TINY_MIN
 #define LNET_SMALL_BUF_MIN	LNET_BUF_SMALL_MIN
@@ -608,7 +621,10 @@ enum lnet_global {
 	LNET_GLOBAL_RESPONSE_TRACKING	= 10,
 	LNET_GLOBAL_RECOVERY_LIMIT	= 11,
 	LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL = 12,
-	__LNET_GLOBAL_MAX		= 13,
+	LNET_GLOBAL_ALIVE_ROUTER_CHECK_INTERVAL = 13,	/* 0: no checks */
+	LNET_GLOBAL_ROUTER_PING_TIMEOUT	= 14,
+	LNET_GLOBAL_AVOID_ASYM_ROUTER_FAILURE = 15,
+	__LNET_GLOBAL_MAX		= 16,
 };
 
 struct lnet_ioc_global {

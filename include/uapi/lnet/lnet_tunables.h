@@ -98,16 +98,21 @@
 	X(response_tracking, LNET_GLOBAL_RESPONSE_TRACKING, 0, 3, 3)	\
 	X(recovery_limit, LNET_GLOBAL_RECOVERY_LIMIT, 0, 2147483647, 0) \
 	X(max_recovery_ping_interval, LNET_GLOBAL_MAX_RECOVERY_PING_INTERVAL, \
-	  1, 2147483647, 900)
+	  1, 2147483647, 900)						\
+	X(alive_router_check_interval,					\
+	  LNET_GLOBAL_ALIVE_ROUTER_CHECK_INTERVAL, 0, 86400, 60)	\
+	X(router_ping_timeout, LNET_GLOBAL_ROUTER_PING_TIMEOUT, 1, 86400, 50) \
+	X(avoid_asym_router_failure, LNET_GLOBAL_AVOID_ASYM_ROUTER_FAILURE, \
+	  0, 1, 1)
 
 /*
  * Router buffers (IOC_LIBCFS_ADD_BUF, GET_BUF), in the order of the
  * fields of struct lnet_ioc_routing.
  */
 #define LNET_BUFFERS(X)							\
-	X(LNET_BUF_TINY, tiny, 512, 1048576, 2048)			\
-	X(LNET_BUF_SMALL, small, 4096, 1048576, 16384)			\
-	X(LNET_BUF_LARGE, large, 256, 1048576, 1024)
+	X(LNET_BUF_TINY, tiny, 1, 1048576, 2048)			\
+	X(LNET_BUF_SMALL, small, 1, 1048576, 16384)			\
+	X(LNET_BUF_LARGE, large, 1, 1048576, 1024)
 
 /* --- what the tables make ------------------------------------------------- */
 
