@@ -40,9 +40,13 @@ static int lnet_msg_route_last_hop(struct lnet *ln, struct lnet_msg *msg)
 static int lnet_msg_route_remote(struct lnet *ln, struct lnet_msg *msg,
 				 const struct lnet_nid *src)
 {
-	/* the destination's peer NI carries its router rules (UDSP --rte) */
-	struct lnet_peer_ni *dst = lnet_peer_ni_get_or_create(ln, &msg->msg_target);
+	struct lnet_peer_ni *dst;
 
+	/* no peer is made for a NID that nothing of ours reaches */
+	if (!lnet_route_any(ln, lnet_nid_net(&msg->msg_target)))
+		return -EHOSTUNREACH;
+	/* the destination's peer NI carries its router rules (UDSP --rte) */
+	dst = lnet_peer_ni_get_or_create(ln, &msg->msg_target);
 	return lnet_select_route(ln, lnet_nid_net(&msg->msg_target), dst, src,
 				 &msg->msg_txni, &msg->msg_txpeer);
 }
