@@ -89,15 +89,17 @@ static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
 }
 
 /* Addresses of the header once the path is known. */
-static void lnet_msg_address(struct lnet_msg *msg)
+static void lnet_msg_address(struct lnet *ln, struct lnet_msg *msg)
 {
 	struct lnet_hdr *hdr = &msg->msg_hdr;
 
 	if (msg->msg_txpeer) {
 		hdr->src_nid = msg->msg_txni->ni_nid;
-		/* through a gateway the header names the final destination */
-		if (lnet_nid_net(&msg->msg_target) ==
-		    lnet_nid_net(&msg->msg_txpeer->lpni_nid))
+		/*
+		 * Through a gateway (the target's net is not ours) the header
+		 * names the final destination; else the peer NI chosen.
+		 */
+		if (lnet_net_find(ln, lnet_nid_net(&msg->msg_target)))
 			hdr->dest_nid = msg->msg_txpeer->lpni_nid;
 		else
 			hdr->dest_nid = msg->msg_target;
@@ -196,7 +198,7 @@ int lnet_send_msg(struct lnet *ln, struct lnet_msg *msg)
 		return rc;
 	}
 	if (!msg->msg_routing)	/* a forwarded header stays as it came */
-		lnet_msg_address(msg);
+		lnet_msg_address(ln, msg);
 	msg->msg_health_status = LNET_MSG_STATUS_OK;
 	msg->msg_sending = true;
 	lnet_post_send(ln, msg);
