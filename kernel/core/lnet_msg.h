@@ -192,6 +192,7 @@ struct lnet_msg {
 	bool msg_tx_credit;		/* holds an NI tx credit */
 	bool msg_peer_credit;		/* holds a peer NI tx credit */
 	bool msg_sending;		/* handed to the LND, not yet done */
+	bool msg_txqnob;		/* counted in msg_txpeer's lpni_txqnob */
 	u64 msg_lnd_ns;			/* when last handed to the LND (latency) */
 	bool msg_ack_wanted;		/* PUT waiting for ACK / GET for REPLY */
 	u32 msg_retries;		/* resends done */

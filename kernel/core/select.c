@@ -331,7 +331,8 @@ static u32 lnet_route_hops(const struct lnet_route *r)
 
 /*
  * Preferred by the destination's router rules, then route priority, then
- * hops, then the gateway NI's health and credits, then round robin.
+ * hops, then the gateway NI's health, bytes queued and credits, then
+ * round robin.
  */
 static int lnet_route_cand_cmp(const struct lnet_route_cand *c,
 			       const struct lnet_route_cand *b)
@@ -346,6 +347,9 @@ static int lnet_route_cand_cmp(const struct lnet_route_cand *c,
 		r = lnet_cmp_low(lnet_route_hops(c->r), lnet_route_hops(b->r));
 	if (!r)
 		r = lnet_cmp_high(cl->lpni_health.lh_value, bl->lpni_health.lh_value);
+	if (!r)
+		r = cl->lpni_txqnob < bl->lpni_txqnob ? 1 :
+		    cl->lpni_txqnob > bl->lpni_txqnob ? -1 : 0;
 	if (!r)
 		r = lnet_cmp_s32_high(cl->lpni_tx_credits, bl->lpni_tx_credits);
 	if (!r)

@@ -125,6 +125,10 @@ static void lnet_ni_send(struct lnet *ln, struct lnet_msg *msg)
 	if (ni && !ni->ni_dying && ni->ni_lnd) {
 		/* before the call: lolnd delivers the answer inside it */
 		msg->msg_lnd_ns = os_now_ns();
+		if (msg->msg_txpeer && !msg->msg_txqnob) {
+			msg->msg_txqnob = true;
+			msg->msg_txpeer->lpni_txqnob += LNET_WIRE_MSG_HDR_LEN + msg->msg_len;
+		}
 		rc = ni->ni_lnd->lnd_send(ni, msg);
 	}
 	if (!rc)
@@ -226,6 +230,11 @@ void lnet_msg_return_credits(struct lnet *ln, struct lnet_msg *msg)
 	struct lnet_ni *ni = msg->msg_txni;
 	struct lnet_msg *next;
 
+	if (msg->msg_txqnob) {
+		msg->msg_txqnob = false;
+		if (lpni)
+			lpni->lpni_txqnob -= LNET_WIRE_MSG_HDR_LEN + msg->msg_len;
+	}
 	if (!list_empty(&msg->msg_txq))
 		lnet_msg_unqueue(msg);
 	if (msg->msg_tx_credit) {
