@@ -187,6 +187,7 @@ struct lnet_msg {
 	struct lnet_nid msg_target;	/* as asked: any NID of the peer */
 	u32 msg_target_pid;
 	struct lnet_nid msg_src_req;	/* requested source, or empty */
+	struct lnet_nid msg_gw_dst;	/* through a gateway: the final NI */
 	struct lnet_ni *msg_txni;	/* chosen by selection */
 	struct lnet_peer_ni *msg_txpeer;
 	bool msg_tx_credit;		/* holds an NI tx credit */
