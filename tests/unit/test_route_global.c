@@ -363,9 +363,14 @@ static void test_global_defaults_after_configure(void **state)
 
 	assert_int_equal(gset(ln, LNET_GLOBAL_DISCOVERY, 0), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 1, 0, 0, 0, NULL), 0);
+	/* held: routing started the monitor thread, which takes it too */
+	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_unconfigure(ln), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
 	assert_int_equal(gset(ln, LNET_GLOBAL_DISCOVERY, 0), -ENETDOWN);
+	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_configure(ln), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
 	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
 		assert_int_equal(gget(ln, ranges[i].id), ranges[i].def);
 	assert_int_equal(gget(ln, LNET_GLOBAL_LND_TIMEOUT), 49);	/* 149 / 3 */
