@@ -29,6 +29,9 @@ static int lnet_route_check(struct lnet *ln, u32 net_id,
 		return -EADDRINUSE;	/* we are not our own gateway */
 	if (lnet_net_find(ln, net_id))
 		return -EISCONN;	/* a local net needs no route */
+	/* we could never send to a gateway on a net we are not on */
+	if (!lnet_net_find(ln, lnet_nid_net(gw)))
+		return -EHOSTUNREACH;
 	return 0;
 }
 

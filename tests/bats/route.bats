@@ -66,15 +66,15 @@ state() {
   peer ni: [{nid: 10.11.0.11@tcp, state: up}]'
 }
 
-@test "route add: hop and priority limits; a gateway on no local net is down" {
+@test "route add: hop and priority limits; a gateway on no local net is refused" {
 	lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --hop 1 --priority 2147483647
 	lnetctl route add --net o2ib --gateway 10.11.0.11@tcp --hop=255 -p 0
-	lnetctl route add -n o2ib -g 10.99.0.1@tcp5 -c -1
+	fails 1 "lnetctl route add: no local NI on net tcp5 for gateway 10.99.0.1@tcp5" \
+		route add -n o2ib -g 10.99.0.1@tcp5 -c -1
 	run lnetctl route show -v
 	yaml_is 'route:
 - {net: o2ib, gateway: 10.11.0.10@tcp, hop: 1, priority: 2147483647, state: up, type: single-hop}
-- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 255, priority: 0, state: up, type: multi-hop}
-- {net: o2ib, gateway: 10.99.0.1@tcp5, hop: -1, priority: 0, state: down, type: single-hop}'
+- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 255, priority: 0, state: up, type: multi-hop}'
 }
 
 @test "route add: usage errors exit 2, change nothing" {
@@ -111,6 +111,11 @@ state() {
 		route add --net lo --gateway 10.11.0.11@tcp
 	fails 1 "lnetctl route add: 0@lo cannot be a gateway" \
 		route add --net o2ib --gateway 0@lo
+	# one route per net and gateway peer, whichever of its NIDs names it
+	lnetctl peer add --prim_nid 10.11.0.20@tcp --nid 10.11.0.21@tcp
+	lnetctl route add --net o2ib --gateway 10.11.0.20@tcp
+	fails 1 "lnetctl route add: a route to o2ib through gateway 10.11.0.21@tcp already exists" \
+		route add --net o2ib --gateway 10.11.0.21@tcp
 }
 
 @test "route add of a range that fails half-way undoes the routes and gateway peers it added" {

@@ -433,7 +433,10 @@ struct lnet_ioc_peer {
  *     EADDRINUSE  the gateway is one of this node's own NIDs;
  *     EISCONN     rt_net is a local net: it is reached directly, never
  *                 through a gateway;
- *     EEXIST      the same net and gateway are already a route.
+ *     EHOSTUNREACH the gateway's net is not a local net: no local NI
+ *                 could reach it;
+ *     EEXIST      a route to rt_net through the gateway's peer exists
+ *                 already (by this NID or by another NID of that peer).
  *
  * IOC_LIBCFS_DEL_ROUTE (82)
  *   In: rt_net, rt_gateway. The gateway peer stays. Errors: EINVAL (bad
