@@ -41,6 +41,12 @@ struct lnet_peer *lnet_peer_create(struct lnet *ln, const struct lnet_nid *prim,
 void lnet_routes_destroy(struct lnet *ln);
 /* Drop every route through @gw (its peer is being deleted). True if any. */
 bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
+/*
+ * The monitor, each tick: ping the gateways whose check is due (every
+ * alive_router_check_interval s; 0 = no checks), and fail those whose
+ * ping got no reply within router_ping_timeout s.
+ */
+void lnet_gateways_check(struct lnet *ln, u64 now_ns);
 
 /*
  * health.c: a new NI's / peer NI's health (@kind enum lnet_kind): the

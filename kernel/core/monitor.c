@@ -4,7 +4,8 @@
  * whose ACK/REPLY did not come before their transaction deadline, sends
  * recovery pings to the NIs and peer NIs whose health was lowered (a
  * reply raises it back to LNET_MAX_HEALTH, a failure doubles the wait
- * before the next ping), and keeps our ping target up to date. It also
+ * before the next ping), checks the routes' gateways (route.c) and keeps
+ * our ping target up to date. It also
  * merges the pushes that peers sent us, as soon as they arrive.
  *
  * Recovery is written once for both kinds of object (struct lnet_health):
@@ -388,6 +389,7 @@ static int lnet_monitor_main(void *arg)
 				lnet_monitor_expire(ln, now);
 				lnet_monitor_recovery(ln, now);
 				lnet_router_tick(ln, now);
+				lnet_gateways_check(ln, now);
 				lnet_ping_target_update(ln);
 				next_tick = now + LNET_MONITOR_TICK_NS;
 			}

@@ -156,8 +156,14 @@ static void test_route_add_get(void **state)
 	assert_true(lnet_nid_equal(&r.rt_gateway, &gw));
 	assert_int_equal(r.rt_hops, -1);
 	assert_int_equal(r.rt_priority, 0);
+	/* down and multi-hop until the gateway answers a check (no monitor here) */
+	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+	assert_int_equal(r.rt_type, LNET_ROUTE_MULTI_HOP);
+	/* with checks off the local view decides: our NI and the gateway's are up */
+	assert_int_equal(gset(ln, LNET_GLOBAL_ALIVE_ROUTER_CHECK_INTERVAL, 0), 0);
+	assert_int_equal(route_get(ln, 0, 0, &r), 0);
 	assert_int_equal(r.rt_state, LNET_NI_STATUS_UP);
-	assert_int_equal(r.rt_type, LNET_ROUTE_SINGLE_HOP);
+	assert_int_equal(r.rt_type, LNET_ROUTE_MULTI_HOP);
 	assert_int_equal(route_get(ln, 1, 0, &r), 0);
 	assert_int_equal(r.rt_hops, 3);
 	assert_int_equal(r.rt_priority, 9);
