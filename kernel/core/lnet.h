@@ -98,6 +98,7 @@ struct lnet_net {
 	u32 net_sel_priority;			/* UDSP: local net priority */
 	u32 net_seq;				/* round robin among nets */
 	struct list_head net_nis;		/* struct lnet_ni */
+	u64 net_last_ping_ns;			/* route.c: a peer's last ping here */
 };
 
 struct lnet_ni {
@@ -319,6 +320,13 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
 /* The @index-th route (of net @net_id, 0 = all), or NULL. */
 struct lnet_route *lnet_route_nth(struct lnet *ln, u32 index, u32 net_id);
+/*
+ * Is @net silent (route.c)? On a router, a local net (not lo) that no
+ * peer pinged for router_ping_timeout + alive_router_check_interval s: our
+ * ping info shows its NIs down, so that clients whose routes need this
+ * side of us (avoid_asym_router_failure) stop using them.
+ */
+bool lnet_net_silent(struct lnet *ln, const struct lnet_net *net);
 /* LNET_NI_STATUS_UP when the gateway is reachable from here (local checks only). */
 u32 lnet_route_state(struct lnet *ln, const struct lnet_route *r);
 /* May a send use @r now (its gateway answers and forwards)? */

@@ -137,7 +137,8 @@ static void lnet_ping_info_fill(struct lnet *ln, struct lnet_ping_info *pi,
 			if (!lnet_ni_in_ping_info(ni) || pi->pi_nnis >= max)
 				continue;
 			p->ns_nid = ni->ni_nid;
-			p->ns_status = ni->ni_status == LNET_NI_STATUS_UP ?
+			p->ns_status = ni->ni_status == LNET_NI_STATUS_UP &&
+				       !lnet_net_silent(ln, net) ?
 				LNET_NI_STATUS_UP_WIRE : LNET_NI_STATUS_DOWN_WIRE;
 			p->ns_msg_size = 0;
 			pi->pi_nnis++;

@@ -427,12 +427,52 @@ static void lnet_gateway_forwarded(struct lnet *ln, struct lnet_peer_ni *lpni,
 			lnet_route_set_alive(r, true);
 }
 
+/* ---- what a router tells of its own nets ------------------------------------------ */
+
+/*
+ * Only the ping info says so: the NI's own status (local selection, net
+ * show) stays as the link has it. A silent net still works for sends of
+ * our own, and a peer's first ping must reach us through it to end the
+ * silence; what it lacks is only proof that the far side has anybody.
+ */
+bool lnet_net_silent(struct lnet *ln, const struct lnet_net *net)
+{
+	u64 quiet = ((u64)ln->ln_globals[LNET_GLOBAL_ROUTER_PING_TIMEOUT] +
+		     ln->ln_globals[LNET_GLOBAL_ALIVE_ROUTER_CHECK_INTERVAL]) * LNET_NS_PER_SEC;
+
+	if (!lnet_routing_forwards(ln) ||
+	    net->net_id == LNET_NET_ID(LNET_LND_LO, 0))
+		return false;
+	return os_now_ns() - net->net_last_ping_ns > quiet;
+}
+
+/*
+ * A ping (GET on the reserved portal) from a peer to us on @ni's net ends
+ * its silence. The ping target is rebuilt at once, before the GET is
+ * matched, so that this ping's reply already shows the net up.
+ */
+static void lnet_net_pinged(struct lnet *ln, struct lnet_ni *ni,
+			    const struct lnet_hdr *hdr)
+{
+	struct lnet_net *net = ni->ni_net;
+	bool was_silent;
+
+	if (hdr->type != LNET_MSG_GET || hdr->msg.get.ptl_index != LNET_RESERVED_PORTAL ||
+	    !lnet_nid_equal(&hdr->dest_nid, &ni->ni_nid))
+		return;
+	was_silent = lnet_net_silent(ln, net);
+	net->net_last_ping_ns = os_now_ns();
+	if (was_silent)
+		lnet_ping_target_update(ln);
+}
+
 bool lnet_router_rx_note(struct lnet *ln, struct lnet_ni *ni,
 			 struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr)
 {
 	u32 src_net = lnet_nid_net(&hdr->src_nid);
 
-	(void)ni;
+	if (lpni)	/* not one of our own NIDs */
+		lnet_net_pinged(ln, ni, hdr);
 	if (!lpni || src_net == lnet_nid_net(&lpni->lpni_nid))
 		return true;
 	/* it came through a gateway: one of ours to the source's net? */

@@ -128,6 +128,9 @@ static int setup(void **state)
 	assert_int_equal(memlnd_ni_add(t->b, "tcp1", 1), 0);
 	checks(t->a, 1, 1);
 	checks(t->r, 1, 1);
+	checks(t->b, 1, 1);
+	/* B's checks of R keep R's tcp1 side from going silent */
+	assert_int_equal(route_add(t->b, "tcp", R_NID1), 0);
 	r_routing(t, 1);
 	/* STARTING: forwarding (and the ping bit) once interval + timeout passed */
 	assert_true(memlnd_wait(r_advertises, t, WAIT_MS));
@@ -212,11 +215,46 @@ static void test_route_down_when_gateway_silent(void **state)
 	assert_int_equal(a_gateway_ni_state(t), LNET_NI_STATUS_UP);
 }
 
+static u32 r_tcp1_ni_status(struct trio *t)
+{
+	struct lnet_nid nid = memlnd_nid(R_NID1);
+	struct lnet_ni *ni;
+	u32 st;
+
+	os_mutex_lock(&t->r->ln.ln_api_mutex);
+	ni = lnet_ni_find(&t->r->ln, &nid);
+	st = ni ? ni->ni_status : 0xffffffffU;
+	os_mutex_unlock(&t->r->ln.ln_api_mutex);
+	return st;
+}
+
 /*
- * R's far side (tcp1) goes down: with avoid_asym_router_failure the
- * single-hop route through R is down; without it, up.
+ * Nobody pings R on tcp1 any more (B's pings vanish): after timeout +
+ * interval R's ping info shows its tcp1 NI down. With
+ * avoid_asym_router_failure A's single-hop route through R is down then;
+ * without it, up. R's own NI stays up (only its ping info tells).
  */
-static void test_route_aarf(void **state)
+static void test_route_aarf_far_side_silent(void **state)
+{
+	struct trio *t = *state;
+
+	assert_int_equal(route_add(t->a, "tcp1", R_NID), 0);
+	assert_true(memlnd_wait(a_route_up, t, WAIT_MS));
+	memlnd_rule_set_dir(B_NID, MEMLND_FROM, true, LNET_MSG_STATUS_OK, -1);
+	assert_true(memlnd_wait(a_route_down, t, 2 * WAIT_MS));
+	assert_int_equal(a_route(t).rt_type, LNET_ROUTE_SINGLE_HOP);
+	assert_int_equal(r_tcp1_ni_status(t), LNET_NI_STATUS_UP);
+	assert_int_equal(ioc_global(t->a, LNET_GLOBAL_AVOID_ASYM_ROUTER_FAILURE, 0), 0);
+	assert_true(memlnd_wait(a_route_up, t, WAIT_MS));
+	assert_int_equal(ioc_global(t->a, LNET_GLOBAL_AVOID_ASYM_ROUTER_FAILURE, 1), 0);
+	assert_true(memlnd_wait(a_route_down, t, WAIT_MS));
+	/* B's next ping ends the silence */
+	memlnd_rules_clear();
+	assert_true(memlnd_wait(a_route_up, t, WAIT_MS));
+}
+
+/* R's tcp1 link goes down: its ping info says so, A's route (aarf) is down. */
+static void test_route_aarf_far_link_down(void **state)
 {
 	struct trio *t = *state;
 
@@ -224,13 +262,8 @@ static void test_route_aarf(void **state)
 	assert_true(memlnd_wait(a_route_up, t, WAIT_MS));
 	memlnd_link_set(t->r, 1, false);
 	assert_true(memlnd_wait(a_route_down, t, WAIT_MS));
-	assert_int_equal(a_route(t).rt_type, LNET_ROUTE_SINGLE_HOP);
-	assert_int_equal(ioc_global(t->a, LNET_GLOBAL_AVOID_ASYM_ROUTER_FAILURE, 0), 0);
-	assert_true(memlnd_wait(a_route_up, t, WAIT_MS));
-	assert_int_equal(ioc_global(t->a, LNET_GLOBAL_AVOID_ASYM_ROUTER_FAILURE, 1), 0);
-	assert_true(memlnd_wait(a_route_down, t, WAIT_MS));
 	memlnd_link_set(t->r, 1, true);
-	assert_true(memlnd_wait(a_route_up, t, WAIT_MS));
+	assert_true(memlnd_wait(a_route_up, t, 2 * WAIT_MS));
 }
 
 /* Checks off: a route is up while its gateway's peer NI is, with no ping. */
@@ -252,7 +285,7 @@ static void test_route_no_checks(void **state)
 static void test_route_add_refused(void **state)
 {
 	struct trio *t = *state;
-	struct lnet_nid prim = memlnd_nid(R_NID1), other = memlnd_nid("10.23.0.2@tcp1");
+	struct lnet_nid prim = memlnd_nid("10.21.0.9@tcp"), other = memlnd_nid("10.23.0.9@tcp");
 	struct lnet_route *first;
 	int rc;
 
@@ -262,18 +295,18 @@ static void test_route_add_refused(void **state)
 	first = lnet_route_nth(&t->a->ln, 0, 0);
 	os_mutex_unlock(&t->a->ln.ln_api_mutex);
 	assert_null(first);
-	/* B knows R as a multi-rail peer with two NIDs on tcp1 */
-	os_mutex_lock(&t->b->ln.ln_api_mutex);
-	rc = lnet_peer_ni_add(&t->b->ln, &prim, NULL, 0);
+	/* a multi-rail peer with two NIDs on tcp (no node answers them) */
+	os_mutex_lock(&t->a->ln.ln_api_mutex);
+	rc = lnet_peer_ni_add(&t->a->ln, &prim, NULL, 0);
 	if (!rc)
-		rc = lnet_peer_ni_add(&t->b->ln, &prim, &other, 0);
-	os_mutex_unlock(&t->b->ln.ln_api_mutex);
+		rc = lnet_peer_ni_add(&t->a->ln, &prim, &other, 0);
+	os_mutex_unlock(&t->a->ln.ln_api_mutex);
 	assert_int_equal(rc, 0);
-	assert_int_equal(route_add(t->b, "tcp", R_NID1), 0);
+	assert_int_equal(route_add(t->a, "tcp2", "10.21.0.9@tcp"), 0);
 	/* the same gateway peer by its other NID: the route exists */
-	assert_int_equal(route_add(t->b, "tcp", "10.23.0.2@tcp1"), -EEXIST);
-	/* B is not on tcp: a gateway there is refused, not a duplicate */
-	assert_int_equal(route_add(t->b, "tcp2", R_NID), -EHOSTUNREACH);
+	assert_int_equal(route_add(t->a, "tcp2", "10.23.0.9@tcp"), -EEXIST);
+	/* another remote net through it is another route */
+	assert_int_equal(route_add(t->a, "tcp3", "10.23.0.9@tcp"), 0);
 }
 
 int main(void)
@@ -283,7 +316,8 @@ int main(void)
 		T(test_route_up_after_first_check),
 		T(test_route_down_when_routing_off),
 		T(test_route_down_when_gateway_silent),
-		T(test_route_aarf),
+		T(test_route_aarf_far_side_silent),
+		T(test_route_aarf_far_link_down),
 		T(test_route_no_checks),
 		T(test_route_add_refused),
 #undef T
