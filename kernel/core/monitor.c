@@ -142,8 +142,6 @@ static int lnet_recovery_send(struct lnet *ln, u32 kind,
 		.threshold = 1,		/* one GET: unlinked with its last event */
 		.handler = lnet_recovery_event,
 	};
-	struct lnet_handle_md h;
-	int rc;
 
 	if (!op)
 		return -ENOMEM;
@@ -151,20 +149,7 @@ static int lnet_recovery_send(struct lnet *ln, u32 kind,
 	op->nid = *nid;
 	md.start = op->buf;
 	md.user_ptr = op;
-	rc = lnet_md_bind(ln, &md, &h);
-	if (rc) {
-		lnet_obj_free(ln, op);
-		return rc;
-	}
-	rc = lnet_get(ln, src, h, dst, LNET_PID_LUSTRE, LNET_RESERVED_PORTAL,
-		      LNET_PROTO_PING_MATCHBITS, 0, LNET_PING_INFO_MAX_LEN);
-	if (rc) {
-		/* no event will report it: the unlink event frees @op */
-		op->reported = true;
-		if (lnet_md_unlink(ln, h) == -ENOENT)
-			lnet_obj_free(ln, op);
-	}
-	return rc;
+	return lnet_ping_get(ln, &md, src, dst, &op->reported);
 }
 
 /* ---- local NIs ---- */

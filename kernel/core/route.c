@@ -318,8 +318,6 @@ static int lnet_gw_ping_send(struct lnet *ln, struct lnet_peer *lp,
 		.threshold = 1,
 		.handler = lnet_gw_ping_event,
 	};
-	struct lnet_handle_md h;
-	int rc;
 
 	if (!op)
 		return -ENOMEM;
@@ -327,19 +325,7 @@ static int lnet_gw_ping_send(struct lnet *ln, struct lnet_peer *lp,
 	op->gen = lp->lp_rtr_gen;
 	md.start = op->buf;
 	md.user_ptr = op;
-	rc = lnet_md_bind(ln, &md, &h);
-	if (rc) {
-		lnet_obj_free(ln, op);
-		return rc;
-	}
-	rc = lnet_get(ln, NULL, h, dst, LNET_PID_LUSTRE, LNET_RESERVED_PORTAL,
-		      LNET_PROTO_PING_MATCHBITS, 0, LNET_PING_INFO_MAX_LEN);
-	if (rc) {
-		op->reported = true;	/* the caller reports it */
-		if (lnet_md_unlink(ln, h) == -ENOENT)
-			lnet_obj_free(ln, op);
-	}
-	return rc;
+	return lnet_ping_get(ln, &md, NULL, dst, &op->reported);
 }
 
 /* Ping the gateway of @nid (a route's gateway NID), if still there. */
