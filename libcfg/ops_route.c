@@ -175,6 +175,9 @@ static int route_add_fail(struct cfg_handle *h, const struct cfg_route *r, u32 i
 	case -EADDRINUSE:
 		return cfg_fail(err, rc, &r->loc,
 				"gateway %s is one of this node's own NIDs", gw);
+	case -EHOSTUNREACH:
+		return cfg_fail(err, rc, &r->loc, "no local NI on net %s for gateway %s",
+				cfg_net_str(lnet_nid_net(&r->gws[i]), net, sizeof(net)), gw);
 	}
 	return cfg_ioc_fail(h, rc, err, &r->loc, doing);
 }

@@ -532,8 +532,9 @@ static int lnet_ioc_get_route(struct lnet *ln, unsigned int cmd, void *buf,
 	r->rt_gateway = rt->lr_gw_nid;
 	r->rt_hops = (s32)rt->lr_hops;
 	r->rt_priority = rt->lr_priority;
-	r->rt_state = lnet_route_state(ln, rt);
-	r->rt_type = r->rt_hops > 1 ? LNET_ROUTE_MULTI_HOP : LNET_ROUTE_SINGLE_HOP;
+	r->rt_state = lnet_route_alive(ln, rt) ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+	/* as Lustre: multi-hop until a reply of the gateway lists the net */
+	r->rt_type = rt->lr_single_hop ? LNET_ROUTE_SINGLE_HOP : LNET_ROUTE_MULTI_HOP;
 	return 0;
 }
 

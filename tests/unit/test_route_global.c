@@ -156,8 +156,14 @@ static void test_route_add_get(void **state)
 	assert_true(lnet_nid_equal(&r.rt_gateway, &gw));
 	assert_int_equal(r.rt_hops, -1);
 	assert_int_equal(r.rt_priority, 0);
+	/* down and multi-hop until the gateway answers a check (no monitor here) */
+	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+	assert_int_equal(r.rt_type, LNET_ROUTE_MULTI_HOP);
+	/* with checks off the local view decides: our NI and the gateway's are up */
+	assert_int_equal(gset(ln, LNET_GLOBAL_ALIVE_ROUTER_CHECK_INTERVAL, 0), 0);
+	assert_int_equal(route_get(ln, 0, 0, &r), 0);
 	assert_int_equal(r.rt_state, LNET_NI_STATUS_UP);
-	assert_int_equal(r.rt_type, LNET_ROUTE_SINGLE_HOP);
+	assert_int_equal(r.rt_type, LNET_ROUTE_MULTI_HOP);
 	assert_int_equal(route_get(ln, 1, 0, &r), 0);
 	assert_int_equal(r.rt_hops, 3);
 	assert_int_equal(r.rt_priority, 9);
@@ -217,14 +223,32 @@ static void test_route_state(void **state)
 	struct lnet_ioc_route r;
 
 	assert_int_equal(lnet_ni_add(ln, TCP1, "down0", NULL), 0);
-	/* gateway on no local net: down */
-	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw_far, -1, 0), 0);
-	assert_int_equal(route_get(ln, 0, 0, &r), 0);
-	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+	/* gateway on no local net: refused, no gateway peer left behind */
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw_far, -1, 0),
+			 -EHOSTUNREACH);
+	assert_true(list_empty(&ln->ln_routes));
+	assert_null(lnet_peer_find(ln, &gw_far));
 	/* gateway on a local net whose only NI is down: down */
 	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw_down, -1, 0), 0);
-	assert_int_equal(route_get(ln, 1, 0, &r), 0);
+	assert_int_equal(route_get(ln, 0, 0, &r), 0);
 	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+}
+
+/* One route per remote net and gateway *peer*, whichever of its NIDs names it. */
+static void test_route_same_gateway_peer(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid gw = nid4(TCP, 10, 0, 0, 254);
+	struct lnet_nid gw2 = nid4(TCP, 10, 0, 0, 253);
+
+	assert_int_equal(lnet_peer_ni_add(ln, &gw, NULL, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &gw, &gw2, 0), 0);
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw, -1, 0), 0);
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw2, -1, 0), -EEXIST);
+	/* another remote net through the same peer is a new route */
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, TCP2, &gw2, -1, 0), 0);
+	assert_non_null(lnet_route_nth(ln, 1, 0));
+	assert_null(lnet_route_nth(ln, 2, 0));
 }
 
 /* A router rule's preferred gateways follow the routes as they come and go. */
@@ -483,6 +507,7 @@ int main(void)
 		T(test_route_add_get),
 		T(test_route_errors),
 		T(test_route_state),
+		T(test_route_same_gateway_peer),
 		T(test_route_reflattens_router_rules),
 		T(test_routing),
 		T(test_buffers),

@@ -433,7 +433,10 @@ struct lnet_ioc_peer {
  *     EADDRINUSE  the gateway is one of this node's own NIDs;
  *     EISCONN     rt_net is a local net: it is reached directly, never
  *                 through a gateway;
- *     EEXIST      the same net and gateway are already a route.
+ *     EHOSTUNREACH the gateway's net is not a local net: no local NI
+ *                 could reach it;
+ *     EEXIST      a route to rt_net through the gateway's peer exists
+ *                 already (by this NID or by another NID of that peer).
  *
  * IOC_LIBCFS_DEL_ROUTE (82)
  *   In: rt_net, rt_gateway. The gateway peer stays. Errors: EINVAL (bad
@@ -441,9 +444,16 @@ struct lnet_ioc_peer {
  *
  * IOC_LIBCFS_GET_ROUTE (83)
  *   In: rt_index (0, 1, ...: routes in the order added), rt_net (0 = every
- *   net, else only that net's routes). Out: every field; rt_state is UP when
- *   the gateway's net is a local net with an NI up and the gateway's peer NI
- *   is up; rt_type is MULTI_HOP when rt_hops > 1. ENOENT past the last route.
+ *   net, else only that net's routes). Out: every field. rt_state is UP when
+ *   the gateway's net has a local NI up, the gateway's peer NI is up and,
+ *   with gateway checks on (alive_router_check_interval > 0), the last
+ *   ping of the gateway was answered within router_ping_timeout with: an
+ *   NI up on the gateway's net, routing enabled (no RTE_DISABLED feature)
+ *   and, under avoid_asym_router_failure, an NI up on rt_net when the
+ *   reply lists one. A route is DOWN until its gateway's first answer.
+ *   rt_type is SINGLE_HOP when the gateway's last reply listed an NI on
+ *   rt_net, else MULTI_HOP (so MULTI_HOP until a reply, and always with
+ *   checks off). ENOENT past the last route.
  */
 #define LNET_ROUTE_HOPS_UNSET	(-1)
 #define LNET_ROUTE_HOPS_MAX	255
