@@ -79,6 +79,13 @@ struct cfg_routing {
 };
 
 int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err);
+/*
+ * Partition @cpt's router buffer pools and the routing state
+ * (IOC_LNET_GET_RTR_POOLS): 0; -ENOENT, with no message, for a @cpt past
+ * the last partition (cpt 0 always exists).
+ */
+int cfg_rtr_pools_get(struct cfg_handle *h, u32 cpt, struct lnet_ioc_rtr_pools *out,
+		      struct cfg_err *err);
 
 struct cfg_global {
 	u32 set;				/* bit (1 << id): value[id] given */

@@ -276,6 +276,10 @@ int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err)
 		return cfg_fail(err, -EINVAL, NULL, "invalid routing '%u': expected 0 or 1",
 				enable);
 	rc = routing_cmd(h, IOC_LIBCFS_CONFIG_RTR, &r);
+	if (rc == -EBUSY && enable)	/* only while STOPPING: the pools still drain */
+		return cfg_fail(err, rc, NULL,
+				"cannot enable routing while it is being stopped (routing state "
+				"'stopping'): try again once it is disabled");
 	return rc ? cfg_ioc_fail(h, rc, err, NULL,
 				 enable ? "cannot enable routing" : "cannot disable routing") : 0;
 }
@@ -303,6 +307,20 @@ int cfg_buffers_set(struct cfg_handle *h, const s32 *counts, unsigned int nkinds
 	r.rtr_large = all[LNET_BUF_LARGE];
 	rc = routing_cmd(h, IOC_LIBCFS_ADD_BUF, &r);
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot set the router buffers") : 0;
+}
+
+int cfg_rtr_pools_get(struct cfg_handle *h, u32 cpt, struct lnet_ioc_rtr_pools *out,
+		      struct cfg_err *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->rp_hdr.ioc_len = sizeof(*out);
+	out->rp_cpt = cpt;
+	rc = cfg_ioctl(h, IOC_LNET_GET_RTR_POOLS, out);
+	if (rc == -ENOENT && cpt)
+		return rc;	/* the end of the partitions, not a failure */
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot read the router buffer pools") : 0;
 }
 
 int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err)

@@ -53,13 +53,13 @@ round_trip() {
 @test "routing: a full export's cpt[N] sequence and Lustre's states 2 and 3 import; export writes 0 or 1" {
 	lnetctl import "$D/routing-full.yaml"
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 1}
+	routing_is 'routing: {enable: 1}
 buffers: {tiny: 512, small: 4096, large: 256}'
 	round_trip
 	# stopping (2) is off, starting (3) is on
 	lnetctl import "$D/routing-stopping.yaml"
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 0}
+	routing_is 'routing: {enable: 0}
 buffers: {tiny: 1024, small: 8192, large: 512}'
 	printf 'routing:\n    enable: 3\n' >"$T/starting.yaml"
 	lnetctl import "$T/starting.yaml"
@@ -70,7 +70,7 @@ buffers: {tiny: 1024, small: 8192, large: 512}'
 	sed '/- enable:/d' "$D/routing-full.yaml" >"$T/pools.yaml"
 	lnetctl import "$T/pools.yaml"
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 1}
+	routing_is 'routing: {enable: 1}
 buffers: {tiny: 512, small: 4096, large: 256}'
 }
 

@@ -668,8 +668,8 @@ bad_import() {
   gateway: [10.11.0.9@tcp]'
 	bad_import route_net "6:3: a route needs 'net'" 'route:
 - gateway: 10.11.0.9@tcp'
-	bad_import buffers_range "6:9: invalid tiny '100': expected 0 (the default) or an integer 512-1048576" 'buffers:
-  tiny: 100'
+	bad_import buffers_range "6:9: invalid tiny '1048577': expected 0 (the default) or an integer 1-1048576" 'buffers:
+  tiny: 1048577'
 	bad_import buffers_type "5:10: 'buffers' must be a mapping, not a sequence" 'buffers: [1]'
 	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-3" 'routing:
   enable: true'
