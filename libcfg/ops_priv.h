@@ -73,7 +73,7 @@ int cfg_list_append(void *arr, size_t n, size_t max, const void *item, size_t si
 #define CFG_RTR_BUF(kind)	(2U << (kind))
 struct cfg_routing {
 	u32 set;
-	u32 enable;			/* 0 or 1 */
+	u32 enable;			/* 0 or 1: asked for (cfg_routing_get) */
 	s32 buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind; 0 = default */
 	struct cfg_loc loc, buffers_loc;
 };

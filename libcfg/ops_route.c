@@ -323,17 +323,27 @@ int cfg_rtr_pools_get(struct cfg_handle *h, u32 cpt, struct lnet_ioc_rtr_pools *
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot read the router buffer pools") : 0;
 }
 
+/*
+ * The setting, not whether the node forwards: STARTING was asked to route
+ * (1), STOPPING not to (0), though both forward. Import compares with it
+ * (enable: 1 while stopping is tried, and refused) and export --backup
+ * writes it.
+ */
 int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err)
 {
 	struct lnet_ioc_routing r = { 0 };
+	struct lnet_ioc_rtr_pools rp;
 	int rc = routing_cmd(h, IOC_LIBCFS_GET_BUF, &r);
 
 	if (rc)
 		return cfg_ioc_fail(h, rc, err, NULL, "cannot read the routing settings");
+	rc = cfg_rtr_pools_get(h, 0, &rp, err);
+	if (rc)
+		return rc;
 	memset(out, 0, sizeof(*out));
 	out->set = CFG_RTR_ENABLE | CFG_RTR_BUF(LNET_BUF_TINY) | CFG_RTR_BUF(LNET_BUF_SMALL) |
 		   CFG_RTR_BUF(LNET_BUF_LARGE);
-	out->enable = r.rtr_enable;
+	out->enable = rp.rp_state == LNET_ROUTING_ENABLED || rp.rp_state == LNET_ROUTING_STARTING;
 	out->buffers[LNET_BUF_TINY] = r.rtr_tiny;
 	out->buffers[LNET_BUF_SMALL] = r.rtr_small;
 	out->buffers[LNET_BUF_LARGE] = r.rtr_large;

@@ -223,8 +223,11 @@ global: {discovery: 0, retry_count: 100, transaction_timeout: 300}'
   large: 1048577'
 	bad "1:9: 'global' must be a mapping, not a sequence" 'global: [1]'
 	# refused while applying (retry_count against the running
-	# transaction_timeout): the routing and buffers set before are undone
+	# transaction_timeout): the buffers set before are undone. Routing is
+	# on already: turning it on or off drains, so an undo of it could not
+	# put the state back at once
 	lnetctl set transaction_timeout 20
+	lnetctl set routing 1
 	bad "5:16: invalid retry_count '30': must be smaller than transaction_timeout (20)" 'routing:
   enable: 1
 buffers: {tiny: 600}
