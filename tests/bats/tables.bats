@@ -28,12 +28,12 @@ rows() {
 @test "the table has every NI tunable and every settable global (lnd_timeout is read-only)" {
 	[ "$(rows tunable | cut -d' ' -f1 | paste -sd' ')" = \
 	  "peer_timeout peer_credits peer_buffer_credits credits" ]
-	[ "$(rows global | wc -l)" -eq 12 ]
+	[ "$(rows global | wc -l)" -eq 15 ]
 	! rows global | grep -q '^lnd_timeout '
 	grep -qx 'global retry_count 0 100 2' "$BATS_FILE_TMPDIR/table"
 	grep -qx 'tunable credits credits 1 65536 256' "$BATS_FILE_TMPDIR/table"
 	[ "$(rows buffer | cut -d' ' -f1 | paste -sd' ')" = "tiny small large" ]
-	grep -qx 'buffer small 4096 1048576 16384' "$BATS_FILE_TMPDIR/table"
+	grep -qx 'buffer small 1 1048576 16384' "$BATS_FILE_TMPDIR/table"
 }
 
 @test "the man pages and the schemas state the table's ranges and defaults" {

@@ -335,7 +335,8 @@ struct lnet_ioc_ni {
  *   credits of the peer NI (how many of its messages this node would
  *   forward at once: the peer_buffer_credits of the NI that reaches it, or
  *   its peer_credits when that is 0, as in Lustre) and their low-water
- *   mark; this core does not forward, so both stay at that number.
+ *   mark: a message from the peer NI that this node forwards takes one
+ *   until it has been sent on, and below 0 messages wait for one.
  *   pr_refcount: the references held on the peer NI, as Lustre counts
  *   them: 1 for the peer table, plus one per message that is being sent to
  *   it or was received from it and is not yet finalized.
@@ -472,10 +473,11 @@ struct lnet_ioc_route {
  * IOC_LIBCFS_CONFIG_RTR (87)
  *   In: rtr_enable (0 = this node does not forward, 1 = it routes);
  *   rtr_tiny/small/large must be 0. 1 from DISABLED sizes the pools and
- *   enters STARTING (forwarding; ENABLED after alive_router_check_interval
- *   + router_ping_timeout); 0 from STARTING or ENABLED enters STOPPING
+ *   enters STARTING (forwarding, and the enabled state after
+ *   alive_router_check_interval + router_ping_timeout); 0 from STARTING
+ *   or the enabled state enters STOPPING
  *   (still forwarding what comes; DISABLED once the pools are idle after
- *   that delay, or after three times it). 1 while STARTING or ENABLED and
+ *   that delay, or after three times it). 1 while STARTING or enabled and
  *   0 while STOPPING or DISABLED change nothing and succeed. Errors: EINVAL
  *   (rtr_enable not 0 or 1: lnet_routing_check() in kernel/core/validate.c,
  *   which callers run first), EBUSY (1 while STOPPING; nothing changed).
@@ -494,7 +496,7 @@ struct lnet_ioc_route {
 /*
  * The routing states (rtr_enable of GET_BUF is 1 in every state but
  * DISABLED: the node forwards while it starts and while it stops). The
- * ping feature bit RTE_DISABLED is set in every state but ENABLED, so
+ * ping feature bit RTE_DISABLED is set in every state but the enabled one, so
  * peers stop choosing this node as a gateway while it drains.
  */
 enum lnet_routing_state {
