@@ -247,6 +247,19 @@ routing_is() {
 	PY
 }
 
+# routing_off: wait (5 s at most) until `routing show` says enable: 0,
+# that is until a stop has drained (short with alive_router_check_interval
+# 0 and router_ping_timeout 1).
+routing_off() {
+	local _
+	for _ in $(seq 50); do
+		[ "$("$LNETCTL_BIN" routing show | sed -n 's/^- *enable: //p')" = 0 ] && return 0
+		sleep 0.1
+	done
+	echo "routing did not stop"
+	return 1
+}
+
 # yaml_get EXPR: print the Python expression EXPR evaluated on $output
 # loaded as YAML (bound to d), e.g. yaml_get "d['net'][1]['net type']".
 yaml_get() {
