@@ -558,28 +558,21 @@ $counters" \
   state: up
   type: single-hop' \
 		"7:9: 'multi-hop' was expected (at route/0/type)"
-	invalid routing-show 'routing:
-- cpt[0]:
-    tiny: {npages: 0, nbuffers: 0, credits: 0, mincredits: 0}
-    small: {npages: 1, nbuffers: 0, credits: 0, mincredits: 0}
-    large: {npages: 256, nbuffers: 0, credits: 0, mincredits: 0}
-- enable: 0
-buffers:
-  tiny: 0
-  small: 16384
-  large: 1024' \
-		"8:9: 0 is less than the minimum of 1 (at buffers/tiny)"
+	# routing_doc LARGE_NPAGES BUFFERS: a routing show with those values
+	routing_doc() {
+		printf '%s\n' 'routing:' '- cpt[0]:' \
+			'    tiny: {npages: 0, nbuffers: 0, credits: 0, mincredits: 0}' \
+			'    small: {npages: 1, nbuffers: 0, credits: 0, mincredits: 0}' \
+			"    large: {npages: $1, nbuffers: 0, credits: 0, mincredits: 0}" \
+			'- enable: 0' "buffers: $2"
+	}
+	invalid routing-show "$(routing_doc 256 '{tiny: 0, small: 16384, large: 1024}')" \
+		"7:17: 0 is less than the minimum of 1 (at buffers/tiny)"
 	invalid routing-show 'routing:
   enable: 1
 buffers: {tiny: 1, small: 1, large: 1}' \
 		"2:3: {'enable': 1} is not of type 'array' (at routing)"
-	invalid routing-show 'routing:
-- cpt[0]:
-    tiny: {npages: 0, nbuffers: 0, credits: 0, mincredits: 0}
-    small: {npages: 1, nbuffers: 0, credits: 0, mincredits: 0}
-    large: {npages: 1, nbuffers: 0, credits: 0, mincredits: 0}
-- enable: 0
-buffers: {tiny: 1, small: 1, large: 1}' \
+	invalid routing-show "$(routing_doc 1 '{tiny: 1, small: 1, large: 1}')" \
 		"5:21: 256 was expected (at routing/0/cpt[0]/large/npages)"
 	invalid global-show 'global:
   numa_range: 0
