@@ -6,6 +6,12 @@
  *   routing: {enable: 1}
  *   buffers: {tiny: 2048, small: 16384, large: 1024}   # 0 = the default
  *
+ * is what export --backup writes (enable: the setting, so 0 while it
+ * stops). routing show and the full export write Lustre's layout instead:
+ * a `routing:` sequence of one `cpt[N]:` item per partition with its
+ * pools as they are now (IOC_LNET_GET_RTR_POOLS), then `- enable: N`
+ * (1 while the node forwards, stopping included), then `buffers:`.
+ *
  * Import also takes what Lustre writes: the sequence a full `lnetctl
  * export` has (one `cpt[N]:` item per partition with its pools' run-time
  * counts, then `- enable: N`), and Lustre's routing states 2 (stopping:
