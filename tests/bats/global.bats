@@ -265,13 +265,21 @@ global:
 	[ "$(yaml_get "[d['global']['retry_count'], d['global']['transaction_timeout']]")" = "[7, 8]" ]
 }
 
-@test "a full export imports back: route state, lnd_timeout are ignored" {
+@test "a full export imports back: route state, lnd_timeout, the pools are ignored" {
 	lnetctl net add --net tcp --if veth0
 	lnetctl route add --net o2ib --gateway 10.11.0.6@tcp --hop 4
 	lnetctl set numa_range 3
+	lnetctl set large_buffers 4
+	lnetctl set routing 1
 	lnetctl export >"$T/full.yaml"
 	grep -q 'type: multi-hop' "$T/full.yaml"
 	grep -q 'lnd_timeout: 49' "$T/full.yaml"
+	# routing as routing show has it: the pools, then enable
+	run cat "$T/full.yaml"
+	[ "$(yaml_get "[list(i) for i in d['routing']]")" = "[['cpt[0]'], ['enable']]" ]
+	[ "$(yaml_get "[d['routing'][0]['cpt[0]']['large'][k] for k in ('npages', 'nbuffers', 'credits')]")" = "[256, 4, 4]" ]
+	[ "$(yaml_get "d['buffers']['large']")" = 4 ]
+	[ "$(yaml_get "d['routing'][1]")" = "{'enable': 1}" ]
 	fresh_lnetd
 	lnetctl --socket "$B_SOCKET" import "$T/full.yaml"
 	lnetctl export --backup >"$T/a.yaml"
