@@ -596,6 +596,34 @@ static int lnet_ioc_get_buf(struct lnet *ln, unsigned int cmd, void *buf,
 	return 0;
 }
 
+static bool lnet_rtr_pools_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_rtr_pools *rp = buf;
+
+	return lnet_u32s_zero(rp->rp_reserved, LNET_ARRAY_SIZE(rp->rp_reserved));
+}
+
+/* One partition's pools: this core has a single CPT, so only rp_cpt 0. */
+static int lnet_ioc_get_rtr_pools(struct lnet *ln, unsigned int cmd, void *buf,
+				  u32 len)
+{
+	struct lnet_ioc_rtr_pools *rp = buf;
+	struct lnet_rtr_pool_info info;
+	u32 kind;
+
+	if (rp->rp_cpt)
+		return -ENOENT;
+	rp->rp_state = ln->ln_routing;
+	for (kind = 0; kind < LNET_NBUF_KINDS; kind++) {
+		lnet_rtr_pool_info(ln, kind, &info);
+		rp->rp_pools[kind].rpl_npages = info.npages;
+		rp->rp_pools[kind].rpl_nbuffers = info.nbuffers;
+		rp->rp_pools[kind].rpl_credits = info.credits;
+		rp->rp_pools[kind].rpl_min_credits = info.min_credits;
+	}
+	return 0;
+}
+
 /* The data path's counters (Lustre's `stats show`), after lnet_stats_get(). */
 static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 {
@@ -917,6 +945,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_routing_reserved_zero, lnet_ioc_add_buf },
 	{ IOC_LIBCFS_GET_BUF, sizeof(struct lnet_ioc_routing), false, false,
 	  lnet_routing_reserved_zero, lnet_ioc_get_buf },
+	{ IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools), false, false,
+	  lnet_rtr_pools_reserved_zero, lnet_ioc_get_rtr_pools },
 	{ IOC_LIBCFS_GET_LNET_STATS, sizeof(struct lnet_ioc_stats), false, false,
 	  lnet_stats_reserved_zero, lnet_ioc_stats },
 	{ IOC_LIBCFS_RESET_LNET_STATS, sizeof(struct lnet_ioc_stats), true, false,

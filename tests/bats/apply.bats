@@ -237,7 +237,7 @@ discover:
 	printf '%s\n' 'ping:' '  nids: {0: 0@lo, 1: 10.11.0.9@tcp7}' >"$T/exec2.yaml"
 	run --separate-stderr lnetctl import --exec "$T/exec2.yaml"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "$T/exec2.yaml:2:22: failed to ping 10.11.0.9@tcp7: No route to host" ] || { echo "$stderr"; return 1; }
+	[ "$stderr" = "$T/exec2.yaml:2:22: failed to ping 10.11.0.9@tcp7: no route to net tcp7 (no local NI and no route)" ] || { echo "$stderr"; return 1; }
 	printf '%s\n' 'ping:' '  nids: {0: 0@lo}' 'net: []' >"$T/exec3.yaml"
 	run --separate-stderr lnetctl import --exec "$T/exec3.yaml"
 	[ "$status" -eq 1 ] && [ "$output" = "" ]

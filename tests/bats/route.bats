@@ -199,23 +199,48 @@ state() {
 	[ "$(pref_of 'Preferred gateway NIDs' 10.12.0.5@o2ib)" = "" ]
 }
 
+# enable: of `routing show`, and its pools as "nbuffers/credits" per kind.
+routing_now() {
+	run lnetctl routing show
+	[ "$status" -eq 0 ] || return 1
+	yaml_get "' '.join([str(d['routing'][-1]['enable'])] + ['%d/%d' % (p['nbuffers'], p['credits']) for p in d['routing'][0]['cpt[0]'].values()])"
+}
+
 @test "routing show and set routing 0|1; bad values exit 2" {
 	run lnetctl routing show
 	[ "$status" -eq 0 ]
-	yaml_is 'routing: {enable: 0}
+	routing_is 'routing: {enable: 0}
 buffers: {tiny: 2048, small: 16384, large: 1024}'
+	[ "$(routing_now)" = "0 0/0 0/0 0/0" ]
+	lnetctl set tiny_buffers 16
+	lnetctl set small_buffers 8
+	lnetctl set large_buffers 4
 	lnetctl set routing 1
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 1}
-buffers: {tiny: 2048, small: 16384, large: 1024}'
+	routing_is 'routing: {enable: 1}
+buffers: {tiny: 16, small: 8, large: 4}'
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
+	# 1 again while starting changes nothing
+	lnetctl set routing 1
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
 	fails 2 "lnetctl set routing: invalid routing '2': expected 0 (disable) or 1 (enable)" set routing 2
 	fails 2 "lnetctl set routing: invalid routing '-1': expected 0 (disable) or 1 (enable)" set routing -1
 	fails 2 "lnetctl set routing: invalid routing 'on': expected 0 (disable) or 1 (enable)" set routing on
 	fails 2 "lnetctl set routing: missing argument 0|1" set routing
 	fails 2 "lnetctl set routing: unexpected argument '1'" set routing 0 1
+	# 0 stops: still forwarding (enable: 1) while it drains, and 1 is
+	# refused until it is disabled; 0 again is accepted
+	lnetctl set alive_router_check_interval 0
+	lnetctl set router_ping_timeout 1
 	lnetctl set routing 0
-	run lnetctl routing show
-	[ "$(yaml_get "d['routing']")" = "{'enable': 0}" ]
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
+	fails 1 "lnetctl set routing: cannot enable routing while it is being stopped (routing state 'stopping'): try again once it is disabled" \
+		set routing 1
+	lnetctl set routing 0
+	for _ in $(seq 50); do [ "$(routing_now)" = "0 0/0 0/0 0/0" ] && break; sleep 0.1; done
+	[ "$(routing_now)" = "0 0/0 0/0 0/0" ]
+	lnetctl set routing 1
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
 }
 
 @test "import: route section (gateway range), show keys ignored; import --del removes" {
