@@ -646,8 +646,8 @@ static void lnet_ioc_stats_dp(struct lnet *ln, struct lnet_ioc_stats *st)
 	st->st_hstatus[LNET_IOC_HS_OK] = 0;
 	st->st_selftest_corrupt = lnet_selftest_corrupt(ln);
 	st->st_rst_alloc = lnet_list_len(&dp->dp_active);
-	st->st_route_count = (u32)dp->dp_route_count;
-	st->st_route_length = (u32)dp->dp_route_length;
+	st->st_route_count = dp->dp_route_count;
+	st->st_route_length = dp->dp_route_length;
 }
 
 /* RESET: what lnet_stats_reset() leaves, the data path's counters. */

@@ -42,7 +42,7 @@ _Static_assert(sizeof(struct lnet_ioc_peer) == 1104, "lnet_ioc_peer layout");
 _Static_assert(sizeof(struct lnet_ioc_latency) == 32, "lnet_ioc_latency layout");
 _Static_assert(sizeof(struct lnet_ioc_route) == 68, "lnet_ioc_route layout");
 _Static_assert(sizeof(struct lnet_ioc_routing) == 40, "lnet_ioc_routing layout");
-_Static_assert(sizeof(struct lnet_ioc_stats) == 288, "lnet_ioc_stats layout");
+_Static_assert(sizeof(struct lnet_ioc_stats) == 296, "lnet_ioc_stats layout");
 _Static_assert(sizeof(struct lnet_ioc_global) == 24, "lnet_ioc_global layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp) == 32, "lnet_ioc_udsp layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_descr) == 16, "lnet_ioc_udsp_descr layout");

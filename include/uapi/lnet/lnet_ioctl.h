@@ -637,8 +637,8 @@ struct lnet_ioc_stats {
 	__u64 st_selftest_corrupt;
 	__u32 st_rst_alloc;
 	__u32 st_pad2;
-	__u32 st_route_count;
-	__u32 st_route_length;
+	__u64 st_route_count;
+	__u64 st_route_length;		/* bytes: 64 bits, as Lustre's */
 };
 
 /*
