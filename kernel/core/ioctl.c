@@ -586,7 +586,9 @@ static int lnet_ioc_get_buf(struct lnet *ln, unsigned int cmd, void *buf,
 {
 	struct lnet_ioc_routing *r = buf;
 
-	r->rtr_enable = lnet_routing_forwards(ln);
+	/* what was asked: 0 from `set routing 0` on, while it drains too */
+	r->rtr_enable = ln->ln_routing == LNET_ROUTING_ENABLED ||
+			ln->ln_routing == LNET_ROUTING_STARTING;
 	r->rtr_tiny = ln->ln_buffers[LNET_BUF_TINY];
 	r->rtr_small = ln->ln_buffers[LNET_BUF_SMALL];
 	r->rtr_large = ln->ln_buffers[LNET_BUF_LARGE];

@@ -39,6 +39,8 @@ struct lnet_peer *lnet_peer_create(struct lnet *ln, const struct lnet_nid *prim,
 
 /* route.c */
 void lnet_routes_destroy(struct lnet *ln);
+/* Is there a route (alive or not) to @net_id? */
+bool lnet_route_any(struct lnet *ln, u32 net_id);
 /* Drop every route through @gw (its peer is being deleted). True if any. */
 bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
 
@@ -195,6 +197,18 @@ void lnet_dp_monitor_ensure(struct lnet *ln);
 int lnet_select_pathway_src(struct lnet *ln, const struct lnet_nid *dst,
 			    const struct lnet_nid *src, struct lnet_ni **ni_out,
 			    struct lnet_peer_ni **lpni_out);
+
+/* select.c: the best NI of local net @net_id (round robin bumped), or NULL. */
+struct lnet_ni *lnet_select_ni_on(struct lnet *ln, u32 net_id);
+/*
+ * select.c: the gateway for a message to remote net @net_id: among alive
+ * routes, the one @dst's router rules prefer, then priority, hops, the
+ * gateway NI's health and credits, round robin. The path to it (from @src
+ * when not NULL) in *@ni_out / *@lpni_out. 0 or -EHOSTUNREACH.
+ */
+int lnet_select_route(struct lnet *ln, u32 net_id, const struct lnet_peer_ni *dst,
+		      const struct lnet_nid *src, struct lnet_ni **ni_out,
+		      struct lnet_peer_ni **lpni_out);
 
 /* peer.c: the peer NI of @nid, created (unconfigured peer) if unknown. */
 struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,

@@ -167,3 +167,13 @@ bool lnet_router_rx_note(struct lnet *ln, struct lnet_ni *ni,
 		return false;
 	return true;
 }
+
+bool lnet_route_any(struct lnet *ln, u32 net_id)
+{
+	struct lnet_route *r;
+
+	list_for_each_entry(r, &ln->ln_routes, lr_list)
+		if (r->lr_net == net_id)
+			return true;
+	return false;
+}

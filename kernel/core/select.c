@@ -242,35 +242,157 @@ static int lnet_select_from(struct lnet *ln, struct lnet_peer *lp,
 	return -EHOSTUNREACH;
 }
 
+/* A path to the peer @lp (from @src when not NULL), nothing bumped yet. */
+struct lnet_path {
+	struct lnet_net_cand nc;
+	struct lnet_ni *ni;
+	struct lnet_peer_ni *lpni;
+};
+
+static int lnet_select_path(struct lnet *ln, struct lnet_peer *lp,
+			    const struct lnet_nid *src, struct lnet_path *p)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (src) {
+		rc = lnet_select_from(ln, lp, src, &p->nc, &p->ni);
+		if (rc)
+			return rc;
+	} else {
+		if (!lnet_select_net(ln, lp, &p->nc))
+			return -EHOSTUNREACH;
+		p->ni = lnet_select_ni(p->nc.net);
+	}
+	p->lpni = lnet_select_lpni(p->nc.lpn, p->ni);
+	return 0;
+}
+
+/* The path is taken: the round robins move on. */
+static void lnet_path_commit(const struct lnet_path *p)
+{
+	p->nc.lpn->lpn_seq++;
+	p->nc.net->net_seq++;
+	p->ni->ni_seq++;
+	p->lpni->lpni_seq++;
+}
+
 int lnet_select_pathway_src(struct lnet *ln, const struct lnet_nid *dst,
 			    const struct lnet_nid *src, struct lnet_ni **ni_out,
 			    struct lnet_peer_ni **lpni_out)
 {
-	struct lnet_net_cand best = { 0 };
-	struct lnet_peer *lp;
-	struct lnet_peer_ni *lpni;
-	struct lnet_ni *ni;
+	struct lnet_peer *lp = lnet_peer_find(ln, dst);
+	struct lnet_path p;
 	int rc;
 
-	lp = lnet_peer_find(ln, dst);
 	if (!lp)
 		return -ENOENT;
-	if (src) {
-		rc = lnet_select_from(ln, lp, src, &best, &ni);
-		if (rc)
-			return rc;
-	} else {
-		if (!lnet_select_net(ln, lp, &best))
-			return -EHOSTUNREACH;
-		ni = lnet_select_ni(best.net);
+	rc = lnet_select_path(ln, lp, src, &p);
+	if (rc)
+		return rc;
+	lnet_path_commit(&p);
+	*ni_out = p.ni;
+	*lpni_out = p.lpni;
+	return 0;
+}
+
+struct lnet_ni *lnet_select_ni_on(struct lnet *ln, u32 net_id)
+{
+	struct lnet_net *net = lnet_net_find(ln, net_id);
+	struct lnet_ni *ni = net ? lnet_select_ni(net) : NULL;
+
+	if (ni)
+		ni->ni_seq++;
+	return ni;
+}
+
+/* ---- through a gateway ------------------------------------------------- */
+
+static bool lnet_nid_in(const struct lnet_nid *list, u32 n, const struct lnet_nid *nid)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (lnet_nid_equal(&list[i], nid))
+			return true;
+	return false;
+}
+
+struct lnet_route_cand {
+	struct lnet_route *r;
+	struct lnet_path path;		/* to its gateway */
+	bool pref;			/* a UDSP router rule names it */
+};
+
+static u32 lnet_route_hops(const struct lnet_route *r)
+{
+	return r->lr_hops == (u32)LNET_ROUTE_HOPS_UNSET ? 1 : r->lr_hops;
+}
+
+/*
+ * Preferred by the destination's router rules, then route priority, then
+ * hops, then the gateway NI's health and credits, then round robin.
+ */
+static int lnet_route_cand_cmp(const struct lnet_route_cand *c,
+			       const struct lnet_route_cand *b)
+{
+	const struct lnet_peer_ni *cl = c->path.lpni, *bl = b->path.lpni;
+	int r;
+
+	r = lnet_cmp_high(c->pref, b->pref);
+	if (!r)
+		r = lnet_cmp_low(c->r->lr_priority, b->r->lr_priority);
+	if (!r)
+		r = lnet_cmp_low(lnet_route_hops(c->r), lnet_route_hops(b->r));
+	if (!r)
+		r = lnet_cmp_high(cl->lpni_health.lh_value, bl->lpni_health.lh_value);
+	if (!r)
+		r = lnet_cmp_s32_high(cl->lpni_tx_credits, bl->lpni_tx_credits);
+	if (!r)
+		r = lnet_cmp_low(c->r->lr_seq, b->r->lr_seq);
+	return r;
+}
+
+static bool lnet_route_cand_get(struct lnet *ln, struct lnet_route *r,
+				const struct lnet_peer_ni *dst,
+				const struct lnet_nid *src, struct lnet_route_cand *c)
+{
+	const struct lnet_peer *gw = r->lr_gateway;
+
+	if (!lnet_route_alive(ln, r) || lnet_select_path(ln, r->lr_gateway, src,
+							 &c->path))
+		return false;
+	c->r = r;
+	c->pref = dst && dst->lpni_nrtr &&
+		  (lnet_nid_in(dst->lpni_rtr_nids, dst->lpni_nrtr, &gw->lp_primary_nid) ||
+		   lnet_nid_in(dst->lpni_rtr_nids, dst->lpni_nrtr, &r->lr_gw_nid));
+	return true;
+}
+
+int lnet_select_route(struct lnet *ln, u32 net_id, const struct lnet_peer_ni *dst,
+		      const struct lnet_nid *src, struct lnet_ni **ni_out,
+		      struct lnet_peer_ni **lpni_out)
+{
+	struct lnet_route_cand best = { 0 }, c;
+	struct lnet_route *r;
+	u32 top_seq = 0;
+
+	list_for_each_entry(r, &ln->ln_routes, lr_list) {
+		if (r->lr_net != net_id)
+			continue;
+		if (r->lr_seq > top_seq)
+			top_seq = r->lr_seq;
+		if (!lnet_route_cand_get(ln, r, dst, src, &c))
+			continue;
+		if (!best.r || lnet_route_cand_cmp(&c, &best) > 0)
+			best = c;
 	}
-	lpni = lnet_select_lpni(best.lpn, ni);
-	best.lpn->lpn_seq++;
-	best.net->net_seq++;
-	ni->ni_seq++;
-	lpni->lpni_seq++;
-	*ni_out = ni;
-	*lpni_out = lpni;
+	if (!best.r)
+		return -EHOSTUNREACH;
+	best.r->lr_seq = top_seq + 1;
+	lnet_path_commit(&best.path);
+	*ni_out = best.path.ni;
+	*lpni_out = best.path.lpni;
 	return 0;
 }
 

@@ -19,6 +19,38 @@ struct lnet_ni *lnet_local_target_ni(struct lnet *ln, const struct lnet_nid *nid
 	return NULL;
 }
 
+/*
+ * The last hop of a forwarded message: to exactly the NI its header names
+ * (the originator chose it), from our best NI on that net.
+ */
+static int lnet_msg_route_last_hop(struct lnet *ln, struct lnet_msg *msg)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_get_or_create(ln, &msg->msg_target);
+	struct lnet_ni *ni = lnet_select_ni_on(ln, lnet_nid_net(&msg->msg_target));
+
+	if (!lpni || !ni)
+		return lpni ? -EHOSTUNREACH : -ENOMEM;
+	lpni->lpni_seq++;
+	msg->msg_txni = ni;
+	msg->msg_txpeer = lpni;
+	return 0;
+}
+
+/* No local net is the target's: through a gateway (routes), or nowhere. */
+static int lnet_msg_route_remote(struct lnet *ln, struct lnet_msg *msg,
+				 const struct lnet_nid *src)
+{
+	struct lnet_peer_ni *dst;
+
+	/* no peer is made for a NID that nothing of ours reaches */
+	if (!lnet_route_any(ln, lnet_nid_net(&msg->msg_target)))
+		return -EHOSTUNREACH;
+	/* the destination's peer NI carries its router rules (UDSP --rte) */
+	dst = lnet_peer_ni_get_or_create(ln, &msg->msg_target);
+	return lnet_select_route(ln, lnet_nid_net(&msg->msg_target), dst, src,
+				 &msg->msg_txni, &msg->msg_txpeer);
+}
+
 /* The NI and peer NI for @msg: lolnd for local targets, else selection. */
 static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
 {
@@ -42,12 +74,12 @@ static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
 		msg->msg_txpeer = msg->msg_rxpeer;
 		return 0;
 	}
-	if (!lnet_peer_ni_find(ln, &msg->msg_target)) {
-		if (!lnet_net_find(ln, lnet_nid_net(&msg->msg_target)))
-			return -EHOSTUNREACH;
-		if (!lnet_peer_ni_get_or_create(ln, &msg->msg_target))
-			return -ENOMEM;
-	}
+	if (!lnet_net_find(ln, lnet_nid_net(&msg->msg_target)))
+		return lnet_msg_route_remote(ln, msg, src);
+	if (msg->msg_routing)
+		return lnet_msg_route_last_hop(ln, msg);
+	if (!lnet_peer_ni_get_or_create(ln, &msg->msg_target))
+		return -ENOMEM;
 	rc = lnet_select_pathway_src(ln, &msg->msg_target, src, &ni, &lpni);
 	if (rc)
 		return rc == -ENOENT ? -EHOSTUNREACH : rc;
@@ -63,7 +95,12 @@ static void lnet_msg_address(struct lnet_msg *msg)
 
 	if (msg->msg_txpeer) {
 		hdr->src_nid = msg->msg_txni->ni_nid;
-		hdr->dest_nid = msg->msg_txpeer->lpni_nid;
+		/* through a gateway the header names the final destination */
+		if (lnet_nid_net(&msg->msg_target) ==
+		    lnet_nid_net(&msg->msg_txpeer->lpni_nid))
+			hdr->dest_nid = msg->msg_txpeer->lpni_nid;
+		else
+			hdr->dest_nid = msg->msg_target;
 	} else {		/* to ourselves: from and to the NID asked for */
 		hdr->src_nid = msg->msg_target;
 		hdr->dest_nid = msg->msg_target;
@@ -123,6 +160,29 @@ static void lnet_post_send(struct lnet *ln, struct lnet_msg *msg)
 	lnet_ni_send(ln, msg);
 }
 
+/* Counted (local_no_route, drop) and said, with the NID and its net. */
+static void lnet_msg_no_route(struct lnet *ln, struct lnet_msg *msg)
+{
+	char dst[LNET_NID_STR_MAX], net[LNET_NID_STR_MAX];
+	u32 net_id = lnet_nid_net(&msg->msg_target);
+	bool local = lnet_net_find(ln, net_id) != NULL;
+
+	ln->ln_dp.dp_hstatus_count[LNET_MSG_STATUS_LOCAL_NO_ROUTE]++;
+	if (!msg->msg_routing) {	/* forward.c counts its own drops */
+		ln->ln_dp.dp_count[LNET_STATS_DROP]++;
+		ln->ln_dp.dp_length[LNET_STATS_DROP] += msg->msg_hdr.payload_length;
+	}
+	if (lnet_nid_print(&msg->msg_target, dst, sizeof(dst)) < 0)
+		snprintf(dst, sizeof(dst), "?");
+	if (lnet_net_print(net_id, net, sizeof(net)) < 0)
+		snprintf(net, sizeof(net), "?");
+	os_warn_ratelimited("no route to %s%s: net %s %s\n", dst,
+		msg->msg_routing ? " (forwarding)" : "", net,
+		local ? "has no usable NI or peer NI" :
+		lnet_route_any(ln, net_id) ? "has routes, all down" :
+		"has no local NI and no route");
+}
+
 int lnet_send_msg(struct lnet *ln, struct lnet_msg *msg)
 {
 	int rc;
@@ -130,9 +190,13 @@ int lnet_send_msg(struct lnet *ln, struct lnet_msg *msg)
 	if (!ln->ln_configured || ln->ln_dp.dp_stopping)
 		return -ENETDOWN;
 	rc = lnet_msg_route(ln, msg);
-	if (rc)
+	if (rc) {
+		if (rc == -EHOSTUNREACH)
+			lnet_msg_no_route(ln, msg);
 		return rc;
-	lnet_msg_address(msg);
+	}
+	if (!msg->msg_routing)	/* a forwarded header stays as it came */
+		lnet_msg_address(msg);
 	msg->msg_health_status = LNET_MSG_STATUS_OK;
 	msg->msg_sending = true;
 	lnet_post_send(ln, msg);

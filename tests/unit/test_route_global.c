@@ -289,15 +289,20 @@ static void test_buffers(void **state)
 	assert_int_equal(r.rtr_tiny, 512);
 	assert_int_equal(r.rtr_small, LNET_BUF_MAX);
 	assert_int_equal(r.rtr_large, 256);
+	/* small pools, as sanity-lnet's routers use */
+	assert_int_equal(routing_cmd(ln, add, 0, 16, 8, 1, NULL), 0);
+	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
+	assert_int_equal(r.rtr_tiny, 16);
+	assert_int_equal(r.rtr_small, 8);
+	assert_int_equal(r.rtr_large, 1);
 	/* out of range: nothing changes, not even the valid counts */
-	assert_int_equal(routing_cmd(ln, add, 0, 1000, 4095, -1, NULL), -EINVAL);
-	assert_int_equal(routing_cmd(ln, add, 0, 511, -1, -1, NULL), -EINVAL);
-	assert_int_equal(routing_cmd(ln, add, 0, -1, -1, 255, NULL), -EINVAL);
+	assert_int_equal(routing_cmd(ln, add, 0, 1000, LNET_BUF_MAX + 1, -1, NULL), -EINVAL);
+	assert_int_equal(routing_cmd(ln, add, 0, 1000, -1, -3, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, add, 0, -1, -1, LNET_BUF_MAX + 1, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, add, 0, -2, -1, -1, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, add, 1, -1, -1, -1, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
-	assert_int_equal(r.rtr_tiny, 512);
+	assert_int_equal(r.rtr_tiny, 16);
 	/* 0 = the default */
 	assert_int_equal(routing_cmd(ln, add, 0, 0, 0, 0, NULL), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);

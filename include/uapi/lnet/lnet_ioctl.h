@@ -485,9 +485,10 @@ struct lnet_ioc_route {
  *   Out: rtr_enable and the three counts (never 0 or -1).
  */
 /*
- * The routing states (rtr_enable of GET_BUF is 1 in every state but
- * DISABLED: the node forwards while it starts and while it stops). The
- * ping feature bit RTE_DISABLED is set in every state but ENABLED, so
+ * The routing states. The node forwards in every state but DISABLED (so
+ * traffic drains while it stops); rtr_enable of GET_BUF is what was last
+ * asked: 1 in STARTING and ENABLED, 0 in STOPPING and DISABLED. The ping
+ * feature bit RTE_DISABLED is set in every state but ENABLED, so
  * peers stop choosing this node as a gateway while it drains.
  */
 enum lnet_routing_state {
