@@ -26,7 +26,7 @@
 #include "../../kernel/udsp/udsp.h"
 #include "../../kernel/builtin/builtin.h"
 
-#define MEMLND_NODES	3
+#define MEMLND_NODES	4
 #define MEMLND_IFS	4	/* interfaces per node: m<n>e0..m<n>e3 */
 #define MEMLND_RULES	8
 
@@ -54,6 +54,12 @@ struct memlnd_item {
 	int status;
 	enum lnet_msg_hstatus hstatus;
 	long delay_ms;			/* TX_DONE: wait before finalizing */
+	/*
+	 * RX: the core may call lnd_recv after lnet_parse returned (a router
+	 * waiting for a buffer): the item is freed by whichever of the two,
+	 * the thread after lnet_parse or the lnd_recv, comes second.
+	 */
+	int rx_refs;
 	struct lnet_hdr hdr;
 	struct lnet_nid from;
 	u32 len;
@@ -264,6 +270,8 @@ static inline void memlnd_handle(struct memlnd_node *n, struct memlnd_item *it)
 	case MEMLND_RX:
 		if (lnet_parse(&n->ln, it->rec->ni, &it->hdr, &it->from, it) == 0)
 			__atomic_add_fetch(&n->delivered, 1, __ATOMIC_SEQ_CST);
+		else			/* refused: lnd_recv is never called */
+			it->rx_refs = 1;
 		break;
 	case MEMLND_TX_DONE:
 		if (it->delay_ms)
@@ -296,7 +304,9 @@ static inline void *memlnd_thread(void *arg)
 		n->busy = it->rec;
 		pthread_mutex_unlock(&n->lock);
 		memlnd_handle(n, it);
-		free(it);
+		if (it->kind != MEMLND_RX ||
+		    __atomic_add_fetch(&it->rx_refs, 1, __ATOMIC_SEQ_CST) == 2)
+			free(it);
 		pthread_mutex_lock(&n->lock);
 		n->busy = NULL;
 		pthread_cond_broadcast(&n->cond);
@@ -474,13 +484,16 @@ static inline int memlnd_recv(struct lnet_ni *ni, void *private, struct lnet_msg
 {
 	struct memlnd_item *rx = private, *done;
 	struct memlnd_ni *rec = ni->ni_lnd_data;
+	int rc = 0;
 
-	if (!msg)
-		return 0;
-	if (mlen > rx->len)
-		return -EPROTO;
-	if (mlen)
+	if (msg && mlen > rx->len)
+		rc = -EPROTO;
+	else if (msg && mlen)
 		memcpy(buf, rx->data, mlen);
+	if (__atomic_add_fetch(&rx->rx_refs, 1, __ATOMIC_SEQ_CST) == 2)
+		free(rx);
+	if (!msg || rc)
+		return rc;
 	done = memlnd_item_new(MEMLND_RX_DONE, 0);
 	if (!done)
 		return -ENOMEM;
