@@ -26,15 +26,7 @@ setup() {
 }
 
 teardown() {
-	local f
-	if [ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${TD:-}" ]; then
-		for f in "$TD"/n*.log; do
-			[ -f "$f" ] || continue
-			echo "--- $(basename "$f") (last 40 lines)"
-			tail -n 40 "$f"
-		done
-	fi
-	topo_teardown
+	topo_test_teardown
 }
 
 # routed [CMD...]: topo_routed (CMDs for the routers), all routes up, and one
@@ -45,57 +37,6 @@ routed() {
 	wait_routed
 	on 1 lnetctl ping $B >/dev/null
 	on 4 lnetctl ping $A >/dev/null
-}
-
-# deltas BEFORE AFTER: AFTER - BEFORE, element by element, space-separated.
-deltas() {
-	local -a b a
-	local got=() i
-	read -r -a b <<<"$1"
-	read -r -a a <<<"$2"
-	for i in "${!a[@]}"; do
-		got+=("$((a[i] - b[i]))")
-	done
-	echo "${got[*]}"
-}
-
-# moves WANT COUNTER [WANT COUNTER]... -- CMD [ARGS]: run CMD; each COUNTER
-# (a command printing counters, e.g. "ni_count 3 sent_stats.put $R2B")
-# moved by its WANT, element by element.
-moves() {
-	local -a want=() counter=() before=()
-	local i got
-	while [ "$1" != -- ]; do
-		want+=("$1")
-		counter+=("$2")
-		shift 2
-	done
-	shift
-	for i in "${!counter[@]}"; do
-		before[i]=$(${counter[i]})
-	done
-	"$@"
-	for i in "${!counter[@]}"; do
-		got=$(deltas "${before[i]}" "$(${counter[i]})")
-		if [ "$got" != "${want[i]}" ]; then
-			echo "${counter[i]}: moved by '$got', want '${want[i]}'"
-			return 1
-		fi
-	done
-}
-
-# st_is OP TARGET SIZE COUNT OK FAILED CORRUPT: $output is that selftest
-# document (elapsed_ns only checked > 0).
-st_is() {
-	local got want ns
-	ns=$(yaml_get "d['selftest']['elapsed_ns']")
-	[ "$ns" -gt 0 ] || { echo "elapsed_ns '$ns' is not > 0"; return 1; }
-	got=$(yaml_get "{k: v for k, v in d['selftest'].items() if k != 'elapsed_ns'}")
-	want="{'op': '$1', 'target': '$2', 'size': $3, 'count': $4, 'ok': $5, 'failed': $6, 'corrupt': $7}"
-	if [ "$got" != "$want" ]; then
-		printf 'selftest: got  %s\n          want %s\n' "$got" "$want"
-		return 1
-	fi
 }
 
 # st_ok NODE OP TARGET COUNT SIZE [ARGS]: a selftest, every message ok.
@@ -270,18 +211,26 @@ routed_selftests() {
 @test "routed: set routing 0 on R2 during traffic: what is in flight completes, then A's route via R2 is down and sends go via R1; with no other route they fail at once" {
 	routed
 	pin_r2
-	# 100 x 256 KiB, 8 in flight, through R2; routing stops under it
-	on 1 lnetctl selftest put $B --count 100 --size 256K >"$TD/bg.yaml" 2>&1 &
-	local bg=$!
-	sleep 0.3
+	# 500 x 1 MiB, 8 in flight, through R2; routing stops under it, once R2
+	# has forwarded some
+	local r0 bg
+	r0=$(stats_count 3 route_count)
+	on 1 lnetctl selftest put $B --count 500 --size 1M >"$TD/bg.yaml" 2>&1 &
+	bg=$!
+	for _ in $(seq 50); do
+		[ "$(stats_count 3 route_count)" -gt "$r0" ] && break
+		sleep 0.1
+	done
 	on 3 lnetctl set routing 0
+	kill -0 $bg 2>/dev/null ||
+		{ echo "the selftest ended before routing stopped: nothing was in flight"; false; }
 	local rc=0
 	timeout 60 tail --pid=$bg -f /dev/null || rc=$?
 	[ "$rc" -eq 0 ] || { echo "the selftest did not end within 60 s"; kill $bg; false; }
 	wait $bg
 	output=$(cat "$TD/bg.yaml")
 	echo "$output"
-	st_is put $B 262144 100 100 0 0
+	st_is put $B $MIB 500 500 0 0
 	wait_route_state 1 tcp1 $R2A down
 	wait_route_state 4 tcp $R2B down
 	[ "$(route_field 1 tcp1 $R1A state)" = up ]
