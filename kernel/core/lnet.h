@@ -159,6 +159,7 @@ struct lnet_peer_ni {
 	/* Data path (lnet_msg.h) */
 	struct list_head lpni_txq;		/* msgs waiting for a tx credit */
 	s32 lpni_min_tx_credits;		/* low-water mark */
+	u64 lpni_txqnob;			/* bytes handed to the LND, not done */
 	/*
 	 * Router credits (router.c): messages from this peer NI that this
 	 * node forwards may hold at most this many router buffers; the rest

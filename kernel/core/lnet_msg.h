@@ -187,11 +187,13 @@ struct lnet_msg {
 	struct lnet_nid msg_target;	/* as asked: any NID of the peer */
 	u32 msg_target_pid;
 	struct lnet_nid msg_src_req;	/* requested source, or empty */
+	struct lnet_nid msg_gw_dst;	/* through a gateway: the final NI */
 	struct lnet_ni *msg_txni;	/* chosen by selection */
 	struct lnet_peer_ni *msg_txpeer;
 	bool msg_tx_credit;		/* holds an NI tx credit */
 	bool msg_peer_credit;		/* holds a peer NI tx credit */
 	bool msg_sending;		/* handed to the LND, not yet done */
+	bool msg_txqnob;		/* counted in msg_txpeer's lpni_txqnob */
 	u64 msg_lnd_ns;			/* when last handed to the LND (latency) */
 	bool msg_ack_wanted;		/* PUT waiting for ACK / GET for REPLY */
 	u32 msg_retries;		/* resends done */
@@ -264,6 +266,10 @@ struct lnet_lnd {
 	 * mlen 0: discard all rlen bytes. Must not block: the LND finishes
 	 * the receive on its own thread and then calls lnet_finalize(@msg)
 	 * (not for NULL). 0 or -errno (the core then finalizes @msg).
+	 * Usually called inside lnet_parse(); for a message this node
+	 * forwards it may come later (from any thread holding the lock),
+	 * once a router buffer is free: until then the LND reads nothing
+	 * more from that connection, so a busy router slows its senders.
 	 */
 	int (*lnd_recv)(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 			void *buf, u32 mlen, u32 rlen);
@@ -289,11 +295,13 @@ const struct lnet_lnd *lnet_lnd_find(struct lnet *ln, u32 lnd_type);
 /*
  * UNLOCKED. An LND received the header @hdr on @ni from the peer NI
  * @from (the NID the connection is with; src_nid of the header is the
- * sender's). The core checks it (dest_nid is @ni's NID, known type,
- * payload_length <= LNET_MTU), counts it, finds or creates the peer NI,
- * matches it and calls lnd_recv() (with a NULL msg when it drops it).
- * Returns 0, or -EPROTO for a header that breaks the protocol (the LND
- * closes the connection and logs it; lnd_recv() was not called).
+ * sender's). The core checks it (known type, payload_length <= LNET_MTU;
+ * dest_nid is @ni's NID, or, for a message to forward, a NID on neither
+ * @ni's net nor one of ours), counts it, finds or creates the peer NI,
+ * matches it (or forwards it: forward.c) and calls lnd_recv() (with a
+ * NULL msg when it drops it). Returns 0, or -EPROTO for a header that
+ * breaks the protocol (the LND closes the connection and logs it;
+ * lnd_recv() was not called).
  */
 int lnet_parse(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	       const struct lnet_nid *from, void *private);

@@ -210,6 +210,13 @@ int lnet_select_route(struct lnet *ln, u32 net_id, const struct lnet_peer_ni *ds
 		      const struct lnet_nid *src, struct lnet_ni **ni_out,
 		      struct lnet_peer_ni **lpni_out);
 
+/*
+ * select.c: for a multi-rail peer reached through gateways, its peer NI
+ * on the best of its nets that an alive route reaches (health, UDSP
+ * priority, round robin); @dst itself when there is none.
+ */
+struct lnet_peer_ni *lnet_select_remote_dst(struct lnet *ln, struct lnet_peer_ni *dst);
+
 /* peer.c: the peer NI of @nid, created (unconfigured peer) if unknown. */
 struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
 						const struct lnet_nid *nid);

@@ -172,6 +172,8 @@ struct lnet_lpni_cand {
 
 static bool lnet_cand_prefers(struct lnet_lpni_cand *c, const struct lnet_ni *ni)
 {
+	if (!ni)		/* through a gateway: no source NI to prefer */
+		return false;
 	if (c->pref < 0)
 		c->pref = lnet_lpni_prefers(c->lpni, &ni->ni_nid);
 	return c->pref;
@@ -331,7 +333,8 @@ static u32 lnet_route_hops(const struct lnet_route *r)
 
 /*
  * Preferred by the destination's router rules, then route priority, then
- * hops, then the gateway NI's health and credits, then round robin.
+ * hops, then the gateway NI's health, bytes queued and credits, then
+ * round robin.
  */
 static int lnet_route_cand_cmp(const struct lnet_route_cand *c,
 			       const struct lnet_route_cand *b)
@@ -346,6 +349,9 @@ static int lnet_route_cand_cmp(const struct lnet_route_cand *c,
 		r = lnet_cmp_low(lnet_route_hops(c->r), lnet_route_hops(b->r));
 	if (!r)
 		r = lnet_cmp_high(cl->lpni_health.lh_value, bl->lpni_health.lh_value);
+	if (!r)
+		r = cl->lpni_txqnob < bl->lpni_txqnob ? 1 :
+		    cl->lpni_txqnob > bl->lpni_txqnob ? -1 : 0;
 	if (!r)
 		r = lnet_cmp_s32_high(cl->lpni_tx_credits, bl->lpni_tx_credits);
 	if (!r)
@@ -367,6 +373,49 @@ static bool lnet_route_cand_get(struct lnet *ln, struct lnet_route *r,
 		  (lnet_nid_in(dst->lpni_rtr_nids, dst->lpni_nrtr, &gw->lp_primary_nid) ||
 		   lnet_nid_in(dst->lpni_rtr_nids, dst->lpni_nrtr, &r->lr_gw_nid));
 	return true;
+}
+
+static bool lnet_route_alive_to(struct lnet *ln, u32 net_id)
+{
+	struct lnet_route *r;
+
+	list_for_each_entry(r, &ln->ln_routes, lr_list)
+		if (r->lr_net == net_id && lnet_route_alive(ln, r))
+			return true;
+	return false;
+}
+
+/* A remote peer net: health, then UDSP priority, then round robin. */
+static int lnet_remote_lpn_cmp(const struct lnet_peer_net *c,
+			       const struct lnet_peer_net *b)
+{
+	int r = lnet_cmp_high(lnet_peer_net_health(c), lnet_peer_net_health(b));
+
+	if (!r)
+		r = lnet_cmp_low(c->lpn_sel_priority, b->lpn_sel_priority);
+	if (!r)
+		r = lnet_cmp_low(c->lpn_seq, b->lpn_seq);
+	return r;
+}
+
+struct lnet_peer_ni *lnet_select_remote_dst(struct lnet *ln, struct lnet_peer_ni *dst)
+{
+	struct lnet_peer_net *lpn, *best = NULL;
+	struct lnet_peer_ni *lpni;
+
+	list_for_each_entry(lpn, &dst->lpni_peer_net->lpn_peer->lp_peer_nets, lpn_list) {
+		if (list_empty(&lpn->lpn_peer_nis) || lnet_net_find(ln, lpn->lpn_net_id) ||
+		    !lnet_route_alive_to(ln, lpn->lpn_net_id))
+			continue;
+		if (!best || lnet_remote_lpn_cmp(lpn, best) > 0)
+			best = lpn;
+	}
+	if (!best)
+		return dst;
+	lpni = lnet_select_lpni(best, NULL);
+	best->lpn_seq++;
+	lpni->lpni_seq++;
+	return lpni;
 }
 
 int lnet_select_route(struct lnet *ln, u32 net_id, const struct lnet_peer_ni *dst,

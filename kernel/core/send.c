@@ -36,19 +36,36 @@ static int lnet_msg_route_last_hop(struct lnet *ln, struct lnet_msg *msg)
 	return 0;
 }
 
-/* No local net is the target's: through a gateway (routes), or nowhere. */
+/*
+ * No local net is the target's. A multi-rail peer that also has an NI on
+ * one of our nets is reached directly; else through a gateway: to the
+ * peer's best net we have an alive route to (the NID asked for when the
+ * source is given or the peer is not multi-rail), or nowhere.
+ */
 static int lnet_msg_route_remote(struct lnet *ln, struct lnet_msg *msg,
 				 const struct lnet_nid *src)
 {
-	struct lnet_peer_ni *dst;
+	struct lnet_peer_ni *dst = lnet_peer_ni_find(ln, &msg->msg_target);
+	bool mr = dst && !msg->msg_routing &&
+		  (dst->lpni_peer_net->lpn_peer->lp_state & LNET_PEER_S_MULTI_RAIL);
+	int rc;
 
+	if (mr && !lnet_select_pathway_src(ln, &msg->msg_target, src,
+					   &msg->msg_txni, &msg->msg_txpeer))
+		return 0;
 	/* no peer is made for a NID that nothing of ours reaches */
-	if (!lnet_route_any(ln, lnet_nid_net(&msg->msg_target)))
+	if (!dst && !lnet_route_any(ln, lnet_nid_net(&msg->msg_target)))
 		return -EHOSTUNREACH;
 	/* the destination's peer NI carries its router rules (UDSP --rte) */
-	dst = lnet_peer_ni_get_or_create(ln, &msg->msg_target);
-	return lnet_select_route(ln, lnet_nid_net(&msg->msg_target), dst, src,
-				 &msg->msg_txni, &msg->msg_txpeer);
+	if (!dst)
+		dst = lnet_peer_ni_get_or_create(ln, &msg->msg_target);
+	if (mr && !src)
+		dst = lnet_select_remote_dst(ln, dst);
+	rc = lnet_select_route(ln, lnet_nid_net(dst ? &dst->lpni_nid : &msg->msg_target),
+			       dst, src, &msg->msg_txni, &msg->msg_txpeer);
+	if (!rc)
+		msg->msg_gw_dst = dst ? dst->lpni_nid : msg->msg_target;
+	return rc;
 }
 
 /* The NI and peer NI for @msg: lolnd for local targets, else selection. */
@@ -61,6 +78,7 @@ static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
 
 	msg->msg_txni = NULL;
 	msg->msg_txpeer = NULL;
+	memset(&msg->msg_gw_dst, 0, sizeof(msg->msg_gw_dst));
 	if (ni) {
 		msg->msg_txni = ni;
 		return ni->ni_dying ? -EHOSTUNREACH : 0;
@@ -72,6 +90,9 @@ static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
 	    !msg->msg_retries && !msg->msg_rxni->ni_dying) {
 		msg->msg_txni = msg->msg_rxni;
 		msg->msg_txpeer = msg->msg_rxpeer;
+		/* the request came through a gateway: back through it */
+		if (!lnet_net_find(ln, lnet_nid_net(&msg->msg_target)))
+			msg->msg_gw_dst = msg->msg_target;
 		return 0;
 	}
 	if (!lnet_net_find(ln, lnet_nid_net(&msg->msg_target)))
@@ -96,11 +117,10 @@ static void lnet_msg_address(struct lnet_msg *msg)
 	if (msg->msg_txpeer) {
 		hdr->src_nid = msg->msg_txni->ni_nid;
 		/* through a gateway the header names the final destination */
-		if (lnet_nid_net(&msg->msg_target) ==
-		    lnet_nid_net(&msg->msg_txpeer->lpni_nid))
+		if (lnet_nid_is_zero(&msg->msg_gw_dst))
 			hdr->dest_nid = msg->msg_txpeer->lpni_nid;
 		else
-			hdr->dest_nid = msg->msg_target;
+			hdr->dest_nid = msg->msg_gw_dst;
 	} else {		/* to ourselves: from and to the NID asked for */
 		hdr->src_nid = msg->msg_target;
 		hdr->dest_nid = msg->msg_target;
@@ -123,6 +143,10 @@ static void lnet_ni_send(struct lnet *ln, struct lnet_msg *msg)
 	if (ni && !ni->ni_dying && ni->ni_lnd) {
 		/* before the call: lolnd delivers the answer inside it */
 		msg->msg_lnd_ns = os_now_ns();
+		if (msg->msg_txpeer && !msg->msg_txqnob) {
+			msg->msg_txqnob = true;
+			msg->msg_txpeer->lpni_txqnob += LNET_WIRE_MSG_HDR_LEN + msg->msg_len;
+		}
 		rc = ni->ni_lnd->lnd_send(ni, msg);
 	}
 	if (!rc)
@@ -224,6 +248,11 @@ void lnet_msg_return_credits(struct lnet *ln, struct lnet_msg *msg)
 	struct lnet_ni *ni = msg->msg_txni;
 	struct lnet_msg *next;
 
+	if (msg->msg_txqnob) {
+		msg->msg_txqnob = false;
+		if (lpni)
+			lpni->lpni_txqnob -= LNET_WIRE_MSG_HDR_LEN + msg->msg_len;
+	}
 	if (!list_empty(&msg->msg_txq))
 		lnet_msg_unqueue(msg);
 	if (msg->msg_tx_credit) {

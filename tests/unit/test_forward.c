@@ -167,6 +167,30 @@ static u64 routed(struct memlnd_node *n)
 	return c;
 }
 
+struct routed_want {
+	struct memlnd_node *n1, *n2;
+	u64 want;
+};
+
+static bool routed_reached(void *arg)
+{
+	const struct routed_want *rw = arg;
+
+	return routed(rw->n1) + (rw->n2 ? routed(rw->n2) : 0) >= rw->want;
+}
+
+/*
+ * The routers' counts as they settle: a forwarded send counts when its
+ * completion comes, which may be after the far end already has it.
+ */
+static void wait_routed(struct memlnd_node *n1, struct memlnd_node *n2, u64 want)
+{
+	struct routed_want rw = { n1, n2, want };
+
+	assert_true(memlnd_wait(routed_reached, &rw, 3000));
+	assert_int_equal(routed(n1) + (n2 ? routed(n2) : 0), want);
+}
+
 static void assert_run_ok(const struct lnet_ioc_selftest *r, u32 count)
 {
 	assert_int_equal(r->sft_ok, count);
@@ -185,7 +209,7 @@ static void test_put_get_both_ways(void **state)
 	r = run(w->b, LNET_SELFTEST_OP_GET, A_NID, LNET_MTU, 20);
 	assert_run_ok(&r, 20);
 	/* 20 PUTs + 20 ACKs + 20 GETs + 20 REPLYs, spread over both routers */
-	assert_int_equal(routed(w->r1) + routed(w->r2), 80);
+	wait_routed(w->r1, w->r2, 80);
 	assert_true(routed(w->r1) > 0);
 	assert_true(routed(w->r2) > 0);
 }
@@ -199,8 +223,8 @@ static void test_route_priority(void **state)
 	world_up(w, 5, 0, 5, 0);
 	r = run(w->a, LNET_SELFTEST_OP_PUT, B_NID, 4096, 30);
 	assert_run_ok(&r, 30);
+	wait_routed(w->r2, NULL, 60);
 	assert_int_equal(routed(w->r1), 0);
-	assert_int_equal(routed(w->r2), 60);
 }
 
 /* A router rule of @n's peer NI @dst: prefer the gateway @gw. */
@@ -227,7 +251,7 @@ static void test_preferred_router(void **state)
 	prefer_router(w->b, A_NID, R1_TCP1);
 	r = run(w->a, LNET_SELFTEST_OP_PUT, B_NID, 0, 20);
 	assert_run_ok(&r, 20);
-	assert_int_equal(routed(w->r1), 40);
+	wait_routed(w->r1, NULL, 40);
 	assert_int_equal(routed(w->r2), 0);
 }
 
@@ -250,7 +274,7 @@ static void test_buffers_exhausted(void **state)
 	world_up(w, 0, 5, 0, 5);
 	r = run(w->a, LNET_SELFTEST_OP_PUT, B_NID, LNET_MTU, 24);
 	assert_run_ok(&r, 24);
-	assert_int_equal(routed(w->r1), 48);
+	wait_routed(w->r1, NULL, 48);
 	pool(w->r1, LNET_BUF_LARGE, &info);
 	assert_int_equal(info.npages, 256);
 	assert_int_equal(info.nbuffers, 1);
@@ -370,6 +394,77 @@ static void test_no_route(void **state)
 	os_mutex_unlock(&w->a->ln.ln_api_mutex);
 }
 
+/*
+ * Multi-rail behind routers: B has m3e1 10.22.0.4@tcp1 and m3e2
+ * 10.23.0.4@tcp2; R1 joins tcp and tcp1, R2 tcp and tcp2. A discovers B,
+ * then its sends to B's tcp1 NID use both of B's nets; with the route via
+ * R1 gone they all take tcp2.
+ */
+static int setup_mr(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	w->a = memlnd_node_new(0);
+	w->r1 = memlnd_node_new(1);
+	w->r2 = memlnd_node_new(2);
+	w->b = memlnd_node_new(3);
+	assert_int_equal(memlnd_ni_add(w->a, "tcp", 0), 0);
+	assert_int_equal(memlnd_ni_add(w->r1, "tcp", 0), 0);
+	assert_int_equal(memlnd_ni_add(w->r1, "tcp1", 1), 0);
+	assert_int_equal(memlnd_ni_add(w->r2, "tcp", 0), 0);
+	assert_int_equal(memlnd_ni_add(w->r2, "tcp2", 2), 0);
+	assert_int_equal(memlnd_ni_add(w->b, "tcp1", 1), 0);
+	assert_int_equal(memlnd_ni_add(w->b, "tcp2", 2), 0);
+	timers(w->a);
+	timers(w->r1);
+	timers(w->r2);
+	timers(w->b);
+	LOCKED(w->r1, lnet_routing_set(&w->r1->ln, 1));
+	LOCKED(w->r2, lnet_routing_set(&w->r2->ln, 1));
+	*state = w;
+	return 0;
+}
+
+static void test_multi_rail_behind_routers(void **state)
+{
+	struct world *w = *state;
+	struct lnet_ping_result *res = calloc(1, sizeof(*res));
+	struct lnet_nid b = memlnd_nid(B_NID), r1 = memlnd_nid(R1_TCP);
+	struct lnet_ioc_selftest r;
+	u32 tcp1;
+
+	assert_true(memlnd_wait(routers_enabled, w, 5000));
+	assert_int_equal(route_add(w->a, "tcp1", R1_TCP, 0), 0);
+	assert_int_equal(route_add(w->a, "tcp2", R2_TCP, 0), 0);
+	assert_int_equal(route_add(w->b, "tcp", R1_TCP1, 0), 0);
+	assert_int_equal(route_add(w->b, "tcp", "10.23.0.3@tcp2", 0), 0);
+	assert_true(memlnd_wait(routes_alive, w->a, 5000));
+	assert_true(memlnd_wait(routes_alive, w->b, 5000));
+	LOCKED(w->a, lnet_discover(&w->a->ln, &b, 3000, res));
+	assert_true(res->multi_rail);
+	assert_int_equal(res->nnids, 2);
+	free(res);
+	r = run(w->a, LNET_SELFTEST_OP_PUT, B_NID, 4096, 40);
+	assert_run_ok(&r, 40);
+	assert_true(routed(w->r1) > 0);
+	assert_true(routed(w->r2) > 0);
+	/* no route to tcp1 any more: every send goes to B's tcp2 NI */
+	assert_int_equal(lnet_net_parse("tcp1", &tcp1, NULL, 0), 0);
+	LOCKED(w->a, lnet_route_del(&w->a->ln, tcp1, &r1));
+	/* 40 PUTs and their ACKs, after the discovery's 4 messages */
+	wait_routed(w->r1, w->r2, 84);
+	os_mutex_lock(&w->r1->ln.ln_api_mutex);
+	w->r1->ln.ln_dp.dp_route_count = 0;
+	os_mutex_unlock(&w->r1->ln.ln_api_mutex);
+	os_mutex_lock(&w->r2->ln.ln_api_mutex);
+	w->r2->ln.ln_dp.dp_route_count = 0;
+	os_mutex_unlock(&w->r2->ln.ln_api_mutex);
+	r = run(w->a, LNET_SELFTEST_OP_PUT, B_NID, 4096, 20);
+	assert_run_ok(&r, 20);
+	wait_routed(w->r2, NULL, 40);
+	assert_int_equal(routed(w->r1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +475,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_misrouted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_routing_states, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_route, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multi_rail_behind_routers, setup_mr,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
