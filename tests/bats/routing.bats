@@ -79,8 +79,9 @@ pin_r2() {
 @test "routed: routes are down until the gateway answered a check; then route show -v on A and B: both gateways up, single-hop" {
 	topo_routed
 	# the routers start routing 2 s after `set routing 1`: until then their
-	# ping replies say they do not forward
-	[ "$(route_field 1 tcp1 $R1A state)" = down ]
+	# ping replies say they do not forward (R2, set up last, is sure to be
+	# starting still)
+	[ "$(route_field 1 tcp1 $R2A state)" = down ]
 	[ "$(route_field 4 tcp $R2B state)" = down ]
 	wait_routed
 	run on 1 lnetctl route show -v
