@@ -215,6 +215,12 @@ void lnet_rtr_pool_kick(struct lnet *ln, struct lnet_rtr_pool *rp)
 	}
 }
 
+/* Is @msg a forwarded message waiting for a credit or a buffer? */
+static bool lnet_fwd_waiting(const struct lnet_msg *msg)
+{
+	return msg->msg_routing && !msg->msg_rtr_buf && !list_empty(&msg->msg_list);
+}
+
 /* Drop every forwarded message still waiting for a credit or a buffer. */
 static void lnet_fwd_drop_waiting(struct lnet *ln, const struct lnet_ni *ni,
 				  const struct lnet_peer_ni *lpni)
@@ -222,8 +228,7 @@ static void lnet_fwd_drop_waiting(struct lnet *ln, const struct lnet_ni *ni,
 	struct lnet_msg *msg, *tmp;
 
 	list_for_each_entry_safe(msg, tmp, &ln->ln_dp.dp_msgs, msg_all) {
-		if (!msg->msg_routing || msg->msg_rtr_buf ||
-		    list_empty(&msg->msg_list))
+		if (!lnet_fwd_waiting(msg))
 			continue;
 		if ((ni && msg->msg_rxni != ni) || (lpni && msg->msg_rxpeer != lpni))
 			continue;
@@ -231,6 +236,26 @@ static void lnet_fwd_drop_waiting(struct lnet *ln, const struct lnet_ni *ni,
 		msg->msg_health_status = LNET_MSG_STATUS_REMOTE_ERROR;
 		lnet_fwd_discard(ln, msg);
 	}
+}
+
+void lnet_parse_abandon(struct lnet *ln, struct lnet_ni *ni, void *private)
+{
+	struct lnet_msg *msg, *tmp;
+
+	os_mutex_lock(&ln->ln_api_mutex);
+	list_for_each_entry_safe(msg, tmp, &ln->ln_dp.dp_msgs, msg_all) {
+		if (!lnet_fwd_waiting(msg) || msg->msg_rxni != ni ||
+		    msg->msg_rx_private != private)
+			continue;
+		list_del_init(&msg->msg_list);
+		/* no lnd_recv: the connection it would read from is gone */
+		lnet_count(ln, LNET_STATS_DROP, ni, msg->msg_rxpeer, msg->msg_type,
+			   msg->msg_hdr.payload_length);
+		lnet_fwd_release(ln, msg);
+		lnet_msg_free(ln, msg);
+	}
+	lnet_finalize_run(ln);
+	os_mutex_unlock(&ln->ln_api_mutex);
 }
 
 void lnet_rtr_pools_drain(struct lnet *ln)

@@ -305,6 +305,15 @@ const struct lnet_lnd *lnet_lnd_find(struct lnet *ln, u32 lnd_type);
  */
 int lnet_parse(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
 	       const struct lnet_nid *from, void *private);
+/*
+ * UNLOCKED. The connection @private of @ni goes away while a header it
+ * announced waits in the core for lnd_recv (a router waiting for a
+ * buffer): the core drops that message and never calls lnd_recv with
+ * @private again. An LND whose lnd_recv can come after lnet_parse calls
+ * this before freeing what @private points to; and its lnd_recv on a
+ * closing connection fails (-ECONNRESET) instead of taking the message.
+ */
+void lnet_parse_abandon(struct lnet *ln, struct lnet_ni *ni, void *private);
 /* UNLOCKED. A send or receive the LND owned is done: 0 or -errno. */
 void lnet_finalize(struct lnet *ln, struct lnet_msg *msg, int status);
 /* Locked forms of the two, for lolnd (which runs inside lnd_send). */

@@ -478,6 +478,10 @@ static int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		os_mutex_unlock(&ks.ks_lock);
 		return -EINVAL;
 	}
+	if (conn->c_closing) {	/* a forwarded header parked; its owner closes */
+		os_mutex_unlock(&ks.ks_lock);
+		return -ECONNRESET;
+	}
 	conn->c_rx_msg = msg;
 	conn->c_rx_buf = buf;
 	conn->c_rx_mlen = mlen;

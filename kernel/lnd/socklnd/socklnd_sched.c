@@ -102,6 +102,7 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	struct lnet_msg *rxmsg = NULL;
 	struct lnet_nid nid = peer->p_nid;
 	char nidstr[LNET_NID_STR_MAX];
+	bool parked;
 	LIST_HEAD(txs);
 
 	os_mutex_lock(&ks.ks_lock);
@@ -114,6 +115,8 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	ksock_list_splice_init(&conn->c_txq, &txs);
 	if (conn->c_rx_state == KSOCK_RX_PAYLOAD || conn->c_rx_state == KSOCK_RX_SLOP)
 		rxmsg = conn->c_rx_msg;
+	/* the core holds its header, waiting for a router buffer */
+	parked = conn->c_rx_state == KSOCK_RX_PARSE;
 	if (ksock_is_error(conn->c_why.hstatus) && !ksock_peer_alive(peer))
 		ksock_peer_notify(peer, false);
 	os_mutex_unlock(&ks.ks_lock);
@@ -133,6 +136,8 @@ static void ksock_conn_close(struct ksock_conn *conn)
 		rxmsg->msg_health_status = conn->c_why.hstatus;
 		lnet_finalize(net->n_ln, rxmsg, -EIO);
 	}
+	if (parked)
+		lnet_parse_abandon(net->n_ln, net->n_ni, conn);
 	ksock_txs_finalize(net, &txs, conn->c_why.hstatus, -EIO);
 
 	os_mutex_lock(&ks.ks_lock);
