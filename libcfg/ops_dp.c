@@ -18,6 +18,46 @@
 #include "yemit.h"
 #include "ops_priv.h"
 
+/* --- no route ------------------------------------------------------------------ */
+
+/*
+ * Why LNet has no way to net @net_id: NULL when there is one (a local NI
+ * on it, or a route to it that is up), else what is missing.
+ */
+static const char *no_route_reason(struct cfg_handle *h, u32 net_id)
+{
+	struct lnet_ioc_route rt;
+	struct lnet_ioc_ni ni;
+	u32 i;
+
+	if (!cfg_ni_get(h, 0, net_id, &ni))
+		return NULL;
+	for (i = 0; !cfg_route_get(h, i, net_id, &rt); i++)
+		if (rt.rt_state == LNET_NI_STATUS_UP)
+			return NULL;
+	return i ? "no local NI, and no route to it is up" : "no local NI and no route";
+}
+
+/*
+ * A send to @nid failed (@rc; @doing says what, e.g. "failed to ping
+ * NID"). When no way leads to its net, name the net and why, in one line;
+ * else (the peer itself did not answer) the usual message.
+ */
+static int send_fail(struct cfg_handle *h, int rc, const struct lnet_nid *nid,
+		     const char *doing, struct cfg_err *err)
+{
+	u32 net_id = LNET_NET_ID(nid->nid_lnd, nid->nid_netnum);
+	const char *why = NULL;
+	char net[LNET_NID_STR_MAX];
+
+	if (rc == -EHOSTUNREACH && !cfg_unreachable(h))
+		why = no_route_reason(h, net_id);
+	if (!why)
+		return cfg_ioc_fail(h, rc, err, NULL, doing);
+	return cfg_fail(err, rc, NULL, "%s: no route to net %s (%s)", doing,
+			cfg_net_str(net_id, net, sizeof(net)), why);
+}
+
 /* --- ping and discover ------------------------------------------------------ */
 
 static void ping_request(struct lnet_ioc_ping *p, const struct lnet_nid *nid,
@@ -47,7 +87,7 @@ int cfg_ping(struct cfg_handle *h, const struct lnet_nid *nid, const struct lnet
 				"failed to ping %s: --source %s is not a NID of this node",
 				nbuf, cfg_nid_str(src, sbuf, sizeof(sbuf)));
 	snprintf(doing, sizeof(doing), "failed to ping %s", nbuf);
-	return cfg_ioc_fail(h, rc, err, NULL, doing);
+	return send_fail(h, rc, nid, doing, err);
 }
 
 int cfg_discover(struct cfg_handle *h, const struct lnet_nid *nid, bool force,
@@ -64,7 +104,7 @@ int cfg_discover(struct cfg_handle *h, const struct lnet_nid *nid, bool force,
 		return 0;
 	snprintf(doing, sizeof(doing), "failed to discover %s",
 		 cfg_nid_str(nid, nbuf, sizeof(nbuf)));
-	return cfg_ioc_fail(h, rc, err, NULL, doing);
+	return send_fail(h, rc, nid, doing, err);
 }
 
 /* Close the document (always: it frees the emitter); the first error wins. */
@@ -128,6 +168,14 @@ int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg
 
 	req->sft_hdr.ioc_len = sizeof(*req);
 	rc = cfg_ioctl(h, IOC_LNET_SELFTEST, req);
+	/*
+	 * The core counts failed messages instead of failing the run: when
+	 * none got through and no way leads to the target's net, that is
+	 * the one thing worth saying (instead of the counts).
+	 */
+	if (!rc && !req->sft_ok && req->sft_failed &&
+	    no_route_reason(h, LNET_NET_ID(req->sft_target.nid_lnd, req->sft_target.nid_netnum)))
+		rc = -EHOSTUNREACH;
 	if (!rc)
 		return 0;
 	cfg_nid_str(&req->sft_target, nbuf, sizeof(nbuf));
@@ -136,7 +184,7 @@ int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg
 				"selftest %s to %s failed: --source %s is not a NID of this node",
 				op, nbuf, cfg_nid_str(&req->sft_src, sbuf, sizeof(sbuf)));
 	snprintf(doing, sizeof(doing), "selftest %s to %s failed", op, nbuf);
-	return cfg_ioc_fail(h, rc, err, NULL, doing);
+	return send_fail(h, rc, &req->sft_target, doing, err);
 }
 
 int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg_err *err)

@@ -73,12 +73,19 @@ int cfg_list_append(void *arr, size_t n, size_t max, const void *item, size_t si
 #define CFG_RTR_BUF(kind)	(2U << (kind))
 struct cfg_routing {
 	u32 set;
-	u32 enable;			/* 0 or 1 */
+	u32 enable;			/* 0 or 1: asked for (cfg_routing_get) */
 	s32 buffers[LNET_NBUF_KINDS];	/* enum lnet_buf_kind; 0 = default */
 	struct cfg_loc loc, buffers_loc;
 };
 
 int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err);
+/*
+ * Partition @cpt's router buffer pools and the routing state
+ * (IOC_LNET_GET_RTR_POOLS): 0; -ENOENT, with no message, for a @cpt past
+ * the last partition (cpt 0 always exists).
+ */
+int cfg_rtr_pools_get(struct cfg_handle *h, u32 cpt, struct lnet_ioc_rtr_pools *out,
+		      struct cfg_err *err);
 
 struct cfg_global {
 	u32 set;				/* bit (1 << id): value[id] given */

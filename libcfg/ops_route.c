@@ -175,6 +175,9 @@ static int route_add_fail(struct cfg_handle *h, const struct cfg_route *r, u32 i
 	case -EADDRINUSE:
 		return cfg_fail(err, rc, &r->loc,
 				"gateway %s is one of this node's own NIDs", gw);
+	case -EHOSTUNREACH:
+		return cfg_fail(err, rc, &r->loc, "no local NI on net %s for gateway %s",
+				cfg_net_str(lnet_nid_net(&r->gws[i]), net, sizeof(net)), gw);
 	}
 	return cfg_ioc_fail(h, rc, err, &r->loc, doing);
 }
@@ -276,6 +279,10 @@ int cfg_routing_set(struct cfg_handle *h, u32 enable, struct cfg_err *err)
 		return cfg_fail(err, -EINVAL, NULL, "invalid routing '%u': expected 0 or 1",
 				enable);
 	rc = routing_cmd(h, IOC_LIBCFS_CONFIG_RTR, &r);
+	if (rc == -EBUSY && enable)	/* only while STOPPING: the pools still drain */
+		return cfg_fail(err, rc, NULL,
+				"cannot enable routing while it is being stopped (routing state "
+				"'stopping'): try again once it is disabled");
 	return rc ? cfg_ioc_fail(h, rc, err, NULL,
 				 enable ? "cannot enable routing" : "cannot disable routing") : 0;
 }
@@ -305,17 +312,41 @@ int cfg_buffers_set(struct cfg_handle *h, const s32 *counts, unsigned int nkinds
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot set the router buffers") : 0;
 }
 
+int cfg_rtr_pools_get(struct cfg_handle *h, u32 cpt, struct lnet_ioc_rtr_pools *out,
+		      struct cfg_err *err)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->rp_hdr.ioc_len = sizeof(*out);
+	out->rp_cpt = cpt;
+	rc = cfg_ioctl(h, IOC_LNET_GET_RTR_POOLS, out);
+	if (rc == -ENOENT && cpt)
+		return rc;	/* the end of the partitions, not a failure */
+	return rc ? cfg_ioc_fail(h, rc, err, NULL, "cannot read the router buffer pools") : 0;
+}
+
+/*
+ * The setting, not whether the node forwards: STARTING was asked to route
+ * (1), STOPPING not to (0), though both forward. Import compares with it
+ * (enable: 1 while stopping is tried, and refused) and export --backup
+ * writes it.
+ */
 int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err)
 {
 	struct lnet_ioc_routing r = { 0 };
+	struct lnet_ioc_rtr_pools rp;
 	int rc = routing_cmd(h, IOC_LIBCFS_GET_BUF, &r);
 
 	if (rc)
 		return cfg_ioc_fail(h, rc, err, NULL, "cannot read the routing settings");
+	rc = cfg_rtr_pools_get(h, 0, &rp, err);
+	if (rc)
+		return rc;
 	memset(out, 0, sizeof(*out));
 	out->set = CFG_RTR_ENABLE | CFG_RTR_BUF(LNET_BUF_TINY) | CFG_RTR_BUF(LNET_BUF_SMALL) |
 		   CFG_RTR_BUF(LNET_BUF_LARGE);
-	out->enable = r.rtr_enable;
+	out->enable = rp.rp_state == LNET_ROUTING_ENABLED || rp.rp_state == LNET_ROUTING_STARTING;
 	out->buffers[LNET_BUF_TINY] = r.rtr_tiny;
 	out->buffers[LNET_BUF_SMALL] = r.rtr_small;
 	out->buffers[LNET_BUF_LARGE] = r.rtr_large;

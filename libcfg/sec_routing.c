@@ -6,6 +6,12 @@
  *   routing: {enable: 1}
  *   buffers: {tiny: 2048, small: 16384, large: 1024}   # 0 = the default
  *
+ * is what export --backup writes (enable: the setting, so 0 while it
+ * stops). routing show and the full export write Lustre's layout instead:
+ * a `routing:` sequence of one `cpt[N]:` item per partition with its
+ * pools as they are now (IOC_LNET_GET_RTR_POOLS), then `- enable: N`
+ * (1 while the node forwards, stopping included), then `buffers:`.
+ *
  * Import also takes what Lustre writes: the sequence a full `lnetctl
  * export` has (one `cpt[N]:` item per partition with its pools' run-time
  * counts, then `- enable: N`), and Lustre's routing states 2 (stopping:
@@ -295,17 +301,72 @@ static void write_routing(struct yemit *w, const struct cfg_doc *doc)
 	write_routing_values(w, &doc_priv(doc)->routing);
 }
 
-/* The running values, every one (show and the full export). */
+/* `- cpt[N]: {tiny: {...}, small: {...}, large: {...}}`, a pool per kind. */
+static void write_cpt_pools(struct yemit *w, u32 cpt, const struct lnet_ioc_rtr_pools *rp)
+{
+	const struct lnet_ioc_rtr_pool *pool;
+	char key[24];
+	unsigned int k;
+
+	snprintf(key, sizeof(key), "cpt[%u]", cpt);
+	yemit_map_start(w);
+	yemit_key_map(w, key);
+	for (k = 0; k < LNET_NBUF_KINDS; k++) {
+		pool = &rp->rp_pools[k];
+		yemit_key_map(w, cfg_buf_name(k));
+		yemit_kv_u64(w, "npages", pool->rpl_npages);
+		yemit_kv_u64(w, "nbuffers", pool->rpl_nbuffers);
+		yemit_kv_s64(w, "credits", pool->rpl_credits);
+		yemit_kv_s64(w, "mincredits", pool->rpl_min_credits);
+		yemit_map_end(w);
+	}
+	yemit_map_end(w);
+	yemit_map_end(w);
+}
+
+/*
+ * `routing:` as Lustre shows it: the pools of each partition, then
+ * `- enable: 0|1` (1 in every state that forwards: starting, enabled and
+ * stopping).
+ */
+static int emit_routing_pools(struct printer *p, struct cfg_handle *h)
+{
+	struct lnet_ioc_rtr_pools rp;
+	u32 cpt, state = LNET_ROUTING_DISABLED;
+	int rc;
+
+	for (cpt = 0; !(rc = cfg_rtr_pools_get(h, cpt, &rp, p->err)); cpt++) {
+		if (!cpt) {
+			rc = pr_start(p);
+			if (rc)
+				return rc;
+			yemit_key_seq(&p->w, "routing");
+		}
+		write_cpt_pools(&p->w, cpt, &rp);
+		state = rp.rp_state;
+	}
+	if (rc != -ENOENT || !cpt)
+		return rc;
+	yemit_map_start(&p->w);
+	yemit_kv_u64(&p->w, "enable", state != LNET_ROUTING_DISABLED);
+	yemit_map_end(&p->w);
+	yemit_seq_end(&p->w);
+	return 0;
+}
+
+/* The running values, every one (show and the full export): pools, then counts. */
 static int emit_routing(struct printer *p, struct cfg_handle *h)
 {
 	struct cfg_routing r;
 	int rc = cfg_routing_get(h, &r, p->err);
 
+	if (!rc)
+		rc = emit_routing_pools(p, h);
 	if (rc)
 		return rc;
-	rc = pr_start(p);
+	r.set &= ~CFG_RTR_ENABLE;	/* the sequence said it */
 	write_routing_values(&p->w, &r);
-	return rc;
+	return 0;
 }
 
 int cfg_show_routing(struct cfg_handle *h, FILE *out, struct cfg_err *err)

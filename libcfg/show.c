@@ -132,8 +132,8 @@ void emit_hs_counters(struct yemit *w, const __u64 *hs, const struct hs_key *key
 /* --- stats show ----------------------------------------------------------------------- */
 
 /*
- * Lustre's `stats show` keys in Lustre's order (rst_alloc, route_count and
- * route_length are left out: this node forwards nothing), then ours.
+ * Lustre's `stats show` keys in Lustre's order (route_count and
+ * route_length: the messages this node forwarded as a router), then ours.
  */
 static void write_stats(struct yemit *w, const struct lnet_ioc_stats *st)
 {

@@ -139,6 +139,6 @@ const struct lnetctl_cmd lnetctl_route_cmds[] = {
 
 const struct lnetctl_cmd lnetctl_routing_cmds[] = {
 	{ "show", routing_show, NULL, NULL,
-	  "show whether this node routes, and its router buffers" },
+	  "show the router buffer pools, whether this node forwards, and the buffer counts" },
 	{ NULL }
 };

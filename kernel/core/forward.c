@@ -221,6 +221,25 @@ static bool lnet_fwd_waiting(const struct lnet_msg *msg)
 	return msg->msg_routing && !msg->msg_rtr_buf && !list_empty(&msg->msg_list);
 }
 
+/*
+ * Take a waiting @msg off its queue. The credit it waits for was counted
+ * (the counter went below zero) but never given: it goes back without
+ * starting anyone, as no buffer or credit came free. A router credit held
+ * while waiting for a buffer is real, and lnet_fwd_release returns it.
+ */
+static void lnet_fwd_unqueue(struct lnet *ln, struct lnet_msg *msg)
+{
+	list_del_init(&msg->msg_list);
+	if (msg->msg_pool_credit) {
+		msg->msg_pool_credit = false;
+		lnet_fwd_pool(ln, msg)->rp_credits++;
+	} else if (msg->msg_rtr_credit) {
+		msg->msg_rtr_credit = false;
+		if (msg->msg_rxpeer)
+			msg->msg_rxpeer->lpni_rtr_credits++;
+	}
+}
+
 /* Drop every forwarded message still waiting for a credit or a buffer. */
 static void lnet_fwd_drop_waiting(struct lnet *ln, const struct lnet_ni *ni,
 				  const struct lnet_peer_ni *lpni)
@@ -232,7 +251,7 @@ static void lnet_fwd_drop_waiting(struct lnet *ln, const struct lnet_ni *ni,
 			continue;
 		if ((ni && msg->msg_rxni != ni) || (lpni && msg->msg_rxpeer != lpni))
 			continue;
-		list_del_init(&msg->msg_list);
+		lnet_fwd_unqueue(ln, msg);
 		msg->msg_health_status = LNET_MSG_STATUS_REMOTE_ERROR;
 		lnet_fwd_discard(ln, msg);
 	}
@@ -247,7 +266,7 @@ void lnet_parse_abandon(struct lnet *ln, struct lnet_ni *ni, void *private)
 		if (!lnet_fwd_waiting(msg) || msg->msg_rxni != ni ||
 		    msg->msg_rx_private != private)
 			continue;
-		list_del_init(&msg->msg_list);
+		lnet_fwd_unqueue(ln, msg);
 		/* no lnd_recv: the connection it would read from is gone */
 		lnet_count(ln, LNET_STATS_DROP, ni, msg->msg_rxpeer, msg->msg_type,
 			   msg->msg_hdr.payload_length);

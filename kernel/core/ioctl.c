@@ -532,8 +532,9 @@ static int lnet_ioc_get_route(struct lnet *ln, unsigned int cmd, void *buf,
 	r->rt_gateway = rt->lr_gw_nid;
 	r->rt_hops = (s32)rt->lr_hops;
 	r->rt_priority = rt->lr_priority;
-	r->rt_state = lnet_route_state(ln, rt);
-	r->rt_type = r->rt_hops > 1 ? LNET_ROUTE_MULTI_HOP : LNET_ROUTE_SINGLE_HOP;
+	r->rt_state = lnet_route_alive(ln, rt) ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
+	/* as Lustre: multi-hop until a reply of the gateway lists the net */
+	r->rt_type = rt->lr_single_hop ? LNET_ROUTE_SINGLE_HOP : LNET_ROUTE_MULTI_HOP;
 	return 0;
 }
 
@@ -592,6 +593,34 @@ static int lnet_ioc_get_buf(struct lnet *ln, unsigned int cmd, void *buf,
 	r->rtr_tiny = ln->ln_buffers[LNET_BUF_TINY];
 	r->rtr_small = ln->ln_buffers[LNET_BUF_SMALL];
 	r->rtr_large = ln->ln_buffers[LNET_BUF_LARGE];
+	return 0;
+}
+
+static bool lnet_rtr_pools_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_rtr_pools *rp = buf;
+
+	return lnet_u32s_zero(rp->rp_reserved, LNET_ARRAY_SIZE(rp->rp_reserved));
+}
+
+/* One partition's pools: this core has a single CPT, so only rp_cpt 0. */
+static int lnet_ioc_get_rtr_pools(struct lnet *ln, unsigned int cmd, void *buf,
+				  u32 len)
+{
+	struct lnet_ioc_rtr_pools *rp = buf;
+	struct lnet_rtr_pool_info info;
+	u32 kind;
+
+	if (rp->rp_cpt)
+		return -ENOENT;
+	rp->rp_state = ln->ln_routing;
+	for (kind = 0; kind < LNET_NBUF_KINDS; kind++) {
+		lnet_rtr_pool_info(ln, kind, &info);
+		rp->rp_pools[kind].rpl_npages = info.npages;
+		rp->rp_pools[kind].rpl_nbuffers = info.nbuffers;
+		rp->rp_pools[kind].rpl_credits = info.credits;
+		rp->rp_pools[kind].rpl_min_credits = info.min_credits;
+	}
 	return 0;
 }
 
@@ -916,6 +945,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_routing_reserved_zero, lnet_ioc_add_buf },
 	{ IOC_LIBCFS_GET_BUF, sizeof(struct lnet_ioc_routing), false, false,
 	  lnet_routing_reserved_zero, lnet_ioc_get_buf },
+	{ IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools), false, false,
+	  lnet_rtr_pools_reserved_zero, lnet_ioc_get_rtr_pools },
 	{ IOC_LIBCFS_GET_LNET_STATS, sizeof(struct lnet_ioc_stats), false, false,
 	  lnet_stats_reserved_zero, lnet_ioc_stats },
 	{ IOC_LIBCFS_RESET_LNET_STATS, sizeof(struct lnet_ioc_stats), true, false,

@@ -98,6 +98,7 @@ struct lnet_net {
 	u32 net_sel_priority;			/* UDSP: local net priority */
 	u32 net_seq;				/* round robin among nets */
 	struct list_head net_nis;		/* struct lnet_ni */
+	u64 net_last_ping_ns;			/* route.c: a peer's last ping here */
 };
 
 struct lnet_ni {
@@ -135,6 +136,15 @@ struct lnet_peer {
 	 */
 	bool lp_self;
 	struct list_head lp_peer_nets;		/* struct lnet_peer_net */
+	/*
+	 * Gateway checks (route.c), for a peer that routes have as gateway:
+	 * when the next ping goes (0: at the next monitor tick), the
+	 * deadline of the one out (0: none), its number (a reply to an older
+	 * one is ignored), and whether the last check got a reply.
+	 */
+	u64 lp_rtr_next_ns, lp_rtr_deadline_ns;
+	u32 lp_rtr_gen;
+	bool lp_rtr_replied;
 };
 
 struct lnet_peer_net {
@@ -311,7 +321,14 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 int lnet_route_del(struct lnet *ln, u32 net_id, const struct lnet_nid *gw);
 /* The @index-th route (of net @net_id, 0 = all), or NULL. */
 struct lnet_route *lnet_route_nth(struct lnet *ln, u32 index, u32 net_id);
-/* LNET_NI_STATUS_UP when the gateway is reachable (see GET_ROUTE). */
+/*
+ * Is @net silent (route.c)? On a router, a local net (not lo) that no
+ * peer pinged for router_ping_timeout + alive_router_check_interval s: our
+ * ping info shows its NIs down, so that clients whose routes need this
+ * side of us (avoid_asym_router_failure) stop using them.
+ */
+bool lnet_net_silent(struct lnet *ln, const struct lnet_net *net);
+/* LNET_NI_STATUS_UP when the gateway is reachable from here (local checks only). */
 u32 lnet_route_state(struct lnet *ln, const struct lnet_route *r);
 /* May a send use @r now (its gateway answers and forwards)? */
 bool lnet_route_alive(struct lnet *ln, const struct lnet_route *r);

@@ -43,6 +43,12 @@ void lnet_routes_destroy(struct lnet *ln);
 bool lnet_route_any(struct lnet *ln, u32 net_id);
 /* Drop every route through @gw (its peer is being deleted). True if any. */
 bool lnet_routes_del_gateway(struct lnet *ln, struct lnet_peer *gw);
+/*
+ * The monitor, each tick: ping the gateways whose check is due (every
+ * alive_router_check_interval s; 0 = no checks), and fail those whose
+ * ping got no reply within router_ping_timeout s.
+ */
+void lnet_gateways_check(struct lnet *ln, u64 now_ns);
 
 /*
  * health.c: a new NI's / peer NI's health (@kind enum lnet_kind): the

@@ -4,7 +4,8 @@
  * whose ACK/REPLY did not come before their transaction deadline, sends
  * recovery pings to the NIs and peer NIs whose health was lowered (a
  * reply raises it back to LNET_MAX_HEALTH, a failure doubles the wait
- * before the next ping), and keeps our ping target up to date. It also
+ * before the next ping), checks the routes' gateways (route.c) and keeps
+ * our ping target up to date. It also
  * merges the pushes that peers sent us, as soon as they arrive.
  *
  * Recovery is written once for both kinds of object (struct lnet_health):
@@ -141,8 +142,6 @@ static int lnet_recovery_send(struct lnet *ln, u32 kind,
 		.threshold = 1,		/* one GET: unlinked with its last event */
 		.handler = lnet_recovery_event,
 	};
-	struct lnet_handle_md h;
-	int rc;
 
 	if (!op)
 		return -ENOMEM;
@@ -150,20 +149,7 @@ static int lnet_recovery_send(struct lnet *ln, u32 kind,
 	op->nid = *nid;
 	md.start = op->buf;
 	md.user_ptr = op;
-	rc = lnet_md_bind(ln, &md, &h);
-	if (rc) {
-		lnet_obj_free(ln, op);
-		return rc;
-	}
-	rc = lnet_get(ln, src, h, dst, LNET_PID_LUSTRE, LNET_RESERVED_PORTAL,
-		      LNET_PROTO_PING_MATCHBITS, 0, LNET_PING_INFO_MAX_LEN);
-	if (rc) {
-		/* no event will report it: the unlink event frees @op */
-		op->reported = true;
-		if (lnet_md_unlink(ln, h) == -ENOENT)
-			lnet_obj_free(ln, op);
-	}
-	return rc;
+	return lnet_ping_get(ln, &md, src, dst, &op->reported);
 }
 
 /* ---- local NIs ---- */
@@ -388,6 +374,7 @@ static int lnet_monitor_main(void *arg)
 				lnet_monitor_expire(ln, now);
 				lnet_monitor_recovery(ln, now);
 				lnet_router_tick(ln, now);
+				lnet_gateways_check(ln, now);
 				lnet_ping_target_update(ln);
 				next_tick = now + LNET_MONITOR_TICK_NS;
 			}

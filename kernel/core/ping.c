@@ -137,7 +137,8 @@ static void lnet_ping_info_fill(struct lnet *ln, struct lnet_ping_info *pi,
 			if (!lnet_ni_in_ping_info(ni) || pi->pi_nnis >= max)
 				continue;
 			p->ns_nid = ni->ni_nid;
-			p->ns_status = ni->ni_status == LNET_NI_STATUS_UP ?
+			p->ns_status = ni->ni_status == LNET_NI_STATUS_UP &&
+				       !lnet_net_silent(ln, net) ?
 				LNET_NI_STATUS_UP_WIRE : LNET_NI_STATUS_DOWN_WIRE;
 			p->ns_msg_size = 0;
 			pi->pi_nnis++;
@@ -351,6 +352,27 @@ void lnet_ping_target_fini(struct lnet *ln)
 }
 
 /* ---- pinging a peer ------------------------------------------------------------- */
+
+int lnet_ping_get(struct lnet *ln, struct lnet_md *md, const struct lnet_nid *src,
+		  const struct lnet_nid *dst, bool *reported)
+{
+	struct lnet_handle_md h;
+	int rc = lnet_md_bind(ln, md, &h);
+
+	if (rc) {
+		lnet_obj_free(ln, md->user_ptr);
+		return rc;
+	}
+	rc = lnet_get(ln, src, h, dst, LNET_PID_LUSTRE, LNET_RESERVED_PORTAL,
+		      LNET_PROTO_PING_MATCHBITS, 0, md->length);
+	if (rc) {
+		/* no event will report it: the unlink event frees the op */
+		*reported = true;
+		if (lnet_md_unlink(ln, h) == -ENOENT)
+			lnet_obj_free(ln, md->user_ptr);
+	}
+	return rc;
+}
 
 u64 lnet_ping_deadline(u32 timeout_ms)
 {

@@ -70,6 +70,15 @@ void lnet_wait_op_release(struct lnet *ln, struct lnet_wait_op *op,
 #define LNET_PING_TIMEOUT_DEF_MS	180000
 /* os_now_ns() + @timeout_ms (0: LNET_PING_TIMEOUT_DEF_MS). */
 u64 lnet_ping_deadline(u32 timeout_ms);
+/*
+ * GET @dst's ping info (from @src if given) into @md, a threshold-1 MD
+ * whose user_ptr is an op of the caller's (lnet_obj_alloc'ed) and whose
+ * handler frees it on the unlink event. 0: sent. -errno: nothing went, the
+ * op is freed or left to that event, with *@reported set (the caller
+ * reports the failure, the handler must not).
+ */
+int lnet_ping_get(struct lnet *ln, struct lnet_md *md, const struct lnet_nid *src,
+		  const struct lnet_nid *dst, bool *reported);
 /* A zeroed ping info with room for @nnis NIs (os_free it). */
 struct lnet_ping_info *lnet_ping_info_alloc(u32 nnis);
 /*

@@ -65,6 +65,15 @@ void lnet_rtr_pools_size(struct lnet *ln)
 	}
 }
 
+/* Routing starts: the low-water marks start from the credits, as Lustre's. */
+static void lnet_rtr_pools_mark_full(struct lnet *ln)
+{
+	u32 k;
+
+	for (k = 0; k < LNET_NBUF_KINDS; k++)
+		ln->ln_rtr_pools[k].rp_min_credits = ln->ln_rtr_pools[k].rp_credits;
+}
+
 static void lnet_routing_enter(struct lnet *ln, u32 state)
 {
 	ln->ln_routing = state;
@@ -83,7 +92,10 @@ int lnet_routing_set(struct lnet *ln, u32 enable)
 		if (ln->ln_routing != LNET_ROUTING_DISABLED)
 			return 0;
 		lnet_rtr_pools_size(ln);
+		lnet_rtr_pools_mark_full(ln);
 		lnet_routing_enter(ln, LNET_ROUTING_STARTING);
+		/* its tick ends STARTING (and STOPPING), even with no NI yet */
+		lnet_dp_monitor_ensure(ln);
 		os_info("message forwarding will be enabled in %llus\n",
 			(unsigned long long)delay_s);
 		return 0;
@@ -91,6 +103,7 @@ int lnet_routing_set(struct lnet *ln, u32 enable)
 	if (ln->ln_routing == LNET_ROUTING_DISABLED)
 		return 0;
 	lnet_routing_enter(ln, LNET_ROUTING_STOPPING);
+	lnet_dp_monitor_ensure(ln);
 	os_info("message forwarding will stop in %llus to %llus\n",
 		(unsigned long long)delay_s, (unsigned long long)(3 * delay_s));
 	return 0;

@@ -157,9 +157,9 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	lnetctl route add --net o2ib2 --gateway 10.11.0.10@tcp --hop-c=4
 	run lnetctl route show -v
 	yaml_is 'route:
-- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 2, priority: 5, state: up, type: multi-hop}
-- {net: o2ib1, gateway: 10.11.0.10@tcp, hop: 3, priority: 0, state: up, type: multi-hop}
-- {net: o2ib2, gateway: 10.11.0.10@tcp, hop: 4, priority: 0, state: up, type: multi-hop}'
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 2, priority: 5, state: down, type: multi-hop}
+- {net: o2ib1, gateway: 10.11.0.10@tcp, hop: 3, priority: 0, state: down, type: multi-hop}
+- {net: o2ib2, gateway: 10.11.0.10@tcp, hop: 4, priority: 0, state: down, type: multi-hop}'
 	# one option under two names: given twice, whichever the spelling
 	run --separate-stderr lnetctl route add --net o2ib3 --gateway 10.11.0.10@tcp --hop 1 --hop-count 2
 	[ "$status" -eq 2 ]

@@ -71,9 +71,9 @@ configure_two_nets() {
 # bats test_tags=parse-only
 @test "set : every setting" {
 	comp set ""
-	[ "$reply" = "discovery drop_asym_route health_sensitivity large_buffers max_interfaces max_recovery_ping_interval numa_range recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
+	[ "$reply" = "alive_router_check_interval avoid_asym_router_failure discovery drop_asym_route health_sensitivity large_buffers max_interfaces max_recovery_ping_interval numa_range recovery_interval recovery_limit response_tracking retry_count router_ping_timeout router_sensitivity routing small_buffers tiny_buffers transaction_timeout" ]
 	comp set r
-	[ "$reply" = "recovery_interval recovery_limit response_tracking retry_count router_sensitivity routing" ]
+	[ "$reply" = "recovery_interval recovery_limit response_tracking retry_count router_ping_timeout router_sensitivity routing" ]
 }
 
 # bats test_tags=parse-only

@@ -21,7 +21,10 @@ DEFAULTS='global:
     lnd_timeout: 49
     response_tracking: 3
     recovery_limit: 0
-    max_recovery_ping_interval: 900'
+    max_recovery_ping_interval: 900
+    alive_router_check_interval: 60
+    router_ping_timeout: 50
+    avoid_asym_router_failure: 1'
 
 state() {
 	lnetctl global show
@@ -47,7 +50,10 @@ recovery_interval 1 86400
 router_sensitivity 0 100
 response_tracking 0 3
 recovery_limit 0 2147483647
-max_recovery_ping_interval 1 2147483647"
+max_recovery_ping_interval 1 2147483647
+alive_router_check_interval 0 86400
+router_ping_timeout 1 86400
+avoid_asym_router_failure 0 1"
 
 @test "set: every global setting, both ends of its range, and one past each end" {
 	lnetctl set transaction_timeout 200
@@ -89,35 +95,35 @@ max_recovery_ping_interval 1 2147483647"
 	[ "$(yaml_get "d['global']['retry_count']")" = 0 ]
 	fails 1 "lnetctl set retry_count: invalid retry_count '1': must be 0 while health_sensitivity is 0" \
 		set retry_count 1
-	fails 2 "lnetctl set: unknown command 'lnd_timeout': expected one of routing, tiny_buffers, small_buffers, large_buffers, numa_range, max_interfaces, discovery, drop_asym_route, retry_count, transaction_timeout, health_sensitivity, recovery_interval, router_sensitivity, response_tracking, recovery_limit, max_recovery_ping_interval" \
+	fails 2 "lnetctl set: unknown command 'lnd_timeout': expected one of routing, tiny_buffers, small_buffers, large_buffers, numa_range, max_interfaces, discovery, drop_asym_route, retry_count, transaction_timeout, health_sensitivity, recovery_interval, router_sensitivity, response_tracking, recovery_limit, max_recovery_ping_interval, alive_router_check_interval, router_ping_timeout, avoid_asym_router_failure" \
 		set lnd_timeout 5
 }
 
 @test "set tiny_buffers|small_buffers|large_buffers: ranges, 0 = default" {
-	lnetctl set tiny_buffers 512
+	lnetctl set tiny_buffers 1
 	lnetctl set small_buffers 1048576
-	lnetctl set large_buffers 256
+	lnetctl set large_buffers 1
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 0}
-buffers: {tiny: 512, small: 1048576, large: 256}'
+	routing_is 'routing: {enable: 0}
+buffers: {tiny: 1, small: 1048576, large: 1}'
 	# Lustre's number forms on the command line
 	lnetctl set tiny_buffers 01000
 	lnetctl set small_buffers 0x1000
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 0}
-buffers: {tiny: 512, small: 4096, large: 256}'
-	fails 2 "lnetctl set tiny_buffers: invalid tiny_buffers '511': expected 0 (the default) or an integer 512-1048576" \
-		set tiny_buffers 511
-	fails 2 "lnetctl set small_buffers: invalid small_buffers '4095': expected 0 (the default) or an integer 4096-1048576" \
-		set small_buffers 4095
-	fails 2 "lnetctl set large_buffers: invalid large_buffers '1048577': expected 0 (the default) or an integer 256-1048576" \
+	routing_is 'routing: {enable: 0}
+buffers: {tiny: 512, small: 4096, large: 1}'
+	fails 2 "lnetctl set tiny_buffers: invalid tiny_buffers '1048577': expected 0 (the default) or an integer 1-1048576" \
+		set tiny_buffers 1048577
+	fails 2 "lnetctl set small_buffers: invalid small_buffers '-2': expected 0 (the default) or an integer 1-1048576" \
+		set small_buffers -2
+	fails 2 "lnetctl set large_buffers: invalid large_buffers '1048577': expected 0 (the default) or an integer 1-1048576" \
 		set large_buffers 1048577
-	fails 2 "lnetctl set large_buffers: invalid large_buffers '-1': expected 0 (the default) or an integer 256-1048576" \
+	fails 2 "lnetctl set large_buffers: invalid large_buffers '-1': expected 0 (the default) or an integer 1-1048576" \
 		set large_buffers -1
 	lnetctl set small_buffers 0
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 0}
-buffers: {tiny: 512, small: 16384, large: 256}'
+	routing_is 'routing: {enable: 0}
+buffers: {tiny: 512, small: 16384, large: 1}'
 }
 
 @test "set, global show, stats with LNet down: exit 1" {
@@ -174,7 +180,7 @@ buffers: {tiny: 512, small: 16384, large: 256}'
 	sed -i 's/retry_count: 120/retry_count: 100/' "$T/g.yaml"
 	lnetctl import "$T/g.yaml"
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 1}
+	routing_is 'routing: {enable: 1}
 buffers: {tiny: 1024, small: 16384, large: 1024}'
 	run lnetctl global show
 	[ "$(yaml_get "[d['global'][k] for k in ('transaction_timeout', 'retry_count', 'discovery', 'lnd_timeout')]")" = "[300, 100, 0, 2]" ]
@@ -212,13 +218,16 @@ global: {discovery: 0, retry_count: 100, transaction_timeout: 300}'
   enable: 4'
 	bad "2:3: unknown key 'enabled' in routing: expected 'enable'" 'routing:
   enabled: 1'
-	bad "3:10: invalid large '1': expected 0 (the default) or an integer 256-1048576" 'buffers:
+	bad "3:10: invalid large '1048577': expected 0 (the default) or an integer 1-1048576" 'buffers:
   tiny: 600
-  large: 1'
+  large: 1048577'
 	bad "1:9: 'global' must be a mapping, not a sequence" 'global: [1]'
 	# refused while applying (retry_count against the running
-	# transaction_timeout): the routing and buffers set before are undone
+	# transaction_timeout): the buffers set before are undone. Routing is
+	# on already: turning it on or off drains, so an undo of it could not
+	# put the state back at once
 	lnetctl set transaction_timeout 20
+	lnetctl set routing 1
 	bad "5:16: invalid retry_count '30': must be smaller than transaction_timeout (20)" 'routing:
   enable: 1
 buffers: {tiny: 600}
@@ -256,13 +265,21 @@ global:
 	[ "$(yaml_get "[d['global']['retry_count'], d['global']['transaction_timeout']]")" = "[7, 8]" ]
 }
 
-@test "a full export imports back: route state, lnd_timeout are ignored" {
+@test "a full export imports back: route state, lnd_timeout, the pools are ignored" {
 	lnetctl net add --net tcp --if veth0
 	lnetctl route add --net o2ib --gateway 10.11.0.6@tcp --hop 4
 	lnetctl set numa_range 3
+	lnetctl set large_buffers 4
+	lnetctl set routing 1
 	lnetctl export >"$T/full.yaml"
 	grep -q 'type: multi-hop' "$T/full.yaml"
 	grep -q 'lnd_timeout: 49' "$T/full.yaml"
+	# routing as routing show has it: the pools, then enable
+	run cat "$T/full.yaml"
+	[ "$(yaml_get "[list(i) for i in d['routing']]")" = "[['cpt[0]'], ['enable']]" ]
+	[ "$(yaml_get "[d['routing'][0]['cpt[0]']['large'][k] for k in ('npages', 'nbuffers', 'credits')]")" = "[256, 4, 4]" ]
+	[ "$(yaml_get "d['buffers']['large']")" = 4 ]
+	[ "$(yaml_get "d['routing'][1]")" = "{'enable': 1}" ]
 	fresh_lnetd
 	lnetctl --socket "$B_SOCKET" import "$T/full.yaml"
 	lnetctl export --backup >"$T/a.yaml"

@@ -229,6 +229,37 @@ yaml_is() {
 	yaml_eq "$T/got.yaml" "$T/want.yaml"
 }
 
+# routing_is TEXT: $output is `routing show` in Lustre's layout (a cpt[N]
+# item per partition whose pools have npages 0, 1 and 256, then an enable
+# item, then buffers:) and, its pools left out, loads to the same data as
+# TEXT ("routing: {enable: N}" and "buffers: {...}").
+routing_is() {
+	python3 - "$output" "$1" <<-'PY'
+	import sys, yaml
+	got, want = yaml.safe_load(sys.argv[1]), yaml.safe_load(sys.argv[2])
+	items = got['routing']
+	pools = [list(i.values())[0] for i in items[:-1]]
+	ok = (len(items) >= 2 and list(items[-1]) == ['enable'] and
+	      all([p[k]['npages'] for k in ('tiny', 'small', 'large')] == [0, 1, 256] for p in pools))
+	got['routing'] = items[-1]
+	if not ok or got != want:
+	    sys.exit('routing show: got %r, want %r' % (got, want))
+	PY
+}
+
+# routing_off: wait (5 s at most) until `routing show` says enable: 0,
+# that is until a stop has drained (short with alive_router_check_interval
+# 0 and router_ping_timeout 1).
+routing_off() {
+	local _
+	for _ in $(seq 50); do
+		[ "$("$LNETCTL_BIN" routing show | sed -n 's/^- *enable: //p')" = 0 ] && return 0
+		sleep 0.1
+	done
+	echo "routing did not stop"
+	return 1
+}
+
 # yaml_get EXPR: print the Python expression EXPR evaluated on $output
 # loaded as YAML (bound to d), e.g. yaml_get "d['net'][1]['net type']".
 yaml_get() {

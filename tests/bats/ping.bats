@@ -61,8 +61,8 @@ gives() {
 		ping -s 10.11.0.7@tcp 10.11.0.1@tcp
 }
 
-@test "ping of a net this node has no NI on: No route to host, the others still answer" {
-	gives 1 "$LO_ALONE" "lnetctl ping: failed to ping 10.11.0.9@tcp1: No route to host" \
+@test "ping of a net this node has no NI or route to: the net named, the others still answer" {
+	gives 1 "$LO_ALONE" "lnetctl ping: failed to ping 10.11.0.9@tcp1: no route to net tcp1 (no local NI and no route)" \
 		ping 10.11.0.9@tcp1 0@lo
 }
 
@@ -111,7 +111,7 @@ gives() {
 }
 
 @test "discover: no route, bad NIDs, --force takes no value" {
-	gives 1 "" "lnetctl discover: failed to discover 10.11.0.9@tcp1: No route to host" \
+	gives 1 "" "lnetctl discover: failed to discover 10.11.0.9@tcp1: no route to net tcp1 (no local NI and no route)" \
 		discover 10.11.0.9@tcp1
 	run --separate-stderr lnetctl discover
 	[ "$status" -eq 2 ]

@@ -42,12 +42,12 @@ state() {
 - {net: tcp1, gateway: 10.11.0.10@tcp}'
 	run lnetctl route show -v
 	yaml_is 'route:
-- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 2, priority: 5, state: up, type: multi-hop}
-- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 2, priority: 5, state: up, type: multi-hop}
-- {net: tcp1, gateway: 10.11.0.10@tcp, hop: -1, priority: 0, state: up, type: single-hop}'
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 2, priority: 5, state: down, type: multi-hop}
+- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 2, priority: 5, state: down, type: multi-hop}
+- {net: tcp1, gateway: 10.11.0.10@tcp, hop: -1, priority: 0, state: down, type: multi-hop}'
 	run lnetctl route show --net tcp1 -v
 	yaml_is 'route:
-- {net: tcp1, gateway: 10.11.0.10@tcp, hop: -1, priority: 0, state: up, type: single-hop}'
+- {net: tcp1, gateway: 10.11.0.10@tcp, hop: -1, priority: 0, state: down, type: multi-hop}'
 	run lnetctl route show --gateway 10.11.0.10@tcp
 	yaml_is 'route:
 - {net: o2ib, gateway: 10.11.0.10@tcp}
@@ -55,26 +55,50 @@ state() {
 	run lnetctl route show --net o2ib1
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]
-	# the gateways are non-multi-rail peers
+	# the gateways are non-multi-rail peers (their NIs' states follow the
+	# gateway checks: see the test of those)
 	run lnetctl peer show
+	[ "$(yaml_get "[(p['primary nid'], p['Multi-Rail'], [n['nid'] for n in p['peer ni']]) for p in d['peer']]")" = \
+	  "[('10.11.0.10@tcp', False, ['10.11.0.10@tcp']), ('10.11.0.11@tcp', False, ['10.11.0.11@tcp'])]" ]
+}
+
+@test "route show -v: down and multi-hop until the gateway answers; a failed check takes its peer NI down" {
+	lnetctl set alive_router_check_interval 1
+	lnetctl set router_ping_timeout 1
+	lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --hop 1
+	run lnetctl route show -v
+	yaml_is 'route:
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 1, priority: 0, state: down, type: multi-hop}'
+	# nobody has 10.11.0.10: the check fails within interval + timeout
+	for _ in 1 2 3 4 5 6; do
+		run lnetctl peer show
+		[ "$(yaml_get "d['peer'][0]['peer ni'][0]['state']")" = down ] && break
+		sleep 1
+	done
 	yaml_is 'peer:
 - primary nid: 10.11.0.10@tcp
   Multi-Rail: false
-  peer ni: [{nid: 10.11.0.10@tcp, state: up}]
-- primary nid: 10.11.0.11@tcp
-  Multi-Rail: false
-  peer ni: [{nid: 10.11.0.11@tcp, state: up}]'
-}
-
-@test "route add: hop and priority limits; a gateway on no local net is down" {
-	lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --hop 1 --priority 2147483647
-	lnetctl route add --net o2ib --gateway 10.11.0.11@tcp --hop=255 -p 0
-	lnetctl route add -n o2ib -g 10.99.0.1@tcp5 -c -1
+  peer ni: [{nid: 10.11.0.10@tcp, state: down}]'
+	# with checks off the local view decides: up while the peer NI is; it is down now
+	lnetctl set alive_router_check_interval 0
 	run lnetctl route show -v
 	yaml_is 'route:
-- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 1, priority: 2147483647, state: up, type: single-hop}
-- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 255, priority: 0, state: up, type: multi-hop}
-- {net: o2ib, gateway: 10.99.0.1@tcp5, hop: -1, priority: 0, state: down, type: single-hop}'
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 1, priority: 0, state: down, type: multi-hop}'
+	lnetctl route add --net o2ib1 --gateway 10.11.0.11@tcp
+	run lnetctl route show -v --net o2ib1
+	yaml_is 'route:
+- {net: o2ib1, gateway: 10.11.0.11@tcp, hop: -1, priority: 0, state: up, type: multi-hop}'
+}
+
+@test "route add: hop and priority limits; a gateway on no local net is refused" {
+	lnetctl route add --net o2ib --gateway 10.11.0.10@tcp --hop 1 --priority 2147483647
+	lnetctl route add --net o2ib --gateway 10.11.0.11@tcp --hop=255 -p 0
+	fails 1 "lnetctl route add: no local NI on net tcp5 for gateway 10.99.0.1@tcp5" \
+		route add -n o2ib -g 10.99.0.1@tcp5 -c -1
+	run lnetctl route show -v
+	yaml_is 'route:
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 1, priority: 2147483647, state: down, type: multi-hop}
+- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 255, priority: 0, state: down, type: multi-hop}'
 }
 
 @test "route add: usage errors exit 2, change nothing" {
@@ -111,6 +135,11 @@ state() {
 		route add --net lo --gateway 10.11.0.11@tcp
 	fails 1 "lnetctl route add: 0@lo cannot be a gateway" \
 		route add --net o2ib --gateway 0@lo
+	# one route per net and gateway peer, whichever of its NIDs names it
+	lnetctl peer add --prim_nid 10.11.0.20@tcp --nid 10.11.0.21@tcp
+	lnetctl route add --net o2ib --gateway 10.11.0.20@tcp
+	fails 1 "lnetctl route add: a route to o2ib through gateway 10.11.0.21@tcp already exists" \
+		route add --net o2ib --gateway 10.11.0.21@tcp
 }
 
 @test "route add of a range that fails half-way undoes the routes and gateway peers it added" {
@@ -170,23 +199,48 @@ state() {
 	[ "$(pref_of 'Preferred gateway NIDs' 10.12.0.5@o2ib)" = "" ]
 }
 
+# enable: of `routing show`, and its pools as "nbuffers/credits" per kind.
+routing_now() {
+	run lnetctl routing show
+	[ "$status" -eq 0 ] || return 1
+	yaml_get "' '.join([str(d['routing'][-1]['enable'])] + ['%d/%d' % (p['nbuffers'], p['credits']) for p in d['routing'][0]['cpt[0]'].values()])"
+}
+
 @test "routing show and set routing 0|1; bad values exit 2" {
 	run lnetctl routing show
 	[ "$status" -eq 0 ]
-	yaml_is 'routing: {enable: 0}
+	routing_is 'routing: {enable: 0}
 buffers: {tiny: 2048, small: 16384, large: 1024}'
+	[ "$(routing_now)" = "0 0/0 0/0 0/0" ]
+	lnetctl set tiny_buffers 16
+	lnetctl set small_buffers 8
+	lnetctl set large_buffers 4
 	lnetctl set routing 1
 	run lnetctl routing show
-	yaml_is 'routing: {enable: 1}
-buffers: {tiny: 2048, small: 16384, large: 1024}'
+	routing_is 'routing: {enable: 1}
+buffers: {tiny: 16, small: 8, large: 4}'
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
+	# 1 again while starting changes nothing
+	lnetctl set routing 1
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
 	fails 2 "lnetctl set routing: invalid routing '2': expected 0 (disable) or 1 (enable)" set routing 2
 	fails 2 "lnetctl set routing: invalid routing '-1': expected 0 (disable) or 1 (enable)" set routing -1
 	fails 2 "lnetctl set routing: invalid routing 'on': expected 0 (disable) or 1 (enable)" set routing on
 	fails 2 "lnetctl set routing: missing argument 0|1" set routing
 	fails 2 "lnetctl set routing: unexpected argument '1'" set routing 0 1
+	# 0 stops: still forwarding (enable: 1) while it drains, and 1 is
+	# refused until it is disabled; 0 again is accepted
+	lnetctl set alive_router_check_interval 0
+	lnetctl set router_ping_timeout 1
 	lnetctl set routing 0
-	run lnetctl routing show
-	[ "$(yaml_get "d['routing']")" = "{'enable': 0}" ]
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
+	fails 1 "lnetctl set routing: cannot enable routing while it is being stopped (routing state 'stopping'): try again once it is disabled" \
+		set routing 1
+	lnetctl set routing 0
+	for _ in $(seq 50); do [ "$(routing_now)" = "0 0/0 0/0 0/0" ] && break; sleep 0.1; done
+	[ "$(routing_now)" = "0 0/0 0/0 0/0" ]
+	lnetctl set routing 1
+	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
 }
 
 @test "import: route section (gateway range), show keys ignored; import --del removes" {
@@ -205,9 +259,9 @@ buffers: {tiny: 2048, small: 16384, large: 1024}'
 	lnetctl import "$T/r.yaml"
 	run lnetctl route show -v
 	yaml_is 'route:
-- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 3, priority: 1, state: up, type: multi-hop}
-- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 3, priority: 1, state: up, type: multi-hop}
-- {net: tcp2, gateway: 10.11.0.12@tcp, hop: -1, priority: 0, state: up, type: single-hop}'
+- {net: o2ib, gateway: 10.11.0.10@tcp, hop: 3, priority: 1, state: down, type: multi-hop}
+- {net: o2ib, gateway: 10.11.0.11@tcp, hop: 3, priority: 1, state: down, type: multi-hop}
+- {net: tcp2, gateway: 10.11.0.12@tcp, hop: -1, priority: 0, state: down, type: multi-hop}'
 	run lnetctl export --backup
 	yaml_is 'net:
 - net type: tcp

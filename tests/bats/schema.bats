@@ -162,6 +162,10 @@ stats-show.schema.yaml" ]
 @test "every example imports into an empty node, exports a valid backup, and import --del undoes it" {
 	local f
 	add_ifs
+	# router.yaml turns routing on: short router timers, so that the stop
+	# of its import --del drains at once
+	lnetctl set alive_router_check_interval 0
+	lnetctl set router_ping_timeout 1
 	state >"$T/empty"
 	for f in "$TOP"/examples/*.yaml; do
 		run lnetctl import "$f"
@@ -172,6 +176,7 @@ stats-show.schema.yaml" ]
 		valid lnet "$T/export.yaml"
 		run lnetctl import --del "$f"
 		[ "$status" -eq 0 ] || { echo "$f --del: $output"; return 1; }
+		routing_off
 		state >"$T/after"
 		diff -u "$T/empty" "$T/after"
 	done
@@ -248,8 +253,9 @@ stats-show.schema.yaml" ]
 	valid route-show-v "$T/routes-v.yaml"
 	validate route-show "$T/routes-v.yaml"
 	[ "$status" -eq 1 ]
+	# no gateway here answers a check: every route reads multi-hop (single-hop
+	# is validated by the documents below)
 	grep -q 'type: multi-hop' "$T/routes-v.yaml"
-	grep -q 'type: single-hop' "$T/routes-v.yaml"
 	lnetctl route show --net o2ib1 -v >"$T/o2ib1.yaml"
 	valid route-show-v "$T/o2ib1.yaml"
 	lnetctl routing show >"$T/routing.yaml"
@@ -310,7 +316,14 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
 	lnetctl export --backup >"$T/backup.yaml"
 	valid lnet "$T/backup.yaml"
 	# the backup is what the import schema says import takes: it imports
+	# (once routing, turned off by the --del, has drained: short timers
+	# for the wait, the defaults again after it)
 	lnetctl import --del "$T/backup.yaml"
+	lnetctl set alive_router_check_interval 0
+	lnetctl set router_ping_timeout 1
+	routing_off
+	lnetctl set alive_router_check_interval 60
+	lnetctl set router_ping_timeout 50
 	run lnetctl export --backup
 	[ -z "$output" ]
 	lnetctl import "$T/backup.yaml"
@@ -392,8 +405,8 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
   enable: true' \
 		"2:11: True is not one of [0, 1, 2, 3] (at routing/enable)"
 	invalid lnet 'buffers:
-  large: 255' \
-		"2:10: 255 is not valid under any of the given schemas (at buffers/large)"
+  large: 1048577' \
+		"2:10: 1048577 is not valid under any of the given schemas (at buffers/large)"
 	invalid lnet 'global:
   max_intf: 8' \
 		"2:13: 8 is less than the minimum of 16 (at global/max_intf)"
@@ -544,15 +557,24 @@ $counters" \
   hop: 3
   priority: 0
   state: up
-  type: single-hop' \
-		"7:9: 'multi-hop' was expected (at route/0/type)"
+  type: one-hop' \
+		"7:9: 'one-hop' is not one of ['single-hop', 'multi-hop'] (at route/0/type)"
+	# routing_doc LARGE_NPAGES BUFFERS: a routing show with those values
+	routing_doc() {
+		printf '%s\n' 'routing:' '- cpt[0]:' \
+			'    tiny: {npages: 0, nbuffers: 0, credits: 0, mincredits: 0}' \
+			'    small: {npages: 1, nbuffers: 0, credits: 0, mincredits: 0}' \
+			"    large: {npages: $1, nbuffers: 0, credits: 0, mincredits: 0}" \
+			'- enable: 0' "buffers: $2"
+	}
+	invalid routing-show "$(routing_doc 256 '{tiny: 0, small: 16384, large: 1024}')" \
+		"7:17: 0 is less than the minimum of 1 (at buffers/tiny)"
 	invalid routing-show 'routing:
   enable: 1
-buffers:
-  tiny: 0
-  small: 16384
-  large: 1024' \
-		"4:9: 0 is less than the minimum of 512 (at buffers/tiny)"
+buffers: {tiny: 1, small: 1, large: 1}' \
+		"2:3: {'enable': 1} is not of type 'array' (at routing)"
+	invalid routing-show "$(routing_doc 1 '{tiny: 1, small: 1, large: 1}')" \
+		"5:21: 256 was expected (at routing/0/cpt[0]/large/npages)"
 	invalid global-show 'global:
   numa_range: 0
   max_interfaces: 4096
@@ -565,7 +587,10 @@ buffers:
   router_sensitivity: 100
   response_tracking: 3
   recovery_limit: 0
-  max_recovery_ping_interval: 900' \
+  max_recovery_ping_interval: 900
+  alive_router_check_interval: 60
+  router_ping_timeout: 50
+  avoid_asym_router_failure: 1' \
 		"2:3: 'lnd_timeout' is a required property (at global)"
 	# a key Lustre does not have
 	invalid stats-show "$(stats_doc '  ' 0 0 0)
@@ -668,8 +693,8 @@ bad_import() {
   gateway: [10.11.0.9@tcp]'
 	bad_import route_net "6:3: a route needs 'net'" 'route:
 - gateway: 10.11.0.9@tcp'
-	bad_import buffers_range "6:9: invalid tiny '100': expected 0 (the default) or an integer 512-1048576" 'buffers:
-  tiny: 100'
+	bad_import buffers_range "6:9: invalid tiny '1048577': expected 0 (the default) or an integer 1-1048576" 'buffers:
+  tiny: 1048577'
 	bad_import buffers_type "5:10: 'buffers' must be a mapping, not a sequence" 'buffers: [1]'
 	bad_import routing_bool "6:11: invalid enable 'true': expected an integer 0-3" 'routing:
   enable: true'

@@ -28,12 +28,12 @@ rows() {
 @test "the table has every NI tunable and every settable global (lnd_timeout is read-only)" {
 	[ "$(rows tunable | cut -d' ' -f1 | paste -sd' ')" = \
 	  "peer_timeout peer_credits peer_buffer_credits credits" ]
-	[ "$(rows global | wc -l)" -eq 12 ]
+	[ "$(rows global | wc -l)" -eq 15 ]
 	! rows global | grep -q '^lnd_timeout '
 	grep -qx 'global retry_count 0 100 2' "$BATS_FILE_TMPDIR/table"
 	grep -qx 'tunable credits credits 1 65536 256' "$BATS_FILE_TMPDIR/table"
 	[ "$(rows buffer | cut -d' ' -f1 | paste -sd' ')" = "tiny small large" ]
-	grep -qx 'buffer small 4096 1048576 16384' "$BATS_FILE_TMPDIR/table"
+	grep -qx 'buffer small 1 1048576 16384' "$BATS_FILE_TMPDIR/table"
 }
 
 @test "the man pages and the schemas state the table's ranges and defaults" {
@@ -75,13 +75,13 @@ lnetctl-set.8: router_sensitivity: default: states nothing, the table says 100" 
 	sed -i -e 's/credits: {type: integer, minimum: 1, maximum: 65536}/credits: {type: integer, minimum: 1, maximum: 65535}/' \
 		-e 's/retry_count: {type: integer, minimum: 0, maximum: 100}/retry_count: {type: integer, minimum: 0, maximum: 100, default: 3}/' \
 		"$BATS_TEST_TMPDIR/s/defs.schema.yaml"
-	sed -i 's/tiny: {type: integer, minimum: 512, maximum: 1048576}/tiny: {type: integer, minimum: 511, maximum: 1048576}/' \
+	sed -i 's/tiny: {type: integer, minimum: 1, maximum: 1048576}/tiny: {type: integer, minimum: 2, maximum: 1048576}/' \
 		"$BATS_TEST_TMPDIR/s/routing-show.schema.yaml"
 	check "$TOP/man" "$BATS_TEST_TMPDIR/s"
 	[ "$status" -eq 1 ]
 	[ "$output" = "defs.schema.yaml tunables: credits: range: states 1-65535, the table says 1-65536
 defs.schema.yaml global: retry_count: default: states 3, the table says 2
-routing-show.schema.yaml buffers: tiny: range: states 511-1048576, the table says 512-1048576" ]
+routing-show.schema.yaml buffers: tiny: range: states 2-1048576, the table says 1-1048576" ]
 }
 
 @test "lnetctl help states each row's range (set: and default)" {

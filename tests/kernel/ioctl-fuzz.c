@@ -89,6 +89,7 @@ static const struct cmd_info cmds[] = {
 	{ "SELFTEST", IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest) },
 	{ "GET_IF", IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if) },
 	{ "SET_NI_LND", IOC_LNET_SET_NI_LND, sizeof(struct lnet_ioc_ni) },
+	{ "GET_RTR_POOLS", IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools) },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

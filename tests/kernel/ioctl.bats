@@ -78,7 +78,8 @@ PING_PEER EINVAL
 DISCOVER EPERM
 SELFTEST EPERM
 GET_IF OK
-SET_NI_LND EPERM" ] || { echo "$output"; return 1; }
+SET_NI_LND EPERM
+GET_RTR_POOLS OK" ] || { echo "$output"; return 1; }
 }
 
 @test "with CAP_NET_ADMIN the same requests are not refused" {

@@ -86,14 +86,14 @@ def check_set_page(rep, man, rows):
                    row['range'])
         rep.expect(where, name, 'default', one_int(r'\(default (\d+)\)', body), row['def'])
     text = ' '.join(text.split())
-    m = re.search(r'from the minimum of the kind to (\d+)\. The minimums are (\d+) tiny, '
-                  r'(\d+) small and (\d+) large buffers; the defaults (\d+), (\d+) and (\d+)\.',
-                  text)
+    # one range for every kind, then the defaults in the order tiny, small, large
+    m = re.search(r'or a count from (\d+) to (\d+) [^.]*\. '
+                  r'The defaults are (\d+), (\d+) and (\d+);', text)
     for k, kind in enumerate(['tiny', 'small', 'large']):
         row = rows['buffer'][kind]
         rep.expect(where, kind + '_buffers', 'range',
-                   m and (int(m.group(2 + k)), int(m.group(1))), row['range'])
-        rep.expect(where, kind + '_buffers', 'default', m and int(m.group(5 + k)), row['def'])
+                   m and (int(m.group(1)), int(m.group(2))), row['range'])
+        rep.expect(where, kind + '_buffers', 'default', m and int(m.group(3 + k)), row['def'])
 
 
 def check_net_page(rep, man, rows):

@@ -794,7 +794,7 @@ static void test_global_specs(void **state)
 /* The router buffer kinds by index, NULL past the last; their counts. */
 static void test_buffers(void **state)
 {
-	const s32 bad_small[] = { -1, 4095 };
+	const s32 bad_small[] = { -1, 1048577 };
 	s32 v = 7;
 
 	assert_string_equal(cfg_buf_name(LNET_BUF_TINY), "tiny");
@@ -809,20 +809,20 @@ static void test_buffers(void **state)
 	assert_int_equal(v, 4096);
 	assert_int_equal(cfg_parse_buffers("large", "1048576", LNET_BUF_LARGE, &v, &err), 0);
 	assert_int_equal(v, 1048576);
-	assert_int_equal(cfg_parse_buffers("tiny_buffers", "511", LNET_BUF_TINY, &v, &err),
+	assert_int_equal(cfg_parse_buffers("tiny_buffers", "-2", LNET_BUF_TINY, &v, &err),
 			 -EINVAL);
-	assert_string_equal(err.msg, "invalid tiny_buffers '511': expected 0 (the default) or an integer 512-1048576");
+	assert_string_equal(err.msg, "invalid tiny_buffers '-2': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(cfg_parse_buffers("large", "1048577", LNET_BUF_LARGE, &v, &err),
 			 -EINVAL);
-	assert_string_equal(err.msg, "invalid large '1048577': expected 0 (the default) or an integer 256-1048576");
+	assert_string_equal(err.msg, "invalid large '1048577': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(cfg_parse_buffers("small", "-1", LNET_BUF_SMALL, &v, &err), -EINVAL);
-	assert_string_equal(err.msg, "invalid small '-1': expected 0 (the default) or an integer 4096-1048576");
+	assert_string_equal(err.msg, "invalid small '-1': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(cfg_parse_buffers("small", "x", LNET_BUF_SMALL, &v, &err), -EINVAL);
-	assert_string_equal(err.msg, "invalid small 'x': expected 0 (the default) or an integer 4096-1048576");
+	assert_string_equal(err.msg, "invalid small 'x': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(v, 1048576);
 	/* YAML stays decimal; the command line reads Lustre's forms */
 	assert_int_equal(cfg_parse_buffers("small", "0x1000", LNET_BUF_SMALL, &v, &err), -EINVAL);
-	assert_string_equal(err.msg, "invalid small '0x1000': expected 0 (the default) or an integer 4096-1048576");
+	assert_string_equal(err.msg, "invalid small '0x1000': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(cfg_parse_buffers("small", "010000", LNET_BUF_SMALL, &v, &err), 0);
 	assert_int_equal(v, 10000);
 	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "0x1000", LNET_BUF_SMALL, &v,
@@ -831,9 +831,9 @@ static void test_buffers(void **state)
 	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "010000", LNET_BUF_SMALL, &v,
 					       &err), 0);
 	assert_int_equal(v, 4096);
-	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "0x0fff", LNET_BUF_SMALL, &v,
+	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "0x100001", LNET_BUF_SMALL, &v,
 					       &err), -EINVAL);
-	assert_string_equal(err.msg, "invalid small_buffers '0x0fff': expected 0 (the default) or an integer 4096-1048576");
+	assert_string_equal(err.msg, "invalid small_buffers '0x100001': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(cfg_parse_arg_buffers("small_buffers", "09", LNET_BUF_SMALL, &v, &err),
 			 -EINVAL);
 	assert_int_equal(v, 4096);
@@ -841,7 +841,7 @@ static void test_buffers(void **state)
 	assert_string_equal(err.msg, "invalid huge: no router buffer kind 3");
 	/* cfg_buffers_set checks before it sends: no handle is needed to fail */
 	assert_int_equal(cfg_buffers_set(NULL, bad_small, 2, &err), -EINVAL);
-	assert_string_equal(err.msg, "invalid small '4095': expected 0 (the default) or an integer 4096-1048576");
+	assert_string_equal(err.msg, "invalid small '1048577': expected 0 (the default) or an integer 1-1048576");
 	assert_int_equal(cfg_buffers_set(NULL, bad_small, LNET_NBUF_KINDS + 1, &err), -EINVAL);
 	assert_string_equal(err.msg, "invalid router buffer kinds '4': there are 3");
 }

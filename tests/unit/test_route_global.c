@@ -156,8 +156,14 @@ static void test_route_add_get(void **state)
 	assert_true(lnet_nid_equal(&r.rt_gateway, &gw));
 	assert_int_equal(r.rt_hops, -1);
 	assert_int_equal(r.rt_priority, 0);
+	/* down and multi-hop until the gateway answers a check (no monitor here) */
+	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+	assert_int_equal(r.rt_type, LNET_ROUTE_MULTI_HOP);
+	/* with checks off the local view decides: our NI and the gateway's are up */
+	assert_int_equal(gset(ln, LNET_GLOBAL_ALIVE_ROUTER_CHECK_INTERVAL, 0), 0);
+	assert_int_equal(route_get(ln, 0, 0, &r), 0);
 	assert_int_equal(r.rt_state, LNET_NI_STATUS_UP);
-	assert_int_equal(r.rt_type, LNET_ROUTE_SINGLE_HOP);
+	assert_int_equal(r.rt_type, LNET_ROUTE_MULTI_HOP);
 	assert_int_equal(route_get(ln, 1, 0, &r), 0);
 	assert_int_equal(r.rt_hops, 3);
 	assert_int_equal(r.rt_priority, 9);
@@ -217,14 +223,32 @@ static void test_route_state(void **state)
 	struct lnet_ioc_route r;
 
 	assert_int_equal(lnet_ni_add(ln, TCP1, "down0", NULL), 0);
-	/* gateway on no local net: down */
-	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw_far, -1, 0), 0);
-	assert_int_equal(route_get(ln, 0, 0, &r), 0);
-	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+	/* gateway on no local net: refused, no gateway peer left behind */
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw_far, -1, 0),
+			 -EHOSTUNREACH);
+	assert_true(list_empty(&ln->ln_routes));
+	assert_null(lnet_peer_find(ln, &gw_far));
 	/* gateway on a local net whose only NI is down: down */
 	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw_down, -1, 0), 0);
-	assert_int_equal(route_get(ln, 1, 0, &r), 0);
+	assert_int_equal(route_get(ln, 0, 0, &r), 0);
 	assert_int_equal(r.rt_state, LNET_NI_STATUS_DOWN);
+}
+
+/* One route per remote net and gateway *peer*, whichever of its NIDs names it. */
+static void test_route_same_gateway_peer(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid gw = nid4(TCP, 10, 0, 0, 254);
+	struct lnet_nid gw2 = nid4(TCP, 10, 0, 0, 253);
+
+	assert_int_equal(lnet_peer_ni_add(ln, &gw, NULL, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &gw, &gw2, 0), 0);
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw, -1, 0), 0);
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, O2IB, &gw2, -1, 0), -EEXIST);
+	/* another remote net through the same peer is a new route */
+	assert_int_equal(route_cmd(ln, IOC_LIBCFS_ADD_ROUTE, TCP2, &gw2, -1, 0), 0);
+	assert_non_null(lnet_route_nth(ln, 1, 0));
+	assert_null(lnet_route_nth(ln, 2, 0));
 }
 
 /* A router rule's preferred gateways follow the routes as they come and go. */
@@ -256,24 +280,80 @@ static void test_route_reflattens_router_rules(void **state)
 
 /* --- routing and buffers ------------------------------------------------------------ */
 
+/* IOC_LNET_GET_RTR_POOLS of partition @cpt into @out, as a caller that may not modify. */
+static int rtr_pools(struct lnet *ln, u32 cpt, struct lnet_ioc_rtr_pools *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->rp_hdr.ioc_len = sizeof(*out);
+	out->rp_hdr.ioc_version = LNET_IOC_VERSION;
+	out->rp_cpt = cpt;
+	return lnet_ioctl(ln, IOC_LNET_GET_RTR_POOLS, out, sizeof(*out), false);
+}
+
+/* The state and the pools' nbuffers/credits, as "state t/t s/s l/l". */
+static const char *pools_str(struct lnet *ln)
+{
+	static char buf[96];
+	struct lnet_ioc_rtr_pools rp;
+	const struct lnet_ioc_rtr_pool *p = rp.rp_pools;
+
+	assert_int_equal(rtr_pools(ln, 0, &rp), 0);
+	assert_int_equal(p[LNET_BUF_TINY].rpl_npages, 0);
+	assert_int_equal(p[LNET_BUF_SMALL].rpl_npages, 1);
+	assert_int_equal(p[LNET_BUF_LARGE].rpl_npages, 256);
+	snprintf(buf, sizeof(buf), "%u %u/%d %u/%d %u/%d", rp.rp_state,
+		 p[0].rpl_nbuffers, p[0].rpl_credits, p[1].rpl_nbuffers, p[1].rpl_credits,
+		 p[2].rpl_nbuffers, p[2].rpl_credits);
+	return buf;
+}
+
+/* The monitor's tick, long enough after the last change to end it. */
+static void router_tick_later(struct lnet *ln)
+{
+	lnet_router_tick(ln, os_now_ns() + 1000ULL * 1000000000ULL);
+}
+
 static void test_routing(void **state)
 {
 	struct lnet *ln = *state;
 	struct lnet_ioc_routing r;
+	struct lnet_ioc_rtr_pools rp;
 
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
 	assert_int_equal(r.rtr_enable, 0);
 	assert_int_equal(r.rtr_tiny, LNET_TINY_BUF_DEF);
 	assert_int_equal(r.rtr_small, LNET_SMALL_BUF_DEF);
 	assert_int_equal(r.rtr_large, LNET_LARGE_BUF_DEF);
+	assert_string_equal(pools_str(ln), "0 0/0 0/0 0/0");
+	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_ADD_BUF, 0, 16, 8, 4, NULL), 0);
+	/* 1: starting, forwarding at once; 1 again changes nothing */
+	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 1, 0, 0, 0, NULL), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 1, 0, 0, 0, NULL), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 2, 0, 0, 0, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 0, 512, 0, 0, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
 	assert_int_equal(r.rtr_enable, 1);
+	assert_string_equal(pools_str(ln), "3 16/16 8/8 4/4");
+	router_tick_later(ln);
+	assert_string_equal(pools_str(ln), "1 16/16 8/8 4/4");
+	/* 0: stopping, still forwarding; 1 is refused until it is off, 0 is not */
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 0, 0, 0, 0, NULL), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
+	assert_int_equal(r.rtr_enable, 1);
+	assert_string_equal(pools_str(ln), "2 16/16 8/8 4/4");
+	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 1, 0, 0, 0, NULL), -EBUSY);
+	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 0, 0, 0, 0, NULL), 0);
+	router_tick_later(ln);
+	assert_string_equal(pools_str(ln), "0 0/0 0/0 0/0");
+	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
 	assert_int_equal(r.rtr_enable, 0);
+	/* one partition; reserved fields must be zero */
+	assert_int_equal(rtr_pools(ln, 1, &rp), -ENOENT);
+	memset(&rp, 0, sizeof(rp));
+	rp.rp_hdr.ioc_len = sizeof(rp);
+	rp.rp_hdr.ioc_version = LNET_IOC_VERSION;
+	rp.rp_reserved[3] = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_RTR_POOLS, &rp, sizeof(rp), false), -EINVAL);
 }
 
 static void test_buffers(void **state)
@@ -282,27 +362,22 @@ static void test_buffers(void **state)
 	struct lnet_ioc_routing r;
 	const unsigned int add = IOC_LIBCFS_ADD_BUF;
 
-	/* minimums and maximum accepted; -1 leaves a count alone */
-	assert_int_equal(routing_cmd(ln, add, 0, 512, 4096, 256, NULL), 0);
+	/* minimums (1: small pools for test nodes) and maximum; -1 leaves a count alone */
+	assert_int_equal(routing_cmd(ln, add, 0, 1, 1, 1, NULL), 0);
 	assert_int_equal(routing_cmd(ln, add, 0, -1, LNET_BUF_MAX, -1, NULL), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
-	assert_int_equal(r.rtr_tiny, 512);
+	assert_int_equal(r.rtr_tiny, 1);
 	assert_int_equal(r.rtr_small, LNET_BUF_MAX);
-	assert_int_equal(r.rtr_large, 256);
-	/* small pools, as sanity-lnet's routers use */
-	assert_int_equal(routing_cmd(ln, add, 0, 16, 8, 1, NULL), 0);
-	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
-	assert_int_equal(r.rtr_tiny, 16);
-	assert_int_equal(r.rtr_small, 8);
 	assert_int_equal(r.rtr_large, 1);
 	/* out of range: nothing changes, not even the valid counts */
 	assert_int_equal(routing_cmd(ln, add, 0, 1000, LNET_BUF_MAX + 1, -1, NULL), -EINVAL);
-	assert_int_equal(routing_cmd(ln, add, 0, 1000, -1, -3, NULL), -EINVAL);
+	assert_int_equal(routing_cmd(ln, add, 0, LNET_BUF_MAX + 1, -1, -1, NULL), -EINVAL);
+	assert_int_equal(routing_cmd(ln, add, 0, -1, -1, -3, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, add, 0, -1, -1, LNET_BUF_MAX + 1, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, add, 0, -2, -1, -1, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, add, 1, -1, -1, -1, NULL), -EINVAL);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
-	assert_int_equal(r.rtr_tiny, 16);
+	assert_int_equal(r.rtr_tiny, 1);
 	/* 0 = the default */
 	assert_int_equal(routing_cmd(ln, add, 0, 0, 0, 0, NULL), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_GET_BUF, 0, 0, 0, 0, &r), 0);
@@ -363,9 +438,14 @@ static void test_global_defaults_after_configure(void **state)
 
 	assert_int_equal(gset(ln, LNET_GLOBAL_DISCOVERY, 0), 0);
 	assert_int_equal(routing_cmd(ln, IOC_LIBCFS_CONFIG_RTR, 1, 0, 0, 0, NULL), 0);
+	/* held: routing started the monitor thread, which takes it too */
+	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_unconfigure(ln), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
 	assert_int_equal(gset(ln, LNET_GLOBAL_DISCOVERY, 0), -ENETDOWN);
+	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_configure(ln), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
 	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
 		assert_int_equal(gget(ln, ranges[i].id), ranges[i].def);
 	assert_int_equal(gget(ln, LNET_GLOBAL_LND_TIMEOUT), 49);	/* 149 / 3 */
@@ -478,6 +558,7 @@ int main(void)
 		T(test_route_add_get),
 		T(test_route_errors),
 		T(test_route_state),
+		T(test_route_same_gateway_peer),
 		T(test_route_reflattens_router_rules),
 		T(test_routing),
 		T(test_buffers),

@@ -335,7 +335,8 @@ struct lnet_ioc_ni {
  *   credits of the peer NI (how many of its messages this node would
  *   forward at once: the peer_buffer_credits of the NI that reaches it, or
  *   its peer_credits when that is 0, as in Lustre) and their low-water
- *   mark; this core does not forward, so both stay at that number.
+ *   mark: a message from the peer NI that this node forwards takes one
+ *   until it has been sent on, and below 0 messages wait for one.
  *   pr_refcount: the references held on the peer NI, as Lustre counts
  *   them: 1 for the peer table, plus one per message that is being sent to
  *   it or was received from it and is not yet finalized.
@@ -433,7 +434,10 @@ struct lnet_ioc_peer {
  *     EADDRINUSE  the gateway is one of this node's own NIDs;
  *     EISCONN     rt_net is a local net: it is reached directly, never
  *                 through a gateway;
- *     EEXIST      the same net and gateway are already a route.
+ *     EHOSTUNREACH the gateway's net is not a local net: no local NI
+ *                 could reach it;
+ *     EEXIST      a route to rt_net through the gateway's peer exists
+ *                 already (by this NID or by another NID of that peer).
  *
  * IOC_LIBCFS_DEL_ROUTE (82)
  *   In: rt_net, rt_gateway. The gateway peer stays. Errors: EINVAL (bad
@@ -441,9 +445,16 @@ struct lnet_ioc_peer {
  *
  * IOC_LIBCFS_GET_ROUTE (83)
  *   In: rt_index (0, 1, ...: routes in the order added), rt_net (0 = every
- *   net, else only that net's routes). Out: every field; rt_state is UP when
- *   the gateway's net is a local net with an NI up and the gateway's peer NI
- *   is up; rt_type is MULTI_HOP when rt_hops > 1. ENOENT past the last route.
+ *   net, else only that net's routes). Out: every field. rt_state is UP when
+ *   the gateway's net has a local NI up, the gateway's peer NI is up and,
+ *   with gateway checks on (alive_router_check_interval > 0), the last
+ *   ping of the gateway was answered within router_ping_timeout with: an
+ *   NI up on the gateway's net, routing enabled (no RTE_DISABLED feature)
+ *   and, under avoid_asym_router_failure, an NI up on rt_net when the
+ *   reply lists one. A route is DOWN until its gateway's first answer.
+ *   rt_type is SINGLE_HOP when the gateway's last reply listed an NI on
+ *   rt_net, else MULTI_HOP (so MULTI_HOP until a reply, and always with
+ *   checks off). ENOENT past the last route.
  */
 #define LNET_ROUTE_HOPS_UNSET	(-1)
 #define LNET_ROUTE_HOPS_MAX	255
@@ -471,8 +482,15 @@ struct lnet_ioc_route {
  * --------------------------
  * IOC_LIBCFS_CONFIG_RTR (87)
  *   In: rtr_enable (0 = this node does not forward, 1 = it routes);
- *   rtr_tiny/small/large must be 0. Errors: EINVAL (rtr_enable not 0 or 1:
- *   lnet_routing_check() in kernel/core/validate.c, which callers run first).
+ *   rtr_tiny/small/large must be 0. 1 from DISABLED sizes the pools and
+ *   enters STARTING (forwarding, and the enabled state after
+ *   alive_router_check_interval + router_ping_timeout); 0 from STARTING
+ *   or the enabled state enters STOPPING
+ *   (still forwarding what comes; DISABLED once the pools are idle after
+ *   that delay, or after three times it). 1 while STARTING or enabled and
+ *   0 while STOPPING or DISABLED change nothing and succeed. Errors: EINVAL
+ *   (rtr_enable not 0 or 1: lnet_routing_check() in kernel/core/validate.c,
+ *   which callers run first), EBUSY (1 while STOPPING; nothing changed).
  *
  * IOC_LIBCFS_ADD_BUF (88)
  *   In: rtr_tiny, rtr_small, rtr_large: the router buffer counts, each
@@ -482,7 +500,9 @@ struct lnet_ioc_route {
  *   of range; nothing is changed).
  *
  * IOC_LIBCFS_GET_BUF (89)
- *   Out: rtr_enable and the three counts (never 0 or -1).
+ *   Out: rtr_enable (what was last asked: 1 in STARTING and ENABLED, 0 in
+ *   STOPPING and DISABLED) and the three counts (never 0 or -1).
+ *   IOC_LNET_GET_RTR_POOLS gives the state itself.
  */
 /*
  * The routing states. The node forwards in every state but DISABLED (so
@@ -517,6 +537,38 @@ struct lnet_ioc_routing {
 };
 
 /*
+ * IOC_LNET_GET_RTR_POOLS (142)
+ *   The router buffer pools of one CPU partition as they are now, for
+ *   `lnetctl routing show`. In: rp_cpt, the partition (this core has one:
+ *   0). Out: rp_state (enum lnet_routing_state) and, for each buffer kind
+ *   (rp_pools[k], k an enum lnet_buf_kind: tiny, small, large):
+ *     rpl_npages       pages per buffer (0, 1, LNET_MTU in pages)
+ *     rpl_nbuffers     buffers in the pool
+ *     rpl_credits      buffers free minus messages waiting for one (below 0
+ *                      when messages queue)
+ *     rpl_min_credits  the lowest rpl_credits has been
+ *   The pools exist only while the node forwards: in state DISABLED
+ *   rpl_nbuffers, rpl_credits and rpl_min_credits are 0 (rpl_npages is
+ *   still the kind's size). rp_reserved must be zero; the out fields are
+ *   ignored on input. Not a mutating command. Errors: ENOENT (rp_cpt past
+ *   the last partition).
+ */
+struct lnet_ioc_rtr_pool {
+	__u32 rpl_npages;
+	__u32 rpl_nbuffers;
+	__s32 rpl_credits;
+	__s32 rpl_min_credits;
+};
+
+struct lnet_ioc_rtr_pools {
+	struct lnet_ioc_hdr rp_hdr;
+	__u32 rp_cpt;					/* in */
+	__u32 rp_state;					/* out: enum lnet_routing_state */
+	struct lnet_ioc_rtr_pool rp_pools[LNET_NBUF_KINDS];	/* out */
+	__u32 rp_reserved[4];
+};
+
+/*
  * Statistics
  * ----------
  * IOC_LIBCFS_GET_LNET_STATS (91)
@@ -541,10 +593,12 @@ struct lnet_ioc_routing {
  *                          were not the pattern (see IOC_LNET_SELFTEST)
  *     st_rst_alloc         messages waiting now for their ACK or REPLY
  *                          (Lustre's response trackers)
- *     st_route_count, st_route_length  messages forwarded for other
- *                          nodes and their bytes: always 0, this core
- *                          does not forward (a message for another node
- *                          is dropped and counted in st_dp_drop_*)
+ *     st_route_count, st_route_length  messages this node forwarded
+ *                          for others as a router and their payload
+ *                          bytes (the low 32 bits, as Lustre's); a
+ *                          message for another node that is not forwarded
+ *                          (routing disabled, a protocol error) is
+ *                          dropped and counted in st_dp_drop_* instead
  *   st_pad must be zero like the reserved fields.
  *
  * IOC_LIBCFS_RESET_LNET_STATS (110)
@@ -835,6 +889,7 @@ struct lnet_ioc_selftest {
 #define IOC_LNET_SELFTEST	_IOWR(LNET_IOC_TYPE, 120, struct lnet_ioc_selftest)
 #define IOC_LNET_GET_IF		_IOWR(LNET_IOC_TYPE, 140, struct lnet_ioc_if)
 #define IOC_LNET_SET_NI_LND	_IOWR(LNET_IOC_TYPE, 141, struct lnet_ioc_ni)
+#define IOC_LNET_GET_RTR_POOLS	_IOWR(LNET_IOC_TYPE, 142, struct lnet_ioc_rtr_pools)
 
 #include "lnet_udsp.h"
 
