@@ -68,6 +68,20 @@ both_carry() {
 	[ "$x" -gt 0 ] && [ "$y" -gt 0 ] && [ $((x + y)) -eq "$3" ]
 }
 
+# wait_routing_enable N E: wait (<= 10 s) until node N's `routing show`
+# says enable: E.
+wait_routing_enable() {
+	local e
+	for _ in $(seq 50); do
+		run on "$1" lnetctl routing show
+		e=$(yaml_get "[p['enable'] for p in d['routing'] if 'enable' in p]")
+		[ "$e" = "[$2]" ] && return 0
+		sleep 0.2
+	done
+	echo "node $1: routing enable '$e' after 10 s, expected [$2]"
+	return 1
+}
+
 # pin_r2: both ends prefer R2 (A for B, B for A).
 pin_r2() {
 	on 1 lnetctl policy add --dst $B --rte $R2A
@@ -243,25 +257,66 @@ routed_selftests() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"$B"* ]]
-	# and R2 routes again when asked
+	# R2 is still stopping (it forwards what arrives for 2 to 6 s): asking
+	# it to route again is refused with the state; once disabled it may
+	run on 3 lnetctl set routing 1
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *stopping* ]]
+	wait_routing_enable 3 0
 	on 3 lnetctl set routing 1
 	wait_route_state 1 tcp1 $R2A up
 	st_ok 1 put $B 4 4096
 }
 
-@test "routed: router buffers and credits run out (1 large buffer, 1 peer buffer credit): 8 in flight 1 MiB PUTs and GETs all complete" {
-	TOPO_RTR_NET_OPTS="--peer-buffer-credits 1" routed "set large_buffers 1"
+# buffers_then_check: 8 in flight 1 MiB PUTs and GETs both ways through R2,
+# every one ok (R2 forwards each message and its answer).
+buffers_then_check() {
 	pin_r2
-	moves "0 32" forwarded -- st_ok 1 put $B 16 $MIB --concurrency 8
+	moves "0 64" forwarded -- buffer_selftests
+}
+
+buffer_selftests() {
+	st_ok 1 put $B 16 $MIB --concurrency 8
 	st_ok 1 get $B 8 $MIB --concurrency 8
 	st_ok 4 put $A 8 $MIB --concurrency 8
-	# R2's large pool: 1 buffer, and messages waited for it
+}
+
+# large_pool KEY: KEY of router R2's large buffer pool (`routing show`).
+large_pool() {
 	run on 3 lnetctl routing show
-	[ "$status" -eq 0 ]
-	echo "$output"
-	[ "$(yaml_get "[p['cpt[0]']['large']['nbuffers'] for p in d['routing'] if 'cpt[0]' in p]")" = "[1]" ]
-	[ "$(yaml_get "[p['cpt[0]']['large']['credits'] for p in d['routing'] if 'cpt[0]' in p]")" = "[1]" ]
-	[ "$(yaml_get "[p['cpt[0]']['large']['mincredits'] < 0 for p in d['routing'] if 'cpt[0]' in p]")" = "[True]" ]
+	[ "$status" -eq 0 ] || return 1
+	yaml_get "[p['cpt[0]']['large']['$1'] for p in d['routing'] if 'cpt[0]' in p]"
+}
+
+# r2_peer KEY NID: KEY of R2's peer NI NID (`peer show -v`).
+r2_peer() {
+	run on 3 lnetctl peer show -v
+	[ "$status" -eq 0 ] || return 1
+	yaml_get "[ni['$1'] for p in d['peer'] for ni in p['peer ni'] if ni['nid'] == '$2']"
+}
+
+@test "routed: one large router buffer: 8 in flight 1 MiB PUTs and GETs wait for it, all complete" {
+	routed "set large_buffers 1"
+	buffers_then_check
+	# the pool has its one buffer back, and messages waited for it
+	[ "$(large_pool nbuffers)" = "[1]" ]
+	[ "$(large_pool credits)" = "[1]" ]
+	local min
+	min=$(large_pool mincredits)
+	echo "large pool mincredits: $min"
+	[ "$(yaml_get "[m < 0 for m in $min]")" = "[True]" ]
+}
+
+@test "routed: 1 router credit per peer (--peer-buffer-credits 1): 8 in flight 1 MiB PUTs and GETs queue on it, all complete" {
+	TOPO_RTR_NET_OPTS="--peer-buffer-credits 1" routed
+	buffers_then_check
+	# A's credit at R2 is back, and messages from A waited for it
+	[ "$(r2_peer available_rtr_credits $A)" = "[1]" ]
+	local min
+	min=$(r2_peer min_rtr_credits $A)
+	echo "R2's min_rtr_credits for A: $min"
+	[ "$(yaml_get "[m < 0 for m in $min]")" = "[True]" ]
 }
 
 # --- multi-hop: A - R - R' - C -------------------------------------------------
