@@ -4,7 +4,7 @@
 #   make check      unit tests (plain and ASan+UBSan), fuzz corpus replay, bats
 #   make demo       private lnetd + examples/lnet.yaml imported and shown
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60)
-#   make bench      bench/udsp
+#   make bench      bench/udsp, import, lnet, routing
 #   V=1             show the commands
 
 PREFIX ?= /usr
@@ -127,9 +127,10 @@ fuzz:
 	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # --- bench ------------------------------------------------------------------------------
-BENCH_SRCS := $(wildcard bench/*.c)
+# bench/benchlib.c: what the data path benches share (nodes, selftest, raw TCP)
+BENCH_SRCS := $(filter-out bench/benchlib.c,$(wildcard bench/*.c))
 BENCH_BINS := $(patsubst bench/%.c,$(B)/bench/%,$(BENCH_SRCS))
-$(B)/bench/%: $(B)/bench/%.o $(B)/libcfg.a $(B)/libcore.a $(B)/libnid.a
+$(B)/bench/%: $(B)/bench/%.o $(B)/bench/benchlib.o $(B)/libcfg.a $(B)/libcore.a $(B)/libnid.a
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(TEST_LIBS)
 bench: $(BENCH_BINS)

@@ -21,37 +21,7 @@ setup() {
 }
 
 teardown() {
-	local f
-	if [ -z "${BATS_TEST_COMPLETED:-}" ] && [ -n "${TD:-}" ]; then
-		for f in "$TD"/n*.log; do
-			[ -f "$f" ] || continue
-			echo "--- $(basename "$f") (last 40 lines)"
-			tail -n 40 "$f"
-		done
-	fi
-	topo_teardown
-}
-
-# deltas BEFORE AFTER: AFTER - BEFORE, element by element, space-separated.
-deltas() {
-	local -a b a
-	local got=() i
-	read -r -a b <<<"$1"
-	read -r -a a <<<"$2"
-	for i in "${!a[@]}"; do
-		got+=("$((a[i] - b[i]))")
-	done
-	echo "${got[*]}"
-}
-
-# delta_is WANT BEFORE AFTER: AFTER - BEFORE, element by element, is WANT.
-delta_is() {
-	local got
-	got=$(deltas "$2" "$3")
-	if [ "$got" != "$1" ]; then
-		echo "counter deltas: got '$got', want '$1' (before '$2', after '$3')"
-		return 1
-	fi
+	topo_test_teardown
 }
 
 # sum_delta_is WANT BEFORE AFTER: two counters moved by WANT together.
@@ -73,48 +43,6 @@ round_robin() {
 	[ "$x" -gt 0 ]
 	[ "$y" -gt 0 ]
 	[ $((x + y)) -eq "$N" ]
-}
-
-# moves WANT COUNTER [WANT COUNTER]... -- CMD [ARGS]: run CMD; each
-# COUNTER (a command printing counters, split on spaces, e.g.
-# "ni_count 1 send_count $A0 $A1") moved by its WANT (delta_is). No
-# `|| return` here: CMD's own checks (put_n) must stop the test.
-moves() {
-	local -a want=() counter=() before=()
-	local i after
-	while [ "$1" != -- ]; do
-		want+=("$1")
-		counter+=("$2")
-		shift 2
-	done
-	shift
-	for i in "${!counter[@]}"; do
-		before[i]=$(${counter[i]})
-	done
-	"$@"
-	for i in "${!counter[@]}"; do
-		after=$(${counter[i]})
-		delta_is "${want[i]}" "${before[i]}" "$after"
-	done
-}
-
-# The selftest document without elapsed_ns (checked > 0 here), as a dict.
-st_summary() {
-	local ns
-	ns=$(yaml_get "d['selftest']['elapsed_ns']")
-	[ "$ns" -gt 0 ] || { echo "elapsed_ns '$ns' is not > 0"; return 1; }
-	yaml_get "{k: v for k, v in d['selftest'].items() if k != 'elapsed_ns'}"
-}
-
-# st_is OP TARGET SIZE COUNT OK FAILED CORRUPT: $output is that document.
-st_is() {
-	local got want
-	got=$(st_summary) || { echo "$got"; return 1; }
-	want="{'op': '$1', 'target': '$2', 'size': $3, 'count': $4, 'ok': $5, 'failed': $6, 'corrupt': $7}"
-	if [ "$got" != "$want" ]; then
-		printf 'selftest: got  %s\n          want %s\n' "$got" "$want"
-		return 1
-	fi
 }
 
 # put_n NODE TARGET [ARGS]: N 4 KiB PUTs, all of them ok.

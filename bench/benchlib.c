@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Shared by the data path benchmarks: nodes with their own lnetd, lnetctl
+ * and selftest runs, raw TCP runs (see benchlib.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "benchlib.h"
+
+struct node nodes[BENCH_NODES];
+static char tmpdir[] = "/tmp/lnet-bench.XXXXXX";
+static const char *lnetd_bin = "build/lnetd";
+static const char *lnetctl_bin = "build/lnetctl";
+static const char *bench_name = "bench";
+static bool made_tmp;
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+long env_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return def;
+	n = strtol(v, &end, 10);
+	if (*end || n <= 0) {
+		fprintf(stderr, "%s: %s='%s': expected a positive integer\n", bench_name, name, v);
+		exit(2);
+	}
+	return n;
+}
+
+/* A shell command built like printf; its exit status (-1: not run). */
+int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	if (rc == -1 || !WIFEXITED(rc))
+		return -1;
+	return WEXITSTATUS(rc);
+}
+
+/* lnetctl against node @n: stdout+stderr into @out; its exit status. */
+int lnetctl(const struct node *n, char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[1024], args[512];
+	size_t used = 0, got;
+	va_list ap;
+	FILE *p;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "%s --socket %s %s 2>&1", lnetctl_bin, n->sock, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (used + 1 < len && (got = fread(out + used, 1, len - 1 - used, p)) > 0)
+		used += got;
+	out[used] = '\0';
+	rc = pclose(p);
+	if (rc == -1 || !WIFEXITED(rc))
+		return -1;
+	return WEXITSTATUS(rc);
+}
+
+static void stop_lnetd(const struct node *n)
+{
+	FILE *f = fopen(n->pidfile, "r");
+	int pid = 0, i;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	if (pid <= 0 || kill(pid, SIGTERM))
+		return;
+	for (i = 0; i < 100 && kill(pid, 0) == 0; i++)
+		usleep(50000);
+}
+
+void cleanup(void)
+{
+	int i;
+
+	for (i = 0; i < BENCH_NODES; i++) {
+		if (!nodes[i].ns[0])
+			continue;
+		stop_lnetd(&nodes[i]);
+		sh("ip netns del %s 2>/dev/null", nodes[i].ns);
+		nodes[i].ns[0] = '\0';
+	}
+	if (made_tmp)
+		sh("rm -rf %s", tmpdir);
+	made_tmp = false;
+}
+
+static void on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void die(const char *what, const char *detail)
+{
+	fprintf(stderr, "%s: %s%s%s\n", bench_name, what, detail ? ": " : "",
+		detail ? detail : "");
+	cleanup();
+	exit(1);
+}
+
+bool bench_init(const char *name)
+{
+	bench_name = name;
+	if (getenv("LNETD_BIN"))
+		lnetd_bin = getenv("LNETD_BIN");
+	if (getenv("LNETCTL_BIN"))
+		lnetctl_bin = getenv("LNETCTL_BIN");
+	if (geteuid() != 0) {
+		printf("%s: skipped (needs root for network namespaces)\n", name);
+		return false;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (!mkdtemp(tmpdir))
+		die("mkdtemp", strerror(errno));
+	made_tmp = true;
+	return true;
+}
+
+/* Node @i: its namespace, its lnetd, LNet configured. */
+void start_node(int i)
+{
+	struct node *n = &nodes[i];
+	char out[4096];
+	struct stat st;
+	int k;
+
+	snprintf(n->ns, sizeof(n->ns), "lnbench%d-%d", i + 1, (int)getpid());
+	snprintf(n->sock, sizeof(n->sock), "%s/n%d.sock", tmpdir, i + 1);
+	snprintf(n->pidfile, sizeof(n->pidfile), "%s/n%d.pid", tmpdir, i + 1);
+	snprintf(n->log, sizeof(n->log), "%s/n%d.log", tmpdir, i + 1);
+	if (sh("ip netns add %s && ip -n %s link set lo up", n->ns, n->ns))
+		die("cannot create the network namespace", n->ns);
+	if (sh("ip netns exec %s %s --socket %s --pidfile %s --log %s", n->ns, lnetd_bin,
+	       n->sock, n->pidfile, n->log))
+		die("cannot start lnetd", lnetd_bin);
+	for (k = 0; k < 100 && stat(n->sock, &st); k++)
+		usleep(50000);
+	if (lnetctl(n, out, sizeof(out), "lnet configure"))
+		die("lnet configure", out);
+}
+
+/* --- LNet: lnetctl selftest -------------------------------------------------- */
+
+static bool st_field(const char *doc, const char *key, unsigned long long *v)
+{
+	char pat[40];
+	const char *p;
+
+	/* the keys sit indented under "selftest:", each once */
+	snprintf(pat, sizeof(pat), " %s: ", key);
+	p = strstr(doc, pat);
+	if (!p)
+		return false;
+	*v = strtoull(p + strlen(pat), NULL, 10);
+	return true;
+}
+
+/* One selftest run from @from to @nid; dies unless every message came back
+ * intact. */
+void selftest(const struct node *from, const char *op, const char *nid, long size,
+	      long count, int conc, struct st_result *r)
+{
+	char out[8192];
+	int rc;
+
+	rc = lnetctl(from, out, sizeof(out),
+		     "selftest %s %s --size %ld --count %ld --concurrency %d --timeout 300",
+		     op, nid, size, count, conc);
+	if (!st_field(out, "ok", &r->ok) || !st_field(out, "failed", &r->failed) ||
+	    !st_field(out, "corrupt", &r->corrupt) ||
+	    !st_field(out, "elapsed_ns", &r->elapsed_ns))
+		die("lnetctl selftest printed no result", out);
+	if (rc || r->ok != (unsigned long long)count || r->corrupt || !r->elapsed_ns)
+		die("lnetctl selftest did not complete every message", out);
+}
+
+/* --- raw TCP ------------------------------------------------------------------- */
+
+void enter_ns(const char *ns)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		perror(path);
+		_exit(1);
+	}
+	close(fd);
+}
+
+static struct sockaddr_in sin_of(const char *addr, int port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	inet_pton(AF_INET, addr, &sa.sin_addr);
+	return sa;
+}
+
+bool io_all(int fd, void *buf, size_t len, bool wr)
+{
+	char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = wr ? write(fd, p, len) : read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+void nodelay(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+/*
+ * The receiver: @total bytes then a 1-byte confirmation (stream), or
+ * SMALL-byte echoes until EOF (ping-pong). Writes one byte to @ready once
+ * it listens.
+ */
+static void tcp_receiver(const struct tcp_path *path, int ready, bool stream, long long total)
+{
+	struct sockaddr_in sa = sin_of(path->rx_addr, path->port);
+	int one = 1, ls, fd;
+	char *buf;
+	ssize_t n;
+
+	enter_ns(path->rx_ns);
+	buf = malloc(MIB);
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (!buf || ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) || listen(ls, 1))
+		_exit(1);
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	fd = accept(ls, NULL, NULL);
+	if (fd < 0)
+		_exit(1);
+	nodelay(fd);
+	if (stream) {
+		for (; total > 0; total -= n) {
+			n = read(fd, buf, total < MIB ? total : MIB);
+			if (n <= 0)
+				_exit(1);
+		}
+		_exit(io_all(fd, buf, 1, true) ? 0 : 1);
+	}
+	while (io_all(fd, buf, SMALL, false))
+		if (!io_all(fd, buf, SMALL, true))
+			_exit(1);
+	_exit(0);
+}
+
+/* The sender: the seconds it took, written to @result. */
+static void tcp_sender(const struct tcp_path *path, int result, bool stream, long long amount)
+{
+	struct sockaddr_in sa = sin_of(path->tx_addr, path->port);
+	char *buf = malloc(MIB);
+	double t0, dt;
+	long long i;
+	int fd;
+
+	enter_ns(path->tx_ns);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (!buf || fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		_exit(1);
+	nodelay(fd);
+	memset(buf, 0x5a, MIB);
+	t0 = now_s();
+	if (stream) {
+		for (i = 0; i < amount; i++)
+			if (!io_all(fd, buf, MIB, true))
+				_exit(1);
+		if (!io_all(fd, buf, 1, false))
+			_exit(1);
+	} else {
+		for (i = 0; i < amount; i++)
+			if (!io_all(fd, buf, SMALL, true) || !io_all(fd, buf, SMALL, false))
+				_exit(1);
+	}
+	dt = now_s() - t0;
+	close(fd);
+	_exit(write(result, &dt, sizeof(dt)) == sizeof(dt) ? 0 : 1);
+}
+
+bool child_ok(pid_t pid)
+{
+	int st;
+
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
+}
+
+double tcp_run(const struct tcp_path *path, bool stream, long long amount)
+{
+	int ready[2], result[2];
+	pid_t rx, tx;
+	double dt = 0;
+	bool ok;
+	char c;
+
+	if (pipe(ready) || pipe(result))
+		die("pipe", strerror(errno));
+	rx = fork();
+	if (rx == 0)
+		tcp_receiver(path, ready[1], stream, amount * MIB);
+	if (rx < 0 || read(ready[0], &c, 1) != 1)
+		die("the raw TCP receiver did not start", NULL);
+	tx = fork();
+	if (tx == 0)
+		tcp_sender(path, result[1], stream, amount);
+	if (tx < 0 || read(result[0], &dt, sizeof(dt)) != sizeof(dt))
+		dt = 0;
+	ok = child_ok(tx);
+	ok = child_ok(rx) && ok;	/* reap both */
+	if (!ok || dt <= 0)
+		die("raw TCP run failed", stream ? "stream" : "ping-pong");
+	close(ready[0]);
+	close(ready[1]);
+	close(result[0]);
+	close(result[1]);
+	return dt;
+}
+
+static const char *verdict(double ratio, double target)
+{
+	return ratio >= target ? "PASS" : "MISS";
+}
+
+/* --- the two comparisons (LNet against raw TCP) ----------------------------------------------------------- */
+
+/* 1 MiB PUTs (CONCURRENCY in flight) from @from to @nid against @mib MiB
+ * streamed along @tcp; @via names the LNet path, @tcp_what the TCP one. */
+void bench_throughput(const struct node *from, const char *nid, const struct tcp_path *tcp,
+		      long mib, const char *via, const char *tcp_what)
+{
+	double lnet_best = 0, tcp_best = 0, v, ratio;
+	struct st_result r;
+	int i;
+
+	selftest(from, "put", nid, MIB, 16, CONCURRENCY, &r);	/* connections up, warm */
+	for (i = 0; i < REPEAT; i++) {
+		selftest(from, "put", nid, MIB, mib, CONCURRENCY, &r);
+		v = (double)mib * MIB / (r.elapsed_ns / 1e9) / 1e6;
+		lnet_best = v > lnet_best ? v : lnet_best;
+		v = (double)mib * MIB / tcp_run(tcp, true, mib) / 1e6;
+		tcp_best = v > tcp_best ? v : tcp_best;
+	}
+	ratio = lnet_best / tcp_best;
+	printf("1. 1 MiB PUT%s, %d in flight: LNet %.0f MB/s, %s %.0f MB/s "
+	       "(%ld MiB, best of %d): ratio %.2f (target >= 0.9)  %s\n",
+	       via, CONCURRENCY, lnet_best, tcp_what, tcp_best, mib, REPEAT, ratio,
+	       verdict(ratio, 0.9));
+}
+
+/* 0-byte PUT + ACK, one at a time, against a SMALL-byte ping-pong. */
+void bench_small(const struct node *from, const char *nid, const struct tcp_path *tcp,
+		 long msgs, const char *via, const char *tcp_what)
+{
+	double lnet_best = 0, tcp_best = 0, v, ratio;
+	struct st_result r;
+	int i;
+
+	selftest(from, "put", nid, 0, 100, 1, &r);
+	for (i = 0; i < REPEAT; i++) {
+		selftest(from, "put", nid, 0, msgs, 1, &r);
+		v = msgs / (r.elapsed_ns / 1e9);
+		lnet_best = v > lnet_best ? v : lnet_best;
+		v = msgs / tcp_run(tcp, false, msgs);
+		tcp_best = v > tcp_best ? v : tcp_best;
+	}
+	ratio = lnet_best / tcp_best;
+	printf("2. 0-byte PUT + ACK%s, one at a time: LNet %.0f msg/s (%.1f us), %s "
+	       "%.0f msg/s (%.1f us) (%ld messages, best of %d): "
+	       "ratio %.2f (target >= 0.7)  %s\n",
+	       via, lnet_best, 1e6 / lnet_best, tcp_what, tcp_best, 1e6 / tcp_best, msgs,
+	       REPEAT, ratio, verdict(ratio, 0.7));
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the data path benchmarks (bench/lnet.c, bench/routing.c) share:
+ * nodes (a network namespace with its own lnetd each) under one temp dir,
+ * lnetctl against a node, `lnetctl selftest` runs, and raw TCP runs
+ * (a receiver and a sender forked into their namespaces) to compare with.
+ * Every failure to set up or to complete a run ends the program (exit 1)
+ * after the nodes are cleaned up.
+ */
+#ifndef BENCH_BENCHLIB_H
+#define BENCH_BENCHLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define MIB		(1024 * 1024)
+#define REPEAT		3
+#define SMALL		64
+#define CONCURRENCY	8
+#define BENCH_NODES	4
+
+struct node {
+	char ns[40];
+	char sock[160];
+	char pidfile[160];
+	char log[160];
+};
+
+struct st_result {
+	unsigned long long ok, failed, corrupt, elapsed_ns;
+};
+
+/* A raw TCP path: the receiver listens in rx_ns on rx_addr; the sender,
+ * in tx_ns, connects to tx_addr (rx_addr, or a relay in between). */
+struct tcp_path {
+	const char *rx_ns, *rx_addr;
+	const char *tx_ns, *tx_addr;
+	int port;
+};
+
+extern struct node nodes[BENCH_NODES];
+
+double now_s(void);
+long env_long(const char *name, long def);
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int lnetctl(const struct node *n, char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void die(const char *what, const char *detail) __attribute__((noreturn));
+/* Root, programs from LNETD_BIN/LNETCTL_BIN, cleanup at exit and on
+ * SIGINT/SIGTERM, the temp dir; false (after saying so) without root. */
+bool bench_init(const char *name);
+void start_node(int i);
+void cleanup(void);
+void selftest(const struct node *from, const char *op, const char *nid, long size,
+	      long count, int conc, struct st_result *r);
+void enter_ns(const char *ns);
+bool io_all(int fd, void *buf, size_t len, bool wr);
+void nodelay(int fd);
+bool child_ok(pid_t pid);
+/* Stream @amount MiB (stream) or do @amount SMALL-byte ping-pongs along
+ * @path; the seconds it took. */
+double tcp_run(const struct tcp_path *path, bool stream, long long amount);
+/* The two comparisons, each printed as one line with its ratio and
+ * PASS/MISS: 1 MiB PUTs (CONCURRENCY in flight) from @from to @nid against
+ * @mib MiB streamed along @tcp (target >= 0.9); 0-byte PUT + ACK one at a
+ * time against a SMALL-byte ping-pong (target >= 0.7). @via names the LNet
+ * path ("" or e.g. " A -> R -> B"), @tcp_what the TCP one. */
+void bench_throughput(const struct node *from, const char *nid, const struct tcp_path *tcp,
+		      long mib, const char *via, const char *tcp_what);
+void bench_small(const struct node *from, const char *nid, const struct tcp_path *tcp,
+		 long msgs, const char *via, const char *tcp_what);
+
+#endif
