@@ -59,7 +59,8 @@ void lnet_rtr_pools_size(struct lnet *ln)
 		rp->rp_npages = lnet_rtr_npages[k];
 		rp->rp_nbuffers = ln->ln_buffers[k];
 		rp->rp_credits += delta;
-		if (rp->rp_credits < rp->rp_min_credits)
+		/* a pool of another size: its low-water mark starts again */
+		if (delta)
 			rp->rp_min_credits = rp->rp_credits;
 		lnet_rtr_pool_kick(ln, rp);
 	}

@@ -500,15 +500,15 @@ struct lnet_ioc_route {
  *   of range; nothing is changed).
  *
  * IOC_LIBCFS_GET_BUF (89)
- *   Out: rtr_enable (what was last asked: 1 in STARTING and ENABLED, 0 in
- *   STOPPING and DISABLED) and the three counts (never 0 or -1).
+ *   Out: rtr_enable (what was last asked: 1 while starting or enabled, 0
+ *   while stopping or disabled) and the three counts (never 0 or -1).
  *   IOC_LNET_GET_RTR_POOLS gives the state itself.
  */
 /*
  * The routing states. The node forwards in every state but DISABLED (so
  * traffic drains while it stops); rtr_enable of GET_BUF is what was last
- * asked: 1 in STARTING and ENABLED, 0 in STOPPING and DISABLED. The ping
- * feature bit RTE_DISABLED is set in every state but ENABLED, so
+ * asked: 1 while starting or enabled, 0 while stopping or disabled. The ping
+ * feature bit RTE_DISABLED is set in every state but the enabled one, so
  * peers stop choosing this node as a gateway while it drains.
  */
 enum lnet_routing_state {
