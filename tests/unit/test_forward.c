@@ -465,6 +465,53 @@ static void test_multi_rail_behind_routers(void **state)
 	assert_int_equal(routed(w->r1), 0);
 }
 
+/* Messages @n's NI @nid received, of any type. */
+static u64 ni_received(struct memlnd_node *n, const char *nid)
+{
+	struct lnet_nid id = memlnd_nid(nid);
+	struct lnet_ni *ni;
+	u64 c = 0;
+	u32 t;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	ni = lnet_ni_find(&n->ln, &id);
+	assert_non_null(ni);
+	for (t = 0; t <= LNET_MSG_HELLO; t++)
+		c += ni->ni_counters.lc_msgs[LNET_STATS_RECV][t];
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return c;
+}
+
+/*
+ * A multi-rail gateway: R1 has two NIs on tcp (m1e0, m1e2) and A knows
+ * both under one peer; routed traffic uses both.
+ */
+static void test_multi_rail_gateway(void **state)
+{
+	struct world *w = *state;
+	struct lnet_nid r1 = memlnd_nid(R1_TCP), r1b = memlnd_nid("10.23.0.2@tcp");
+	struct lnet_ioc_selftest r;
+	u64 before0, before2;
+
+	assert_int_equal(memlnd_ni_add(w->r1, "tcp", 2), 0);
+	LOCKED(w->a, lnet_peer_ni_add(&w->a->ln, &r1, NULL, 0));
+	LOCKED(w->a, lnet_peer_ni_add(&w->a->ln, &r1, &r1b, 0));
+	world_up(w, 0, 5, 0, 5);
+	before0 = ni_received(w->r1, R1_TCP);
+	before2 = ni_received(w->r1, "10.23.0.2@tcp");
+	r = run(w->a, LNET_SELFTEST_OP_PUT, B_NID, 4096, 40);
+	assert_run_ok(&r, 40);
+	wait_routed(w->r1, NULL, 80);
+	assert_int_equal(routed(w->r2), 0);
+	/*
+	 * Both of the gateway's NIs took some of the 40 PUTs (the second
+	 * gets nothing else; the first also answers A's gateway checks).
+	 */
+	assert_true(ni_received(w->r1, R1_TCP) > before0);
+	assert_true(ni_received(w->r1, "10.23.0.2@tcp") > before2);
+	assert_true(ni_received(w->r1, "10.23.0.2@tcp") - before2 < 40);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +524,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_route, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_multi_rail_behind_routers, setup_mr,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_multi_rail_gateway, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
