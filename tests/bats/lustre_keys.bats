@@ -54,7 +54,8 @@ round_trip() {
 	# short router timers: a stop is over within a second or two. The
 	# monitor that ends it starts with a node's first net.
 	lnetctl set alive_router_check_interval 0
-	lnetctl set router_ping_timeout 1
+	# a drain of 8 s: long enough for the calls below even in a VM
+	lnetctl set router_ping_timeout 8
 	lnetctl net add --net tcp --if veth0
 	lnetctl import "$D/routing-full.yaml"
 	run lnetctl routing show
@@ -74,7 +75,7 @@ buffers: {tiny: 1024, small: 8192, large: 512}'
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "$T/starting.yaml:2:5: cannot enable routing while it is being stopped (routing state 'stopping'): try again once it is disabled" ] ||
 		{ echo "$stderr"; return 1; }
-	for _ in $(seq 50); do
+	for _ in $(seq 200); do
 		run lnetctl routing show
 		[ "$(yaml_get "d['routing'][-1]['enable']")" = 0 ] && break
 		sleep 0.1

@@ -229,15 +229,17 @@ buffers: {tiny: 16, small: 8, large: 4}'
 	fails 2 "lnetctl set routing: missing argument 0|1" set routing
 	fails 2 "lnetctl set routing: unexpected argument '1'" set routing 0 1
 	# 0 stops: still forwarding (enable: 1) while it drains, and 1 is
-	# refused until it is disabled; 0 again is accepted
+	# refused until it is disabled; 0 again is accepted. The drain lasts
+	# interval + timeout (8 s): long enough for the next calls even in a
+	# VM without KVM
 	lnetctl set alive_router_check_interval 0
-	lnetctl set router_ping_timeout 1
+	lnetctl set router_ping_timeout 8
 	lnetctl set routing 0
 	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
 	fails 1 "lnetctl set routing: cannot enable routing while it is being stopped (routing state 'stopping'): try again once it is disabled" \
 		set routing 1
 	lnetctl set routing 0
-	for _ in $(seq 50); do [ "$(routing_now)" = "0 0/0 0/0 0/0" ] && break; sleep 0.1; done
+	for _ in $(seq 200); do [ "$(routing_now)" = "0 0/0 0/0 0/0" ] && break; sleep 0.1; done
 	[ "$(routing_now)" = "0 0/0 0/0 0/0" ]
 	lnetctl set routing 1
 	[ "$(routing_now)" = "1 16/16 8/8 4/4" ]
