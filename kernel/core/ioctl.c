@@ -505,8 +505,15 @@ static int lnet_ioc_add_route(struct lnet *ln, unsigned int cmd, void *buf,
 
 	if (rc)
 		return rc;
-	return lnet_route_add(ln, r->rt_net, &r->rt_gateway, (u32)r->rt_hops,
-			      r->rt_priority);
+	rc = lnet_route_add(ln, r->rt_net, &r->rt_gateway, (u32)r->rt_hops,
+			    r->rt_priority);
+	/*
+	 * Its gateway is checked by the monitor, which does not run yet on a
+	 * node with no NI in an LND (lnet.ko's tcp NIs are configuration only).
+	 */
+	if (!rc)
+		lnet_dp_monitor_ensure(ln);
+	return rc;
 }
 
 static int lnet_ioc_del_route(struct lnet *ln, unsigned int cmd, void *buf,

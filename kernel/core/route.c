@@ -82,8 +82,6 @@ int lnet_route_add(struct lnet *ln, u32 net_id, const struct lnet_nid *gw,
 	if (!lp->lp_rtr_deadline_ns)
 		lp->lp_rtr_next_ns = 0;	/* checked at the next tick */
 	list_add_tail(&r->lr_list, &ln->ln_routes);
-	/* its gateway is checked by the monitor, which may not run yet */
-	lnet_dp_monitor_ensure(ln);
 	lnet_hook(ln, local_changed);
 	return 0;
 }
