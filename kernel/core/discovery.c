@@ -52,17 +52,29 @@ static void lnet_nid_set_from_ping(struct lnet *ln, struct lnet_nid_set *s,
  * The primary, as Lustre chooses it: the peer's own first NID (the first
  * its ping info lists after 0@lo), so that a node is known by the same NID
  * whichever of its interfaces reached us first; unless the admin locked
- * the primary (peer add --lock_prim) and it is still listed.
+ * the primary (peer add --lock_prim) and it is still listed. This node as
+ * its own peer (a ping of one of our NIDs) keeps the NID it was made by,
+ * as Lustre's does: no discovery chose it.
  */
 static struct lnet_nid lnet_merge_primary(struct lnet *ln,
 					  const struct lnet_nid *nid,
 					  const struct lnet_nid_set *s)
 {
 	struct lnet_peer *lp = lnet_peer_find(ln, nid);
+	bool self = lnet_ni_find(ln, nid) != NULL;
+	u32 i;
 
-	if (lp && (lp->lp_flags & LNET_PEER_F_LOCK_PRIM) &&
-	    lnet_nid_set_has(s, &lp->lp_primary_nid))
+	if (self && lp && lnet_nid_set_has(s, &lp->lp_primary_nid))
 		return lp->lp_primary_nid;
+	if (self && lnet_nid_set_has(s, nid))
+		return *nid;
+	/* a locked primary among the NIDs, whichever peer holds it now */
+	for (i = 0; i < s->n; i++) {
+		lp = lnet_peer_find(ln, &s->nids[i]);
+		if (lp && (lp->lp_flags & LNET_PEER_F_LOCK_PRIM) &&
+		    lnet_nid_equal(&lp->lp_primary_nid, &s->nids[i]))
+			return s->nids[i];
+	}
 	return s->nids[0];
 }
 

@@ -335,12 +335,12 @@ static void test_self_peer(void **state)
 	udsp_dst_priority(p->n0, "10.22.0.1@tcp", 4);
 	assert_int_equal(ping(p->n0, "0@lo", NULL, 1000, r), 0);
 	assert_null(lnet_peer_find(&p->n0->ln, &me));
-	/* the primary is the node's own first NID, not the one asked for */
+	/* this node as its own peer: known by the NID that made it */
 	assert_int_equal(discover(p->n0, "10.22.0.1@tcp", r), 0);
-	assert_nid(&r->primary, "10.21.0.1@tcp");
+	assert_nid(&r->primary, "10.22.0.1@tcp");
 	assert_true(r->multi_rail);
-	peer_nids(p->n0, "10.22.0.1@tcp", buf, sizeof(buf));
-	assert_string_equal(buf, "10.21.0.1@tcp: 10.21.0.1@tcp 10.22.0.1@tcp");
+	peer_nids(p->n0, "10.21.0.1@tcp", buf, sizeof(buf));
+	assert_string_equal(buf, "10.22.0.1@tcp: 10.22.0.1@tcp 10.21.0.1@tcp");
 	assert_true(lnet_peer_find(&p->n0->ln, &me)->lp_self);
 	assert_int_equal(lpni_prio(p->n0, "10.22.0.1@tcp"), 4);
 	assert_int_equal(peer_state(p->n1, "10.21.0.1@tcp"), 0xffffffffU);
