@@ -160,6 +160,22 @@ static void lnet_dc_finish(struct lnet *ln, struct lnet_dc *dc, int status)
 	lnet_finalize_run(ln);
 }
 
+/*
+ * A peer whose reply lacks the DISCOVERY bit (discovery off there) is
+ * taken as it is, as Lustre does: no NID added or taken away, no push;
+ * only marked discovered, so that sends to it do not ping it again.
+ */
+static int lnet_dc_no_discovery(struct lnet *ln, struct lnet_dc *dc)
+{
+	struct lnet_peer_ni *lpni = lnet_peer_ni_get_or_create(ln, &dc->dc_nid);
+
+	if (!lpni)
+		return -ENOMEM;
+	lpni->lpni_peer_net->lpn_peer->lp_state |= LNET_PEER_S_DISCOVERED |
+						   LNET_PEER_S_NIDS_UPTODATE;
+	return 0;
+}
+
 /* The ping is over: merge what it brought, then push ours. */
 static void lnet_dc_ping_done(struct lnet *ln, struct lnet_dc *dc)
 {
@@ -170,6 +186,11 @@ static void lnet_dc_ping_done(struct lnet *ln, struct lnet_dc *dc)
 		rc = lnet_ping_reply_decode(dc->dc_op, &pi);
 	lnet_wait_op_release(ln, dc->dc_op, dc->dc_md);
 	dc->dc_op = NULL;
+	if (!rc && !(pi->pi_features & LNET_PING_FEAT_DISCOVERY)) {
+		os_free(pi);
+		lnet_dc_finish(ln, dc, lnet_dc_no_discovery(ln, dc));
+		return;
+	}
 	if (!rc)
 		rc = lnet_peer_merge_ping(ln, &dc->dc_nid, pi, &dc->dc_prim);
 	os_free(pi);

@@ -301,6 +301,27 @@ static void test_discovery_fails(void **state)
 	assert_int_equal(count(p->n0, LNET_STATS_SENT), 1);
 }
 
+/*
+ * A peer with discovery off (no DISCOVERY bit in its reply) is taken as
+ * traffic made it: one NID, not Multi-Rail, no push; but marked
+ * discovered, so the next send does not ping it again.
+ */
+static void test_peer_without_discovery(void **state)
+{
+	struct pair *p = *state;
+	char line[256], want[256];
+
+	set_discovery(p->n1, 0);
+	assert_int_equal(put(p->n0, "10.22.0.2@tcp", 3000), 0);
+	assert_int_equal(count(p->n0, LNET_STATS_SENT), 2);	/* the ping, the PUT */
+	peer_line(p->n0, "10.22.0.2@tcp", line, sizeof(line));
+	snprintf(want, sizeof(want), "10.22.0.2@tcp %#x 10.22.0.2@tcp",
+		 LNET_PEER_S_DISCOVERED | LNET_PEER_S_NIDS_UPTODATE);
+	assert_string_equal(line, want);
+	assert_int_equal(put(p->n0, "10.22.0.2@tcp", 3000), 0);
+	assert_int_equal(count(p->n0, LNET_STATS_SENT), 3);
+}
+
 /* Pings (portal 0) and sends to our own NIDs discover nothing. */
 static void test_no_discovery_for_ping_and_self(void **state)
 {
@@ -387,6 +408,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_discovery_off, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_discovery_fails, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_peer_without_discovery, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_no_discovery_for_ping_and_self,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_discovery_for_gateway, setup,
