@@ -490,40 +490,41 @@ static int get_hdr_tail(const u8 *t, struct lnet_hdr *h)
 	return 0;
 }
 
-int lnet_msg_hdr_decode(const u8 *buf, size_t len, struct ksock_msg_hdr *k,
-			struct lnet_hdr *h)
+/* A header of either NID form (@nid_len 8 or 20). */
+static int msg_hdr_decode(const u8 *buf, size_t len, size_t nid_len,
+			  struct ksock_msg_hdr *k, struct lnet_hdr *h)
 {
+	const u8 *nids = buf + HDR_DEST_NID;
 	int rc;
 
 	memset(k, 0, sizeof(*k));
 	memset(h, 0, sizeof(*h));
-	rc = get_ksock_hdr(buf, len, LNET_WIRE_MSG_HDR_LEN, k);
+	rc = get_ksock_hdr(buf, len, LNET_WIRE_KSOCK_HDR_LEN + 2 * nid_len + 56, k);
 	if (rc)
 		return rc > 0 ? 0 : rc;
-	get_nid(buf + HDR_DEST_NID, &h->dest_nid);
-	get_nid(buf + HDR_DEST_NID + LNET_WIRE_NID4_LEN, &h->src_nid);
-	rc = get_hdr_tail(buf + HDR_DEST_NID + 2 * LNET_WIRE_NID4_LEN, h);
-	return rc;
+	rc = get_hdr_tail(nids + 2 * nid_len, h);
+	if (rc || nid_len == LNET_WIRE_NID16_LEN) {
+		rc = rc ? rc : lnet_nid16_get(nids, &h->dest_nid);
+		rc = rc ? rc : lnet_nid16_get(nids + nid_len, &h->src_nid);
+		if (rc)
+			memset(h, 0, sizeof(*h));
+		return rc;
+	}
+	get_nid(nids, &h->dest_nid);
+	get_nid(nids + nid_len, &h->src_nid);
+	return 0;
+}
+
+int lnet_msg_hdr_decode(const u8 *buf, size_t len, struct ksock_msg_hdr *k,
+			struct lnet_hdr *h)
+{
+	return msg_hdr_decode(buf, len, LNET_WIRE_NID4_LEN, k, h);
 }
 
 int lnet_msg_hdr16_decode(const u8 *buf, size_t len, struct ksock_msg_hdr *k,
 			  struct lnet_hdr *h)
 {
-	int rc;
-
-	memset(k, 0, sizeof(*k));
-	memset(h, 0, sizeof(*h));
-	rc = get_ksock_hdr(buf, len, LNET_WIRE_MSG_HDR16_LEN, k);
-	if (rc)
-		return rc > 0 ? 0 : rc;
-	rc = get_hdr_tail(buf + HDR_DEST_NID + 2 * LNET_WIRE_NID16_LEN, h);
-	if (!rc)
-		rc = lnet_nid16_get(buf + HDR_DEST_NID, &h->dest_nid);
-	if (!rc)
-		rc = lnet_nid16_get(buf + HDR_DEST_NID + LNET_WIRE_NID16_LEN, &h->src_nid);
-	if (rc)
-		memset(h, 0, sizeof(*h));
-	return rc;
+	return msg_hdr_decode(buf, len, LNET_WIRE_NID16_LEN, k, h);
 }
 
 /* --- ping payload ------------------------------------------------------------------ */

@@ -42,6 +42,15 @@ lnet_dissected() {
 	tshark -r "$1" -Y lnet -V 2>/dev/null | "$PY" "$TOOLS/tshark_lnet.py"
 }
 
+# decode_patched CAPTURE FROM TO: our decoder on CAPTURE with the first
+# FROM bytes (hex) replaced by TO.
+decode_patched() {
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(d.replace(bytes.fromhex(sys.argv[3]), bytes.fromhex(sys.argv[4]), 1))' \
+		"$1" "$BATS_TEST_TMPDIR/patched.pcap" "$2" "$3"
+	"$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/patched.pcap"
+}
+
 # capture_probe N: a UDP datagram to node 2's discard port (captured too,
 # ignored by both decoders), then wait until the capture file holds N of
 # them: the capture is running and has written all it saw before.
@@ -129,10 +138,7 @@ EOF
 	run "$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/cut.pcap"
 	[ "$status" -eq 1 ]
 	[ "$output" = "lnet_wire.py: pcap: frame 39 cut short (20 of 210 bytes)" ]
-	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(d.replace(bytes.fromhex("0071ceac"), bytes.fromhex("0171ceac"), 1))' \
-		"$DATA" "$BATS_TEST_TMPDIR/bad.pcap"
-	run "$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/bad.pcap"
+	run decode_patched "$DATA" 0071ceac 0171ceac
 	[ "$status" -eq 1 ]
 	[ "${lines[-1]}" = "lnet_wire.py: acceptor request: bad magic 0xacce7101" ]
 }
@@ -179,10 +185,7 @@ open(sys.argv[2], "wb").write(d.replace(bytes.fromhex("0071ceac"), bytes.fromhex
 [2001:db8:50::1]:1023 < GET 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=3960
 [2001:db8:50::1]:1023 < GET 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=272" ]
 	# a 20-byte NID of an address size we do not know: refused, named
-	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(d.replace(bytes.fromhex("020000000c020000"), bytes.fromhex("0200000005020000"), 1))' \
-		"$DATA6" "$BATS_TEST_TMPDIR/bad6.pcap"
-	run "$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/bad6.pcap"
+	run decode_patched "$DATA6" 020000000c020000 0200000005020000
 	[ "$status" -eq 1 ]
 	[ "$output" = "lnet_wire.py: NID: address size 9 on LND 2" ]
 }

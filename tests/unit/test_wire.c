@@ -952,27 +952,40 @@ static void test_acceptor_errors(void **state)
 	}
 }
 
-static void good_hello(u8 *b)
+/* A good hello of @version (V3: IPv4 NIDs, V4: IPv6 ones) into @b. */
+static void good_hello_v(u32 version, u8 *b)
 {
+	bool v4 = version == KSOCK_PROTO_V4;
 	struct ksock_hello h = {
-		.kshm_magic = LNET_PROTO_MAGIC, .kshm_version = KSOCK_PROTO_V3,
-		.kshm_src_nid = nid_of("10.11.0.1@tcp"),
-		.kshm_dst_nid = nid_of("10.11.0.2@tcp"),
+		.kshm_magic = LNET_PROTO_MAGIC, .kshm_version = version,
+		.kshm_src_nid = nid_of(v4 ? "fd00::1@tcp" : "10.11.0.1@tcp"),
+		.kshm_dst_nid = nid_of(v4 ? "fd00::2@tcp" : "10.11.0.2@tcp"),
 		.kshm_src_pid = LNET_PID_LUSTRE, .kshm_src_incarnation = 77,
-		.kshm_ctype = SOCKLND_CONN_CONTROL,
+		.kshm_ctype = v4 ? SOCKLND_CONN_BULK_IN : SOCKLND_CONN_CONTROL,
 	};
 
 	assert_int_equal(lnet_hello_encode(&h, b), 0);
 }
 
-static int hello_rc_with(u32 off, u32 val)
+static void good_hello(u8 *b)
+{
+	good_hello_v(KSOCK_PROTO_V3, b);
+}
+
+/* Decode a good hello of @version with the u32 at @off set to @val. */
+static int hello_v_rc_with(u32 version, u32 off, u32 val)
 {
 	struct ksock_hello h;
-	u8 b[LNET_WIRE_HELLO_LEN];
+	u8 b[LNET_WIRE_HELLO_MAX_LEN];
 
-	good_hello(b);
+	good_hello_v(version, b);
 	lnet_put_le32(b + off, val);
-	return lnet_hello_decode(b, sizeof(b), &h);
+	return lnet_hello_decode(b, lnet_hello_size(version), &h);
+}
+
+static int hello_rc_with(u32 off, u32 val)
+{
+	return hello_v_rc_with(KSOCK_PROTO_V3, off, val);
 }
 
 static void test_hello_errors(void **state)
@@ -1024,25 +1037,12 @@ static void test_hello_errors(void **state)
 
 static void good_hello6(u8 *b)
 {
-	struct ksock_hello h = {
-		.kshm_magic = LNET_PROTO_MAGIC, .kshm_version = KSOCK_PROTO_V4,
-		.kshm_src_nid = nid_of("fd00::1@tcp"),
-		.kshm_dst_nid = nid_of("fd00::2@tcp"),
-		.kshm_src_pid = LNET_PID_LUSTRE, .kshm_src_incarnation = 77,
-		.kshm_ctype = SOCKLND_CONN_BULK_IN,
-	};
-
-	assert_int_equal(lnet_hello_encode(&h, b), 0);
+	good_hello_v(KSOCK_PROTO_V4, b);
 }
 
 static int hello6_rc_with(u32 off, u32 val)
 {
-	struct ksock_hello h;
-	u8 b[LNET_WIRE_HELLO_V4_LEN];
-
-	good_hello6(b);
-	lnet_put_le32(b + off, val);
-	return lnet_hello_decode(b, sizeof(b), &h);
+	return hello_v_rc_with(KSOCK_PROTO_V4, off, val);
 }
 
 /* V4: 20-byte NIDs, no IP list; V3 and V4 carry IPv4 NIDs alike. */
