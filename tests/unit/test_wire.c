@@ -412,7 +412,9 @@ static void check_hello(const u8 *p, u32 src, s32 ctype)
 	free(b);
 }
 
-/* Kinds 1/2/3 from VM1 on 1023/1022/1021; VM2 mirrors them: 1/3/2. */
+static void check_hello6(const u8 *p, u32 src, s32 ctype);
+
+/* Kinds 1/2/3 from VM1 on 1023/1022/1021; VM2 mirrors them: 1/3/2 (both captures). */
 static void test_capture_hellos(void **state)
 {
 	static const s32 vm1_kind[] = { SOCKLND_CONN_BULK_OUT, SOCKLND_CONN_BULK_IN,
@@ -420,12 +422,15 @@ static void test_capture_hellos(void **state)
 	static const s32 vm2_kind[] = { SOCKLND_CONN_BULK_IN, SOCKLND_CONN_BULK_OUT,
 					SOCKLND_CONN_CONTROL };
 
-	for (u16 port = 1021; port <= 1023; port++) {
-		struct tcp_dir *c = find_dir(VM1_IP, port, VM2_IP, LNET_ACCEPTOR_PORT);
-		struct tcp_dir *s = find_dir(VM2_IP, LNET_ACCEPTOR_PORT, VM1_IP, port);
+	void (*check)(const u8 *p, u32 src, s32 ctype) =
+		cs->hello_version == KSOCK_PROTO_V4 ? check_hello6 : check_hello;
 
-		check_hello(c->data + LNET_WIRE_ACCEPT_LEN, VM1_IP, vm1_kind[port - 1021]);
-		check_hello(s->data, VM2_IP, vm2_kind[port - 1021]);
+	for (u16 port = 1021; port <= 1023; port++) {
+		struct tcp_dir *c = find_dir(cs->vm1, port, cs->vm2, LNET_ACCEPTOR_PORT);
+		struct tcp_dir *s = find_dir(cs->vm2, LNET_ACCEPTOR_PORT, cs->vm1, port);
+
+		check(c->data + cs->accept_len, cs->vm1, vm1_kind[port - 1021]);
+		check(s->data, cs->vm2, vm2_kind[port - 1021]);
 	}
 }
 
@@ -812,23 +817,6 @@ static void check_hello6(const u8 *p, u32 src, s32 ctype)
 	assert_int_equal(lnet_hello_encode(&h, out), 0);
 	assert_memory_equal(out, b, sizeof(out));
 	free(b);
-}
-
-/* As on IPv4: kinds 1/2/3 from VM1 on 1023/1022/1021, mirrored 1/3/2. */
-static void test_capture6_hellos(void **state)
-{
-	static const s32 vm1_kind[] = { SOCKLND_CONN_BULK_OUT, SOCKLND_CONN_BULK_IN,
-					SOCKLND_CONN_CONTROL };
-	static const s32 vm2_kind[] = { SOCKLND_CONN_BULK_IN, SOCKLND_CONN_BULK_OUT,
-					SOCKLND_CONN_CONTROL };
-
-	for (u16 port = 1021; port <= 1023; port++) {
-		struct tcp_dir *c = find_dir(VM1_IP6, port, VM2_IP6, LNET_ACCEPTOR_PORT);
-		struct tcp_dir *s = find_dir(VM2_IP6, LNET_ACCEPTOR_PORT, VM1_IP6, port);
-
-		check_hello6(c->data + LNET_WIRE_ACCEPT16_LEN, VM1_IP6, vm1_kind[port - 1021]);
-		check_hello6(s->data, VM2_IP6, vm2_kind[port - 1021]);
-	}
 }
 
 /* --- NIDs ------------------------------------------------------------------------------ */
@@ -1497,7 +1485,7 @@ int main(void)
 		cmocka_unit_test_setup(test_capture_idle_conns, use_cap4),
 		cmocka_unit_test_setup(test_capture6_streams, use_cap6),
 		cmocka_unit_test_setup(test_capture6_acceptor, use_cap6),
-		cmocka_unit_test_setup(test_capture6_hellos, use_cap6),
+		cmocka_unit_test_setup(test_capture_hellos, use_cap6),
 		cmocka_unit_test_setup(test_capture_messages, use_cap6),
 		cmocka_unit_test(test_nid_wire),
 		cmocka_unit_test(test_acceptor_errors),
