@@ -138,7 +138,7 @@ hostile() {
 
 @test "hostile: bad acceptor version" {
 	hostile bad-acceptor-version \
-		"bad acceptor request: magic 0xacce7100 version 2 (expected 0xacce7100 version 1)"
+		"bad acceptor request: magic 0xacce7100 version 3 (expected 0xacce7100 version 1)"
 }
 
 @test "hostile: acceptor request for a NID that is not ours" {

@@ -103,7 +103,7 @@ def hostile(s, args):
     if c == "bad-acceptor-magic":
         s.sendall(w.acceptor_req(dst, magic=0x12345678))
     elif c == "bad-acceptor-version":
-        s.sendall(w.acceptor_req(dst, version=2))
+        s.sendall(w.acceptor_req(dst, version=3))  # 2 is the nid16 form
     elif c == "wrong-nid":
         s.sendall(w.acceptor_req("10.11.0.9@tcp"))
     elif c.startswith("bad-hello-"):
