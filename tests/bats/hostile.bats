@@ -141,6 +141,16 @@ hostile() {
 		"bad acceptor request: magic 0xacce7100 version 3 (expected 0xacce7100 version 1)"
 }
 
+@test "hostile: acceptor request v2 (20-byte NID, as Lustre sends for IPv6) for our IPv4 NID, and a bad one" {
+	# the 28-byte form names our NI as well: the handshake goes on
+	run client --acceptor-version 2 ping
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "hello 10.11.0.1@tcp -> $PEER@tcp kind 1" ]
+	[ "${lines[5]}" = "ni 10.11.0.1@tcp up" ]
+	hostile bad-acceptor-v2-nid \
+		"bad acceptor request v2: NID of address length 9 on LND 2"
+}
+
 @test "hostile: acceptor request for a NID that is not ours" {
 	hostile wrong-nid "it is for 10.11.0.9@tcp, not for our 10.11.0.1@tcp"
 }
