@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A narrow TCP socket API for the socket LND: IPv4 stream sockets that
+ * A narrow TCP socket API for the socket LND: IPv4 and IPv6 stream sockets that
  * never block (except os_sock_wait), vectored sends, plain receives, and a
  * poll set that scheduler threads sleep on and that other threads can wake.
  * User space implements it with BSD sockets, epoll and an eventfd
  * (os_user_sock.c); a kernel build can implement the same calls with
  * kernel sockets, sk callbacks and a wait queue.
  *
- * Addresses are 4 bytes in network order (as struct lnet_nid holds them),
+ * Addresses are 4 bytes in network order (as struct lnet_nid holds them)
+ * for the IPv4-only calls, or a struct os_sockaddr (IPv4 or IPv6: a length
+ * of 4 or 16 bytes) for the calls named *_at / *_to / *_from / *_addr;
  * ports are host order. Every call returns 0 (or a count) or -errno.
  */
 #ifndef LNET_OS_SOCK_H
@@ -17,6 +19,20 @@
 
 struct os_sock;
 struct os_pollset;
+
+/* An IP address: the family is told by the length, 4 or 16 bytes. */
+struct os_sockaddr {
+	u8 sa_len;			/* 4: IPv4, 16: IPv6 */
+	u8 sa_addr[16];			/* network order, sa_len bytes used */
+};
+
+/* @addr_len bytes at @addr (4 or 16) as an os_sockaddr. */
+static inline void os_sockaddr_make(struct os_sockaddr *sa, const u8 *addr, u8 addr_len)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->sa_len = addr_len;
+	memcpy(sa->sa_addr, addr, addr_len <= 16 ? addr_len : 16);
+}
 
 struct os_iov {
 	void *iov_base;
@@ -35,6 +51,9 @@ struct os_iov {
  * right), -ENOMEM.
  */
 int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out);
+/* The same on an IPv4 or IPv6 address (-EAFNOSUPPORT for another length). */
+int os_sock_listen_at(const struct os_sockaddr *addr, u16 port, int backlog,
+		      struct os_sock **out);
 
 /*
  * Accept one connection from @ls: 0 and a nonblocking *@out with the
@@ -42,6 +61,9 @@ int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out
  */
 int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 		   u16 *peer_port);
+/* The same for a listener of either family. */
+int os_sock_accept_from(struct os_sock *ls, struct os_sock **out,
+			struct os_sockaddr *peer, u16 *peer_port);
 
 /*
  * Start a nonblocking connection from @laddr:@lport (@lport 0: any port)
@@ -53,6 +75,9 @@ int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
  */
 int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 		    struct os_sock **out);
+/* The same in either family (both addresses of one; else -EAFNOSUPPORT). */
+int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
+		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out);
 /* 0 once connected, -EINPROGRESS still going, or why it failed. */
 int os_sock_connect_result(struct os_sock *s);
 
@@ -71,10 +96,13 @@ long os_sock_recv(struct os_sock *s, void *buf, size_t len);
 int os_sock_wait(struct os_sock *s, unsigned int events, u64 deadline_ns);
 
 /* The local / remote address and port of a connected socket. */
+/* IPv4 only: -EAFNOSUPPORT on an IPv6 socket (use the *_addr calls). */
 int os_sock_local(struct os_sock *s, u8 addr[4], u16 *port);
 int os_sock_peer(struct os_sock *s, u8 addr[4], u16 *port);
+int os_sock_local_addr(struct os_sock *s, struct os_sockaddr *addr, u16 *port);
+int os_sock_peer_addr(struct os_sock *s, struct os_sockaddr *addr, u16 *port);
 
-/* The IP type of service (0-255) of @s's packets. */
+/* The IP type of service (0-255) of @s's packets (IPv6: traffic class). */
 int os_sock_set_tos(struct os_sock *s, int tos);
 
 /* Stop both directions now (pending poll waits see OS_POLL_ERR). */

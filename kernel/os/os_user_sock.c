@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * os_sock.h on BSD sockets: nonblocking IPv4 TCP sockets, epoll poll sets
+ * os_sock.h on BSD sockets: nonblocking IPv4 and IPv6 TCP sockets, epoll poll sets
  * (edge-triggered) and an eventfd to wake them.
  */
 #include <fcntl.h>
@@ -17,6 +17,13 @@
 
 struct os_sock {
 	int fd;
+};
+
+/* Room for a socket address of either family. */
+union os_sa {
+	struct sockaddr sa;
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
 };
 
 struct os_pollset {
@@ -44,19 +51,55 @@ static void os_sin_make(struct sockaddr_in *sin, const u8 addr[4], u16 port)
 	sin->sin_port = htons(port);
 }
 
-/* A nonblocking TCP socket with address reuse, bound to @addr:@port. */
-static int os_sock_bound(const u8 addr[4], u16 port, int *fdp)
+/* @a:@port as a socket address: its length, 0 for a family we lack. */
+static socklen_t os_sa_make(union os_sa *u, const struct os_sockaddr *a, u16 port)
 {
-	struct sockaddr_in sin;
+	memset(u, 0, sizeof(*u));
+	if (a->sa_len == 4) {
+		os_sin_make(&u->sin, a->sa_addr, port);
+		return sizeof(u->sin);
+	}
+	if (a->sa_len != 16)
+		return 0;
+	u->sin6.sin6_family = AF_INET6;
+	memcpy(&u->sin6.sin6_addr, a->sa_addr, 16);
+	u->sin6.sin6_port = htons(port);
+	return sizeof(u->sin6);
+}
+
+/* The address and port of @u: 0, or -EAFNOSUPPORT for another family. */
+static int os_sa_get(const union os_sa *u, struct os_sockaddr *a, u16 *port)
+{
+	if (u->sa.sa_family == AF_INET) {
+		os_sockaddr_make(a, (const u8 *)&u->sin.sin_addr, 4);
+		*port = ntohs(u->sin.sin_port);
+		return 0;
+	}
+	if (u->sa.sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	os_sockaddr_make(a, (const u8 *)&u->sin6.sin6_addr, 16);
+	*port = ntohs(u->sin6.sin6_port);
+	return 0;
+}
+
+/* A nonblocking TCP socket with address reuse, bound to @addr:@port. */
+static int os_sock_bound(const struct os_sockaddr *addr, u16 port, int *fdp)
+{
+	union os_sa u;
+	socklen_t ulen = os_sa_make(&u, addr, port);
 	int one = 1;
 	int fd, rc;
 
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (!ulen)
+		return -EAFNOSUPPORT;
+	fd = socket(u.sa.sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	os_sin_make(&sin, addr, port);
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+	/* an IPv6 listener on an address of its own takes no IPv4 peers */
+	if (addr->sa_len == 16)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, &u.sa, ulen) < 0) {
 		rc = -errno;
 		close(fd);
 		return rc;
@@ -66,6 +109,15 @@ static int os_sock_bound(const u8 addr[4], u16 port, int *fdp)
 }
 
 int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out)
+{
+	struct os_sockaddr a;
+
+	os_sockaddr_make(&a, addr, 4);
+	return os_sock_listen_at(&a, port, backlog, out);
+}
+
+int os_sock_listen_at(const struct os_sockaddr *addr, u16 port, int backlog,
+		      struct os_sock **out)
 {
 	int fd, rc;
 
@@ -91,42 +143,78 @@ static void os_sock_nodelay(int fd)
 
 int os_sock_set_tos(struct os_sock *s, int tos)
 {
-	if (setsockopt(s->fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0)
+	union os_sa u;
+	socklen_t len = sizeof(u);
+	bool v6 = getsockname(s->fd, &u.sa, &len) == 0 && u.sa.sa_family == AF_INET6;
+
+	/* IPv6 has the same byte as its traffic class */
+	if (setsockopt(s->fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS,
+		       &tos, sizeof(tos)) < 0)
 		return -errno;
 	return 0;
+}
+
+int os_sock_accept_from(struct os_sock *ls, struct os_sock **out,
+			struct os_sockaddr *peer, u16 *peer_port)
+{
+	union os_sa u;
+	socklen_t len = sizeof(u);
+	int fd;
+
+	fd = accept4(ls->fd, &u.sa, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	os_sock_nodelay(fd);
+	if (os_sa_get(&u, peer, peer_port)) {
+		close(fd);
+		return -EAFNOSUPPORT;
+	}
+	*out = os_sock_wrap(fd);
+	return *out ? 0 : -ENOMEM;
 }
 
 int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 		   u16 *peer_port)
 {
-	struct sockaddr_in sin;
-	socklen_t len = sizeof(sin);
-	int fd;
+	struct os_sockaddr a;
+	int rc = os_sock_accept_from(ls, out, &a, peer_port);
 
-	fd = accept4(ls->fd, (struct sockaddr *)&sin, &len,
-		     SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0)
-		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	os_sock_nodelay(fd);
-	memcpy(peer_addr, &sin.sin_addr, 4);
-	*peer_port = ntohs(sin.sin_port);
-	*out = os_sock_wrap(fd);
-	return *out ? 0 : -ENOMEM;
+	if (rc)
+		return rc;
+	if (a.sa_len != 4) {
+		os_sock_close(*out);
+		*out = NULL;
+		return -EAFNOSUPPORT;
+	}
+	memcpy(peer_addr, a.sa_addr, 4);
+	return 0;
 }
 
 int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 		    struct os_sock **out)
 {
-	struct sockaddr_in sin;
+	struct os_sockaddr l, r;
+
+	os_sockaddr_make(&l, laddr, 4);
+	os_sockaddr_make(&r, raddr, 4);
+	return os_sock_connect_to(&l, lport, &r, rport, out);
+}
+
+int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
+		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out)
+{
+	union os_sa u;
+	socklen_t ulen;
 	int fd, rc;
 
+	if (laddr->sa_len != raddr->sa_len)
+		return -EAFNOSUPPORT;
+	ulen = os_sa_make(&u, raddr, rport);
 	rc = os_sock_bound(laddr, lport, &fd);
 	if (rc)
 		return rc;
 	os_sock_nodelay(fd);
-	os_sin_make(&sin, raddr, rport);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 &&
-	    errno != EINPROGRESS) {
+	if (connect(fd, &u.sa, ulen) < 0 && errno != EINPROGRESS) {
 		/* The 4-tuple is taken: another local port may do. */
 		rc = errno == EADDRNOTAVAIL ? -EADDRINUSE : -errno;
 		close(fd);
@@ -138,7 +226,7 @@ int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 
 int os_sock_connect_result(struct os_sock *s)
 {
-	struct sockaddr_in sin;
+	union os_sa sin;
 	socklen_t len = sizeof(sin);
 	int err = 0;
 
@@ -212,29 +300,47 @@ int os_sock_wait(struct os_sock *s, unsigned int events, u64 deadline_ns)
 	}
 }
 
-static int os_sock_name(struct os_sock *s, u8 addr[4], u16 *port, bool peer)
+static int os_sock_name(struct os_sock *s, struct os_sockaddr *a, u16 *port, bool peer)
 {
-	struct sockaddr_in sin;
-	socklen_t len = sizeof(sin);
+	union os_sa u;
+	socklen_t len = sizeof(u);
 	int rc;
 
-	rc = peer ? getpeername(s->fd, (struct sockaddr *)&sin, &len) :
-		    getsockname(s->fd, (struct sockaddr *)&sin, &len);
+	rc = peer ? getpeername(s->fd, &u.sa, &len) : getsockname(s->fd, &u.sa, &len);
 	if (rc < 0)
 		return -errno;
-	if (sin.sin_family != AF_INET)
-		return -EAFNOSUPPORT;
-	memcpy(addr, &sin.sin_addr, 4);
-	*port = ntohs(sin.sin_port);
-	return 0;
+	return os_sa_get(&u, a, port);
+}
+
+/* The IPv4-only form of os_sock_name(). */
+static int os_sock_name4(struct os_sock *s, u8 addr[4], u16 *port, bool peer)
+{
+	struct os_sockaddr a;
+	int rc = os_sock_name(s, &a, port, peer);
+
+	if (!rc && a.sa_len != 4)
+		rc = -EAFNOSUPPORT;
+	if (!rc)
+		memcpy(addr, a.sa_addr, 4);
+	return rc;
 }
 
 int os_sock_local(struct os_sock *s, u8 addr[4], u16 *port)
 {
-	return os_sock_name(s, addr, port, false);
+	return os_sock_name4(s, addr, port, false);
 }
 
 int os_sock_peer(struct os_sock *s, u8 addr[4], u16 *port)
+{
+	return os_sock_name4(s, addr, port, true);
+}
+
+int os_sock_local_addr(struct os_sock *s, struct os_sockaddr *addr, u16 *port)
+{
+	return os_sock_name(s, addr, port, false);
+}
+
+int os_sock_peer_addr(struct os_sock *s, struct os_sockaddr *addr, u16 *port)
 {
 	return os_sock_name(s, addr, port, true);
 }

@@ -7,18 +7,27 @@
  * given (the decoders are fed by hostile peers and by the fuzzers).
  *
  * A connection, from the side that connects:
- *   1. acceptor request (16 bytes)    magic 0xacce7100, version 1, the
+ *   1. acceptor request               magic 0xacce7100, version 1 (16 bytes,
+ *                                     8-byte NID) or 2 (28 bytes, 20-byte
+ *                                     NID: a target that is not nid4), the
  *                                     NID the connector wants to reach
- *   2. hello (56 bytes + 4 * nips)    magic 0x45726963, version 3, NIDs,
+ *   2. hello                          magic 0x45726963, version 3 (56 bytes
+ *                                     + 4 * nips, 8-byte NIDs: IPv4
+ *                                     sockets) or 4 (80 bytes, 20-byte
+ *                                     NIDs, no IPs: IPv6 sockets), NIDs,
  *                                     pids, incarnations, connection kind
  *   3. the acceptor answers with its own hello (no acceptor request).
  *   4. then messages: a 24-byte socket message header (type 0xc1 for an
- *      LNet message, 0xc0 for a no-op), the 72-byte LNet header, and
- *      payload_length bytes of payload. 24 + 72 = LNET_WIRE_MSG_HDR_LEN.
+ *      LNet message, 0xc0 for a no-op), the LNet header, and
+ *      payload_length bytes of payload. V3 connections carry the 72-byte
+ *      header with 8-byte NIDs (24 + 72 = LNET_WIRE_MSG_HDR_LEN), V4 ones
+ *      the 96-byte header with 20-byte NIDs (LNET_WIRE_MSG_HDR16_LEN, 120).
  *
- * NIDs on this wire are 8 bytes: (net id << 32) | IPv4 address (host
- * order), net id = (lnd << 16) | netnum. NIDs that do not fit (IPv6) are
- * refused by the encoders with -EAFNOSUPPORT.
+ * The 8-byte NID ("nid4"): (net id << 32) | IPv4 address (host order),
+ * net id = (lnd << 16) | netnum; NIDs that do not fit (IPv6) are refused by
+ * the nid4 encoders with -EAFNOSUPPORT. The 20-byte NID ("nid16"), never
+ * byte-swapped: u8 address length - 4, u8 LND, be16 net number, 16 bytes of
+ * address in network order (an IPv4 one in the first 4, zeros after).
  */
 #ifndef LNET_WIRE_H
 #define LNET_WIRE_H
@@ -28,13 +37,19 @@
 
 #define LNET_ACCEPTOR_PORT		988
 #define LNET_PROTO_ACCEPTOR_MAGIC	0xacce7100U
-#define LNET_PROTO_ACCEPTOR_VERSION	1
+#define LNET_PROTO_ACCEPTOR_VERSION	1	/* nid4 target */
+#define LNET_PROTO_ACCEPTOR_VERSION_16	2	/* nid16 target */
 #define LNET_WIRE_ACCEPT_LEN		16
+#define LNET_WIRE_ACCEPT16_LEN		28
+#define LNET_WIRE_ACCEPT_MAX_LEN	LNET_WIRE_ACCEPT16_LEN
 
 #define LNET_PROTO_TCP_MAGIC		0xeebc0ded	/* hello v1, refused */
 #define LNET_PROTO_MAGIC		0x45726963U	/* "Eric": hello v2/v3 */
-#define KSOCK_PROTO_V3			3
-#define LNET_WIRE_HELLO_LEN		56		/* without the IPs */
+#define KSOCK_PROTO_V3			3		/* nid4: IPv4 sockets */
+#define KSOCK_PROTO_V4			4		/* nid16: IPv6 sockets */
+#define LNET_WIRE_HELLO_LEN		56		/* V3, without the IPs */
+#define LNET_WIRE_HELLO_V4_LEN		80		/* V4: never any IPs */
+#define LNET_WIRE_HELLO_MAX_LEN		LNET_WIRE_HELLO_V4_LEN
 #define LNET_WIRE_HELLO_MAX_IPS		16
 
 /* Connection kinds in a hello (the acceptor answers with the mirror kind). */
@@ -51,6 +66,11 @@ enum ksock_conn_type {
 #define LNET_WIRE_KSOCK_HDR_LEN		24
 #define LNET_WIRE_LNET_HDR_LEN		72
 #define LNET_WIRE_MSG_HDR_LEN		96
+#define LNET_WIRE_LNET_HDR16_LEN	96		/* with 20-byte NIDs */
+#define LNET_WIRE_MSG_HDR16_LEN		120
+#define LNET_WIRE_MSG_HDR_MAX_LEN	LNET_WIRE_MSG_HDR16_LEN
+#define LNET_WIRE_NID4_LEN		8
+#define LNET_WIRE_NID16_LEN		20
 
 /* LNet message types (lnet_hdr.type). */
 enum lnet_msg_type {
@@ -73,10 +93,13 @@ enum lnet_msg_type {
 #define LNET_PING_FEAT_RTE_DISABLED	(1U << 2)	/* routing off */
 #define LNET_PING_FEAT_MULTI_RAIL	(1U << 3)	/* multi-rail aware */
 #define LNET_PING_FEAT_DISCOVERY	(1U << 4)	/* discovery on */
+#define LNET_PING_FEAT_LARGE_ADDR	(1U << 5)	/* large entries follow */
+#define LNET_PING_FEAT_PRIMARY_LARGE	(1U << 6)	/* primary: 1st large */
 #define LNET_NI_STATUS_UP_WIRE		0x15aac0deU
 #define LNET_NI_STATUS_DOWN_WIRE	0xdeadfaceU
 #define LNET_WIRE_PING_HDR_LEN		16
-#define LNET_WIRE_PING_NI_LEN		16
+#define LNET_WIRE_PING_NI_LEN		16		/* nid4 entry */
+#define LNET_WIRE_PING_LARGE_NI_LEN	24		/* large entry, IPv6 */
 #define LNET_PING_MAX_NIS		256
 
 /* An MD handle as sent in PUT/GET and echoed back in ACK/REPLY. */
@@ -155,6 +178,16 @@ struct lnet_ping_ni {
 	u32 ns_msg_size;		/* 0: not told */
 };
 
+/*
+ * On the wire, the NIs whose NID fits in 8 bytes come first (pi_nnis
+ * there counts only them: nodes that predate large addresses read these
+ * and stop), then, with LNET_PING_FEAT_LARGE_ADDR, one "large" entry per
+ * other NI: u32 status + the 20-byte NID (24 bytes for IPv6), to the total
+ * size that the first entry's ns_msg_size gives. Here pi_ni[] holds every
+ * NI and pi_nnis counts them all; with LNET_PING_FEAT_PRIMARY_LARGE the
+ * first large entry (the sender's primary NID) is pi_ni[1], right after
+ * 0@lo, where a nid4 primary is.
+ */
 struct lnet_ping_info {
 	u32 pi_magic;
 	u32 pi_features;		/* LNET_PING_FEAT_* */
@@ -192,6 +225,17 @@ static inline u64 lnet_get_le64(const u8 *p)
  */
 int lnet_nid_to_wire(const struct lnet_nid *nid, u64 *out);
 void lnet_nid_from_wire(u64 w, struct lnet_nid *nid);
+/* Does @nid travel in the 8-byte form (empty, IPv4, numeric, 0@lo)? */
+bool lnet_nid_is_nid4(const struct lnet_nid *nid);
+
+/*
+ * The 20-byte wire NID at @p. Encode never fails (the empty NID is 20
+ * zero bytes). Decode: 0, or -EPROTO for an address length that is
+ * neither 4 nor 16 bytes, or 16 bytes on an LND without IP addresses; a
+ * 4-byte address is read as the 8-byte form is (0@lo made canonical).
+ */
+void lnet_nid16_put(u8 *p, const struct lnet_nid *nid);
+int lnet_nid16_get(const u8 *p, struct lnet_nid *nid);
 
 /*
  * Encoders write exactly the fixed length into @buf (which must hold it)
@@ -199,13 +243,28 @@ void lnet_nid_from_wire(u64 w, struct lnet_nid *nid);
  * Decoders check magic, version and lengths: 0, -EPROTO (bad magic,
  * version or type, a length that does not fit) or -EMSGSIZE (@len short).
  */
+/* The request's length in @version (0: a version we do not know). */
+size_t lnet_acceptor_req_size(u32 version);
+/* The version a request to @nid goes in: 2 when @nid is not nid4. */
+u32 lnet_acceptor_req_version(const struct lnet_nid *nid);
+/* Encode in r->acr_version's form (lnet_acceptor_req_size bytes); an
+ * unknown version is -EPROTO. Decode knows versions 1 and 2; on -EPROTO
+ * for an unknown version, r->acr_version holds it. */
 int lnet_acceptor_req_encode(const struct lnet_acceptor_req *r, u8 *buf);
 int lnet_acceptor_req_decode(const u8 *buf, size_t len,
 			     struct lnet_acceptor_req *r);
 
-/* Fixed part only; kshm_nips must be 0 on encode. Decode refuses
- * kshm_nips > LNET_WIRE_HELLO_MAX_IPS (the IPs are then read and skipped
- * by the caller: 4 * kshm_nips bytes). A byte-swapped magic is -EPROTO. */
+/* The fixed part of a hello of @version (0: a version we do not know). */
+size_t lnet_hello_size(u32 version);
+/*
+ * Fixed part only, in h->kshm_version's form (V3 or V4: -EPROTO for any
+ * other). Decode refuses kshm_nips > LNET_WIRE_HELLO_MAX_IPS in V3 (the
+ * IPs are then read and skipped by the caller: 4 * kshm_nips bytes) and
+ * any IP in V4. A version other than 3 and 4 is -EPROTO with kshm_magic
+ * and kshm_version stored (the caller answers with its own hello, as
+ * Lustre does, so that the peer retries in our version). A byte-swapped
+ * magic is -EPROTO.
+ */
 int lnet_hello_encode(const struct ksock_hello *h, u8 *buf);
 int lnet_hello_decode(const u8 *buf, size_t len, struct ksock_hello *h);
 
@@ -216,11 +275,27 @@ int lnet_msg_hdr_encode(const struct ksock_msg_hdr *k,
 			const struct lnet_hdr *h, u8 *buf);
 int lnet_msg_hdr_decode(const u8 *buf, size_t len, struct ksock_msg_hdr *k,
 			struct lnet_hdr *h);
+/* The same for the 120-byte header of V4 connections (20-byte NIDs): no
+ * NID is refused on encode; decode also refuses a bad NID (-EPROTO). */
+int lnet_msg_hdr16_encode(const struct ksock_msg_hdr *k,
+			  const struct lnet_hdr *h, u8 *buf);
+int lnet_msg_hdr16_decode(const u8 *buf, size_t len, struct ksock_msg_hdr *k,
+			  struct lnet_hdr *h);
+/* The message header's length on a connection of hello @version. */
+size_t lnet_msg_hdr_size(u32 version);
 
-/* Ping payload: encode returns the bytes written (16 + 16 * nnis) or
- * -ENOSPC / -EAFNOSUPPORT; decode fills @pi (room for @max_nis NIs) and
- * returns pi_nnis, or -EPROTO / -EMSGSIZE. A payload in the other byte
- * order (magic swapped) is decoded too, as Lustre peers may send it. */
+/*
+ * Ping payload: encode writes the nid4 NIs of @pi in their order, then
+ * the others as large entries in theirs, sets LNET_PING_FEAT_LARGE_ADDR
+ * when there is one (with it, the first entry's ns_msg_size is the total
+ * size) and returns the bytes written (lnet_ping_info_wire_len), or
+ * -ENOSPC, or -EPROTO (large entries but no nid4 entry to hold the size).
+ * Decode fills @pi (room for @max_nis NIs) and returns pi_nnis, or
+ * -EPROTO / -EMSGSIZE (fewer bytes than the declared size). A payload in
+ * the other byte order (magic swapped) is decoded too, as Lustre peers may
+ * send it. PRIMARY_LARGE is passed through as given (see above).
+ */
+u32 lnet_ping_info_wire_len(const struct lnet_ping_info *pi);
 int lnet_ping_info_encode(const struct lnet_ping_info *pi, u8 *buf, size_t len);
 int lnet_ping_info_decode(const u8 *buf, size_t len, struct lnet_ping_info *pi,
 			  u32 max_nis);

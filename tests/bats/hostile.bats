@@ -138,7 +138,17 @@ hostile() {
 
 @test "hostile: bad acceptor version" {
 	hostile bad-acceptor-version \
-		"bad acceptor request: magic 0xacce7100 version 2 (expected 0xacce7100 version 1)"
+		"bad acceptor request: magic 0xacce7100 version 3 (expected 0xacce7100 version 1)"
+}
+
+@test "hostile: acceptor request v2 (20-byte NID, as Lustre sends for IPv6) for our IPv4 NID, and a bad one" {
+	# the 28-byte form names our NI as well: the handshake goes on
+	run client --acceptor-version 2 ping
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "hello 10.11.0.1@tcp -> $PEER@tcp kind 1" ]
+	[ "${lines[5]}" = "ni 10.11.0.1@tcp up" ]
+	hostile bad-acceptor-v2-nid \
+		"bad acceptor request v2: NID of address length 9 on LND 2"
 }
 
 @test "hostile: acceptor request for a NID that is not ours" {

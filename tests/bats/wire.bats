@@ -13,6 +13,7 @@ load helpers
 load topo
 
 DATA=$TOP/tests/data/wire/lnet-tcp-ping-discover.pcap
+DATA6=$TOP/tests/data/wire/lnet-ipv6-ping-discover.pcap
 TOOLS=$TOP/tests/tools
 # Debian's python3 first (for helpers.bash's YAML checks too): a version
 # manager's shim in front of it costs seconds per call on a loaded host
@@ -39,6 +40,15 @@ teardown() {
 # tshark's LNET messages in CAPTURE, one line each (tshark_lnet.py).
 lnet_dissected() {
 	tshark -r "$1" -Y lnet -V 2>/dev/null | "$PY" "$TOOLS/tshark_lnet.py"
+}
+
+# decode_patched CAPTURE FROM TO: our decoder on CAPTURE with the first
+# FROM bytes (hex) replaced by TO.
+decode_patched() {
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(d.replace(bytes.fromhex(sys.argv[3]), bytes.fromhex(sys.argv[4]), 1))' \
+		"$1" "$BATS_TEST_TMPDIR/patched.pcap" "$2" "$3"
+	"$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/patched.pcap"
 }
 
 # capture_probe N: a UDP datagram to node 2's discard port (captured too,
@@ -128,12 +138,56 @@ EOF
 	run "$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/cut.pcap"
 	[ "$status" -eq 1 ]
 	[ "$output" = "lnet_wire.py: pcap: frame 39 cut short (20 of 210 bytes)" ]
-	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(d.replace(bytes.fromhex("0071ceac"), bytes.fromhex("0171ceac"), 1))' \
-		"$DATA" "$BATS_TEST_TMPDIR/bad.pcap"
-	run "$PY" "$TOOLS/lnet_wire.py" decode "$BATS_TEST_TMPDIR/bad.pcap"
+	run decode_patched "$DATA" 0071ceac 0171ceac
 	[ "$status" -eq 1 ]
 	[ "${lines[-1]}" = "lnet_wire.py: acceptor request: bad magic 0xacce7101" ]
+}
+
+# bats test_tags=parse-only
+@test "wire: our decoder on the real Lustre IPv6 capture (acceptor v2, hello V4, nid16, large ping entries)" {
+	# Wireshark 4.0's dissector cannot read V4 frames: our rules alone.
+	# As on IPv4: three connections, everything on the first; ping infos
+	# of one nid4 entry (0@lo, its status the buffer's sequence number)
+	# and the sender's IPv6 NID as its first large entry (PRIMARY_LARGE)
+	run "$PY" "$TOOLS/lnet_wire.py" decode "$DATA6"
+	[ "$status" -eq 0 ]
+	[ "$output" = "[2001:db8:50::1]:1021 acceptor v2 2001:db8:50::2@tcp
+[2001:db8:50::1]:1021 hello V4 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp kind 3 pid 12345
+[2001:db8:50::1]:1021 hello V4 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp kind 2 pid 12345
+[2001:db8:50::1]:1022 acceptor v2 2001:db8:50::2@tcp
+[2001:db8:50::1]:1022 hello V4 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp kind 2 pid 12345
+[2001:db8:50::1]:1022 hello V4 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp kind 3 pid 12345
+[2001:db8:50::1]:1023 acceptor v2 2001:db8:50::2@tcp
+[2001:db8:50::1]:1023 hello V4 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp kind 1 pid 12345
+[2001:db8:50::1]:1023 > GET 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=3960
+[2001:db8:50::1]:1023 > GET 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=272
+[2001:db8:50::1]:1023 > PUT 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 56 match_bits=0x8000000000000000 portal=0
+[2001:db8:50::1]:1023 >   ping features 0x7e pid 12345 nis 0@lo:0x3,2001:db8:50::1@tcp:up
+[2001:db8:50::1]:1023 > ACK 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 mlength=56
+[2001:db8:50::1]:1023 > GET 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=272
+[2001:db8:50::1]:1023 > PUT 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 56 match_bits=0x8000000000000000 portal=0
+[2001:db8:50::1]:1023 >   ping features 0x7e pid 12345 nis 0@lo:0x3,2001:db8:50::1@tcp:up
+[2001:db8:50::1]:1023 > REPLY 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 56
+[2001:db8:50::1]:1023 >   ping features 0x7e pid 12345 nis 0@lo:0x3,2001:db8:50::1@tcp:up
+[2001:db8:50::1]:1023 > REPLY 2001:db8:50::1@tcp -> 2001:db8:50::2@tcp pids 12345/12345 payload 56
+[2001:db8:50::1]:1023 >   ping features 0x7e pid 12345 nis 0@lo:0x3,2001:db8:50::1@tcp:up
+[2001:db8:50::1]:1023 hello V4 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp kind 1 pid 12345
+[2001:db8:50::1]:1023 < REPLY 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 56
+[2001:db8:50::1]:1023 <   ping features 0x7e pid 12345 nis 0@lo:0x2,2001:db8:50::2@tcp:up
+[2001:db8:50::1]:1023 < REPLY 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 56
+[2001:db8:50::1]:1023 <   ping features 0x7e pid 12345 nis 0@lo:0x2,2001:db8:50::2@tcp:up
+[2001:db8:50::1]:1023 < PUT 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 56 match_bits=0x8000000000000000 portal=0
+[2001:db8:50::1]:1023 <   ping features 0x7e pid 12345 nis 0@lo:0x2,2001:db8:50::2@tcp:up
+[2001:db8:50::1]:1023 < ACK 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 mlength=56
+[2001:db8:50::1]:1023 < REPLY 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 56
+[2001:db8:50::1]:1023 <   ping features 0x7e pid 12345 nis 0@lo:0x2,2001:db8:50::2@tcp:up
+[2001:db8:50::1]:1023 < ACK 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 mlength=56
+[2001:db8:50::1]:1023 < GET 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=3960
+[2001:db8:50::1]:1023 < GET 2001:db8:50::2@tcp -> 2001:db8:50::1@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=272" ]
+	# a 20-byte NID of an address size we do not know: refused, named
+	run decode_patched "$DATA6" 020000000c020000 0200000005020000
+	[ "$status" -eq 1 ]
+	[ "$output" = "lnet_wire.py: NID: address size 9 on LND 2" ]
 }
 
 @test "wire: our ping and discover, decoded by tshark and by our rules" {

@@ -56,7 +56,8 @@ def connect(args):
 def handshake(s, args, kind=1):
     """Acceptor request + hello; read and check the acceptor's hello."""
     me, peer = args.src + "@tcp", args.dst + "@tcp"
-    s.sendall(w.acceptor_req(peer) + w.hello(me, peer, ctype=kind,
+    s.sendall(w.acceptor_req(peer, version=args.acceptor_version) +
+              w.hello(me, peer, ctype=kind,
                                              incarnation=args.incarnation))
     h = w.decode_hello(recv_exact(s, 56))
     mirror = {1: 1, 2: 3, 3: 2}[kind]
@@ -103,7 +104,11 @@ def hostile(s, args):
     if c == "bad-acceptor-magic":
         s.sendall(w.acceptor_req(dst, magic=0x12345678))
     elif c == "bad-acceptor-version":
-        s.sendall(w.acceptor_req(dst, version=2))
+        s.sendall(w.acceptor_req(dst, version=3))  # 2 is the nid16 form
+    elif c == "bad-acceptor-v2-nid":
+        r = bytearray(w.acceptor_req(dst, version=w.ACCEPTOR_VERSION_16))
+        r[8] = 5  # an address of 9 bytes
+        s.sendall(bytes(r))
     elif c == "wrong-nid":
         s.sendall(w.acceptor_req("10.11.0.9@tcp"))
     elif c.startswith("bad-hello-"):
@@ -166,6 +171,8 @@ def main():
     ap.add_argument("--port", type=int, default=w.ACCEPTOR_PORT)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--acceptor-version", type=int, default=w.ACCEPTOR_VERSION,
+                    help="the acceptor request's form: 1, or 2 (20-byte NID)")
     ap.add_argument("--incarnation", type=lambda v: int(v, 0), default=0x18ed63e900000001)
     ap.add_argument("case")
     args = ap.parse_args()

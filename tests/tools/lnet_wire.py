@@ -22,20 +22,25 @@ import sys
 ACCEPTOR_PORT = 988
 ACCEPTOR_MAGIC = 0xacce7100
 ACCEPTOR_VERSION = 1
+ACCEPTOR_VERSION_16 = 2
 PROTO_MAGIC = 0x45726963
 PROTO_TCP_MAGIC = 0xeebc0ded
 PROTO_V3 = 3
+PROTO_V4 = 4
 HELLO_MAX_IPS = 16
 MSG_NOOP = 0xc0
 MSG_LNET = 0xc1
 KSOCK_HDR_LEN = 24
 MSG_HDR_LEN = 96
+MSG_HDR16_LEN = 120
 MTU = 1 << 20
 PID_LUSTRE = 12345
 PING_MAGIC = 0x70696e67
 PING_MAX_NIS = 256
 NI_STATUS_UP = 0x15aac0de
 NI_STATUS_DOWN = 0xdeadface
+FEAT_LARGE_ADDR = 1 << 5
+FEAT_PRIMARY_LARGE = 1 << 6
 TYPES = {0: "ACK", 1: "PUT", 2: "GET", 3: "REPLY", 4: "HELLO"}
 LNDS = {2: "tcp", 5: "o2ib", 9: "lo", 13: "gni", 15: "ptlf", 16: "kfi", 18: "efa"}
 IP_LNDS = (2, 5, 18)
@@ -46,6 +51,38 @@ class WireError(Exception):
 
 
 # --- NIDs -------------------------------------------------------------------
+
+def _ip6_str(b):
+    """RFC 5952 text of 16 address bytes (as lnet_nid_print() writes it)."""
+    import ipaddress
+    return str(ipaddress.IPv6Address(bytes(b)))
+
+
+def nid16_parse(text):
+    """'fd00::1@tcp' (or an IPv4 NID) -> the 20-byte wire NID."""
+    import ipaddress
+    addr, _, net = text.partition("@")
+    if ":" not in addr:
+        w = nid_parse(text)
+        return struct.pack(">BBHI", 0, w >> 48 & 0xff, w >> 32 & 0xffff,
+                           w & 0xffffffff) + bytes(12)
+    name = net.rstrip("0123456789")
+    num = int(net[len(name):] or 0)
+    lnd = [k for k, v in LNDS.items() if v == name]
+    if not lnd:
+        raise ValueError("unknown LND in %r" % text)
+    return struct.pack(">BBH", 12, lnd[0], num) + ipaddress.IPv6Address(addr).packed
+
+
+def nid16_str(b):
+    """The text of a 20-byte wire NID; WireError for a form wire.c refuses."""
+    size, lnd, num = struct.unpack_from(">BBH", b)
+    if size == 0:
+        return nid_str((lnd << 16 | num) << 32 | struct.unpack_from(">I", b, 4)[0])
+    if size != 12 or lnd not in IP_LNDS:
+        raise WireError("NID: address size %d on LND %d" % (size + 4, lnd))
+    return "%s@%s%s" % (_ip6_str(b[4:20]), LNDS[lnd], num if num else "")
+
 
 def nid_parse(text):
     """'10.0.0.1@tcp' -> the 8-byte wire value (IPv4 / numeric / 0@lo)."""
@@ -83,11 +120,17 @@ def nid_str(w):
 # --- encoders ---------------------------------------------------------------
 
 def acceptor_req(nid, magic=ACCEPTOR_MAGIC, version=ACCEPTOR_VERSION):
+    if version == ACCEPTOR_VERSION_16:
+        return struct.pack("<II", magic, version) + nid16_parse(nid)
     return struct.pack("<IIQ", magic, version, nid_parse(nid) if isinstance(nid, str) else nid)
 
 
 def hello(src, dst, ctype=1, incarnation=0x1234, dst_incarnation=0,
           magic=PROTO_MAGIC, version=PROTO_V3, nips=0, src_pid=PID_LUSTRE, dst_pid=0):
+    if version == PROTO_V4:
+        return (struct.pack("<II", magic, version) + nid16_parse(src) + nid16_parse(dst) +
+                struct.pack("<IIQQiI", src_pid, dst_pid, incarnation, dst_incarnation,
+                            ctype, nips))
     return struct.pack("<IIQQIIQQiI", magic, version, nid_parse(src), nid_parse(dst),
                        src_pid, dst_pid, incarnation, dst_incarnation, ctype, nips)
 
@@ -118,11 +161,16 @@ def decode_acceptor(b):
     magic = struct.unpack_from("<I", b)[0]
     if magic != ACCEPTOR_MAGIC:
         raise WireError("acceptor request: bad magic 0x%08x" % magic)
-    _need(b, 16, "acceptor request")
-    _, version, nid = struct.unpack_from("<IIQ", b)
+    _need(b, 8, "acceptor request")
+    version = struct.unpack_from("<I", b, 4)[0]
+    if version == ACCEPTOR_VERSION_16:
+        _need(b, 28, "acceptor request")
+        return {"version": version, "nid": nid16_str(b[8:28]), "len": 28}
     if version != ACCEPTOR_VERSION:
         raise WireError("acceptor request: bad version %d" % version)
-    return {"version": version, "nid": nid_str(nid)}
+    _need(b, 16, "acceptor request")
+    return {"version": version, "nid": nid_str(struct.unpack_from("<Q", b, 8)[0]),
+            "len": 16}
 
 
 def decode_hello(b):
@@ -130,18 +178,30 @@ def decode_hello(b):
     magic = struct.unpack_from("<I", b)[0]
     if magic != PROTO_MAGIC:
         raise WireError("hello: bad magic 0x%08x" % magic)
-    _need(b, 56, "hello")
-    f = struct.unpack_from("<IIQQIIQQiI", b)
-    if f[1] != PROTO_V3:
-        raise WireError("hello: bad version %d" % f[1])
-    if not -1 <= f[8] <= 3 or f[9] > HELLO_MAX_IPS:
+    _need(b, 8, "hello")
+    version = struct.unpack_from("<I", b, 4)[0]
+    if version == PROTO_V4:
+        _need(b, 80, "hello")
+        f = (PROTO_MAGIC, version, nid16_str(b[8:28]), nid16_str(b[28:48])) + \
+            struct.unpack_from("<IIQQiI", b, 48)
+        max_ips, length = 0, 80
+    elif version == PROTO_V3:
+        _need(b, 56, "hello")
+        f = struct.unpack_from("<IIQQIIQQiI", b)
+        f = f[:2] + (nid_str(f[2]), nid_str(f[3])) + f[4:]
+        max_ips, length = HELLO_MAX_IPS, 56
+    else:
+        raise WireError("hello: bad version %d" % version)
+    if not -1 <= f[8] <= 3 or f[9] > max_ips:
         raise WireError("hello: bad kind %d or nips %d" % (f[8], f[9]))
-    return {"version": f[1], "src": nid_str(f[2]), "dst": nid_str(f[3]),
+    return {"version": f[1], "src": f[2], "dst": f[3],
             "src_pid": f[4], "dst_pid": f[5], "incarnation": f[6],
-            "dst_incarnation": f[7], "kind": f[8], "nips": f[9]}
+            "dst_incarnation": f[7], "kind": f[8], "nips": f[9],
+            "len": length + 4 * f[9]}
 
 
-def decode_msg_hdr(b):
+def decode_msg_hdr(b, version=PROTO_V3):
+    """A message header of a connection whose hellos are @version."""
     _need(b, 4, "message header")
     ksm = struct.unpack_from("<I", b)[0]
     if ksm not in (MSG_LNET, MSG_NOOP):
@@ -149,16 +209,24 @@ def decode_msg_hdr(b):
     if ksm == MSG_NOOP:
         _need(b, KSOCK_HDR_LEN, "NOOP")
         return {"type": "NOOP", "payload_length": 0, "len": KSOCK_HDR_LEN}
-    _need(b, MSG_HDR_LEN, "message header")
-    dst, src, dpid, spid, mtype, plen = struct.unpack_from("<QQIIII", b, 24)
+    if version == PROTO_V4:
+        hlen = MSG_HDR16_LEN
+        _need(b, hlen, "message header")
+        dpid, spid, mtype, plen = struct.unpack_from("<IIII", b, 64)
+        dst, src = nid16_str(b[24:44]), nid16_str(b[44:64])
+    else:
+        hlen = MSG_HDR_LEN
+        _need(b, hlen, "message header")
+        dst, src, dpid, spid, mtype, plen = struct.unpack_from("<QQIIII", b, 24)
+        dst, src = nid_str(dst), nid_str(src)
     if mtype not in TYPES or plen > MTU:
         raise WireError("message header: type %d, payload_length %d" % (mtype, plen))
     if plen and mtype in (0, 2, 4):
         raise WireError("message header: %s with payload %d" % (TYPES[mtype], plen))
-    m = {"type": TYPES[mtype], "dst": nid_str(dst), "src": nid_str(src),
+    m = {"type": TYPES[mtype], "dst": dst, "src": src,
          "dst_pid": dpid, "src_pid": spid, "payload_length": plen,
-         "len": MSG_HDR_LEN}
-    u = b[56:96]
+         "len": hlen}
+    u = b[hlen - 40:hlen]
     if mtype == 0:
         m["cookie"], m["object"], m["match_bits"], m["mlength"] = struct.unpack_from("<QQQI", u)
     elif mtype == 1:
@@ -187,6 +255,25 @@ def decode_ping(b):
     for i in range(nnis):
         nid, status, size = struct.unpack_from(order + "QII", b, 16 + 16 * i)
         nis.append((nid_str(nid), status, size))
+    if features & FEAT_LARGE_ADDR:
+        # after the nid4 entries: u32 status + 20-byte NID each, to the
+        # total size the first entry gives
+        if not nnis:
+            raise WireError("ping payload: large entries and no nid4 entry")
+        total = nis[0][2] & ~3
+        if total < 16 + 16 * nnis:
+            raise WireError("ping payload: size %d" % total)
+        _need(b, total, "ping payload")
+        large = []
+        for off in range(16 + 16 * nnis, total, 24):
+            if total - off < 24 or b[off + 4] != 12:
+                raise WireError("ping payload: bad large entry at %d" % off)
+            large.append((nid16_str(b[off + 4:off + 24]),
+                          struct.unpack_from(order + "I", b, off)[0], 0))
+        if features & FEAT_PRIMARY_LARGE and large:
+            nis[1:1] = large[:1]
+            large = large[1:]
+        nis += large
     return {"features": features, "pid": pid, "nis": nis}
 
 
@@ -213,9 +300,9 @@ def pcap_frames(data):
                             (n, len(data) - off - 16, incl))
         frame = data[off + 16:off + 16 + incl]
         off += 16 + incl
-        if link == 1 and len(frame) >= 14 and frame[12:14] == b"\x08\x00":
+        if link == 1 and len(frame) >= 14 and frame[12:14] in (b"\x08\x00", b"\x86\xdd"):
             yield n, frame[14:]
-        elif link == 113 and len(frame) >= 16 and frame[14:16] == b"\x08\x00":
+        elif link == 113 and len(frame) >= 16 and frame[14:16] in (b"\x08\x00", b"\x86\xdd"):
             yield n, frame[16:]
 
 
@@ -223,13 +310,19 @@ def tcp_streams(data):
     """{(src, sport, dst, dport): bytes} for every direction, by sequence number."""
     dirs = {}
     for _, ip in pcap_frames(data):
-        if len(ip) < 20 or ip[0] >> 4 != 4 or ip[9] != 6:
+        if len(ip) >= 40 and ip[0] >> 4 == 6 and ip[6] == 6:
+            # IPv6, TCP right after the fixed header
+            tcp = ip[40:40 + struct.unpack_from(">H", ip, 4)[0]]
+            src, dst = "[%s]" % _ip6_str(ip[8:24]), "[%s]" % _ip6_str(ip[24:40])
+        elif len(ip) >= 20 and ip[0] >> 4 == 4 and ip[9] == 6:
+            ihl, tot = (ip[0] & 15) * 4, struct.unpack_from(">H", ip, 2)[0]
+            tcp = ip[ihl:tot]
+            src, dst = ".".join(map(str, ip[12:16])), ".".join(map(str, ip[16:20]))
+        else:
             continue
-        ihl, tot = (ip[0] & 15) * 4, struct.unpack_from(">H", ip, 2)[0]
-        tcp = ip[ihl:tot]
         sport, dport, seq = struct.unpack_from(">HHI", tcp)
         thl, flags = (tcp[12] >> 4) * 4, tcp[13]
-        key = (".".join(map(str, ip[12:16])), sport, ".".join(map(str, ip[16:20])), dport)
+        key = (src, sport, dst, dport)
         d = dirs.setdefault(key, {"isn": None, "segs": {}})
         if flags & 0x02:
             d["isn"] = (seq + 1) & 0xffffffff
@@ -256,12 +349,12 @@ def is_ping_payload(m, ping_gets):
     return m["type"] == "REPLY" and (m["cookie"], m["object"]) in ping_gets
 
 
-def decode_messages(b, who, ping_gets):
+def decode_messages(b, who, ping_gets, version=PROTO_V3):
     """Lines for the messages (and their ping payloads) in @b; the return
     handles of ping GETs are added to @ping_gets."""
     lines, off = [], 0
     while off < len(b):
-        m = decode_msg_hdr(b[off:])
+        m = decode_msg_hdr(b[off:], version)
         off += m["len"]
         if off + m["payload_length"] > len(b):
             raise WireError("%s: %s payload cut at %d bytes" % (who, m["type"], len(b) - off))
@@ -290,18 +383,23 @@ def decode_messages(b, who, ping_gets):
 
 def decode_connection(c2s, s2c, who, ping_gets):
     lines = []
+    # the versions are told only where they differ from IPv4's (v1, V3)
     if c2s:
         a = decode_acceptor(c2s)
-        h = decode_hello(c2s[16:])
-        lines.append("%s acceptor %s" % (who, a["nid"]))
-        lines.append("%s hello %s -> %s kind %d pid %d" %
-                     (who, h["src"], h["dst"], h["kind"], h["src_pid"]))
-        lines += decode_messages(c2s[72 + 4 * h["nips"]:], who + " >", ping_gets)
+        h = decode_hello(c2s[a["len"]:])
+        lines.append("%s acceptor%s %s" % (who, " v2" if a["version"] == 2 else "",
+                                           a["nid"]))
+        lines.append("%s hello%s %s -> %s kind %d pid %d" %
+                     (who, " V4" if h["version"] == 4 else "", h["src"], h["dst"],
+                      h["kind"], h["src_pid"]))
+        lines += decode_messages(c2s[a["len"] + h["len"]:], who + " >", ping_gets,
+                                 h["version"])
     if s2c:
         h = decode_hello(s2c)
-        lines.append("%s hello %s -> %s kind %d pid %d" %
-                     (who, h["src"], h["dst"], h["kind"], h["src_pid"]))
-        lines += decode_messages(s2c[56 + 4 * h["nips"]:], who + " <", ping_gets)
+        lines.append("%s hello%s %s -> %s kind %d pid %d" %
+                     (who, " V4" if h["version"] == 4 else "", h["src"], h["dst"],
+                      h["kind"], h["src_pid"]))
+        lines += decode_messages(s2c[h["len"]:], who + " <", ping_gets, h["version"])
     return lines
 
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The wire codecs against a capture of two real Lustre nodes
- * (tests/data/wire/, see its README): the pcap is parsed here (records,
- * Ethernet, IPv4, TCP, each direction of each stream reassembled by
+ * The wire codecs against two captures of two real Lustre nodes
+ * (tests/data/wire/, see its README), one on IPv4 (socklnd V3, 8-byte
+ * NIDs), one on IPv6 (acceptor v2, hello V4, 20-byte NIDs, ping infos with
+ * large entries): each pcap is parsed here (records, Ethernet, IPv4 or
+ * IPv6, TCP, each direction of each stream reassembled by
  * sequence number), every acceptor request, hello, LNet message header
  * and ping payload is decoded with kernel/wire/wire.c and checked field by
  * field, and re-encoding each decoded structure must give the captured
@@ -21,8 +23,18 @@
 #define PCAP_NAME	"lnet-tcp-ping-discover.pcap"
 #define PCAP_SIZE	5782
 #define PCAP_FRAMES	53
+#define PCAP6_NAME	"lnet-ipv6-ping-discover.pcap"
+#define PCAP6_SIZE	10552
+#define PCAP6_FRAMES	72
 #define VM1_IP		0xc0a83201U	/* 192.168.50.1 */
 #define VM2_IP		0xc0a83202U
+/* IPv6 hosts are told apart by their address's last 32 bits: ::1, ::2 */
+#define VM1_IP6		1U		/* 2001:db8:50::1 */
+#define VM2_IP6		2U
+#define VM1_INC6	0x18edb167ab3a318cULL
+#define VM2_INC6	0x18edb16821c1a235ULL
+#define VM1_COOKIE6	0x18edb167a878dfd3ULL
+#define VM2_COOKIE6	0x18edb1681eae21c4ULL
 #define VM1_INC		0x18ed63e95b68359bULL	/* bytes 9b35685be963ed18 */
 #define VM2_INC		0x18ed63e8a0cce8c6ULL	/* bytes c6e8cca0e863ed18 */
 #define VM1_COOKIE	0x18ed63e9583651c7ULL	/* interface cookies */
@@ -31,6 +43,7 @@
 #define MAX_DIRS	8
 #define MAX_STREAM	4096
 #define MAX_SEGS	16
+#define MAX_MSGS	16
 
 /* One direction of one TCP connection, reassembled. */
 struct tcp_dir {
@@ -52,7 +65,7 @@ struct capture {
 	struct tcp_dir dir[MAX_DIRS];
 };
 
-static struct capture *cap;
+static struct capture *cap, *cap4, *cap6;
 
 /* --- pcap reading ------------------------------------------------------------ */
 
@@ -111,13 +124,42 @@ static void tcp_segment(struct tcp_dir *d, u32 seq, bool syn, const u8 *data,
 	d->seg_len[d->nsegs++] = n;
 }
 
-/* An Ethernet frame: IPv4 TCP is kept, ARP and ICMP are skipped. */
+/* A TCP segment of @n bytes at @tcp between the hosts @sip and @dip. */
+static void tcp_packet(u32 sip, u32 dip, const u8 *tcp, u32 n, u32 frame)
+{
+	u32 thl;
+
+	assert_true(n >= 20);
+	thl = (tcp[12] >> 4) * 4u;
+	assert_true(thl >= 20 && thl <= n);
+	tcp_segment(dir_of(sip, be16(tcp), dip, be16(tcp + 2)), be32(tcp + 4),
+		    tcp[13] & 0x02, tcp + thl, n - thl, frame);
+}
+
+/* IPv6: TCP right after the fixed header (MLD and ND are skipped). */
+static void ipv6_packet(const u8 *ip, u32 n, u32 frame)
+{
+	u32 plen;
+
+	assert_true(n >= 40);
+	assert_int_equal(ip[0] >> 4, 6);
+	plen = be16(ip + 4);
+	assert_true(40 + plen <= n);
+	if (ip[6] == 6)
+		tcp_packet(be32(ip + 20), be32(ip + 36), ip + 40, plen, frame);
+}
+
+/* An Ethernet frame: IPv4 and IPv6 TCP are kept, ARP and ICMP skipped. */
 static void ether_frame(const u8 *f, u32 n, u32 frame)
 {
 	const u8 *ip = f + 14, *tcp;
 	u32 ihl, tot, thl, flags;
 
 	assert_true(n >= 14);
+	if (be16(f + 12) == 0x86dd) {
+		ipv6_packet(ip, n - 14, frame);
+		return;
+	}
 	if (be16(f + 12) != 0x0800)
 		return;
 	assert_true(n >= 34);
@@ -155,53 +197,62 @@ static void pcap_parse(const u8 *b, size_t n)
 	}
 }
 
-/* The data file, from the top of the tree or beside the test binary. */
-static FILE *open_capture(void)
+/* The data file @name, from the top of the tree or beside the test binary. */
+static FILE *open_capture(const char *name)
 {
 	static const char *const rel[] = { "", "/../..", "/../../.." };
 	char exe[1024], path[1200];
 	ssize_t n;
-	FILE *f = fopen("tests/data/wire/" PCAP_NAME, "rb");
+	FILE *f;
 
+	snprintf(path, sizeof(path), "tests/data/wire/%s", name);
+	f = fopen(path, "rb");
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	for (size_t i = 1; !f && n > 0 && i < 3; i++) {
 		exe[n] = '\0';
-		snprintf(path, sizeof(path), "%s%s/tests/data/wire/" PCAP_NAME,
-			 dirname(exe), rel[i]);
+		snprintf(path, sizeof(path), "%s%s/tests/data/wire/%s",
+			 dirname(exe), rel[i], name);
 		f = fopen(path, "rb");
 		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	}
 	return f;
 }
 
-static int load_capture(void **state)
+static struct capture *load_one(const char *name, size_t size)
 {
-	static u8 buf[PCAP_SIZE + 1];
-	FILE *f = open_capture();
+	static u8 buf[PCAP6_SIZE + 1];
+	FILE *f = open_capture(name);
 	size_t n;
 
 	if (!f) {
-		fprintf(stderr, "test_wire: cannot open tests/data/wire/" PCAP_NAME
-			" (run from the top of the tree)\n");
-		return -1;
+		fprintf(stderr, "test_wire: cannot open tests/data/wire/%s"
+			" (run from the top of the tree)\n", name);
+		return NULL;
 	}
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	if (n != PCAP_SIZE) {
-		fprintf(stderr, "test_wire: " PCAP_NAME " has %zu bytes, expected %d\n",
-			n, PCAP_SIZE);
-		return -1;
+	if (n != size) {
+		fprintf(stderr, "test_wire: %s has %zu bytes, expected %zu\n",
+			name, n, size);
+		return NULL;
 	}
 	cap = calloc(1, sizeof(*cap));
-	if (!cap)
-		return -1;
-	pcap_parse(buf, n);
-	return 0;
+	if (cap)
+		pcap_parse(buf, n);
+	return cap;
+}
+
+static int load_capture(void **state)
+{
+	cap4 = load_one(PCAP_NAME, PCAP_SIZE);
+	cap6 = cap4 ? load_one(PCAP6_NAME, PCAP6_SIZE) : NULL;
+	return cap6 ? 0 : -1;
 }
 
 static int free_capture(void **state)
 {
-	free(cap);
+	free(cap4);
+	free(cap6);
 	return 0;
 }
 
@@ -245,9 +296,27 @@ static void assert_nid(const struct lnet_nid *nid, const char *want)
 	assert_string_equal(buf, want);
 }
 
+/* What tells the two captures apart for the checks both share. */
+struct cap_spec {
+	struct capture **cap;
+	u32 vm1, vm2;			/* address keys */
+	const char *nid1, *nid2;
+	u32 hello_version;
+	size_t accept_len, hello_len, hdr_len;
+	const struct want_msg *msgs;
+	u32 nmsgs;
+};
+
+static const struct cap_spec *cs;
+
 static const char *vm_nid(u32 ip)
 {
-	return ip == VM1_IP ? "192.168.50.1@tcp" : "192.168.50.2@tcp";
+	return ip == cs->vm1 ? cs->nid1 : cs->nid2;
+}
+
+static u32 vm_peer(u32 ip)
+{
+	return ip ^ cs->vm1 ^ cs->vm2;
 }
 
 static struct lnet_nid nid_of(const char *s)
@@ -327,7 +396,7 @@ static void check_hello(const u8 *p, u32 src, s32 ctype)
 	assert_int_equal(h.kshm_magic, LNET_PROTO_MAGIC);
 	assert_int_equal(h.kshm_version, KSOCK_PROTO_V3);
 	assert_nid(&h.kshm_src_nid, vm_nid(src));
-	assert_nid(&h.kshm_dst_nid, vm_nid(src ^ VM1_IP ^ VM2_IP));
+	assert_nid(&h.kshm_dst_nid, vm_nid(vm_peer(src)));
 	assert_int_equal(h.kshm_src_pid, LNET_PID_LUSTRE);
 	assert_int_equal(h.kshm_dst_pid, 0);
 	assert_true(h.kshm_src_incarnation == inc);
@@ -343,7 +412,9 @@ static void check_hello(const u8 *p, u32 src, s32 ctype)
 	free(b);
 }
 
-/* Kinds 1/2/3 from VM1 on 1023/1022/1021; VM2 mirrors them: 1/3/2. */
+static void check_hello6(const u8 *p, u32 src, s32 ctype);
+
+/* Kinds 1/2/3 from VM1 on 1023/1022/1021; VM2 mirrors them: 1/3/2 (both captures). */
 static void test_capture_hellos(void **state)
 {
 	static const s32 vm1_kind[] = { SOCKLND_CONN_BULK_OUT, SOCKLND_CONN_BULK_IN,
@@ -351,12 +422,15 @@ static void test_capture_hellos(void **state)
 	static const s32 vm2_kind[] = { SOCKLND_CONN_BULK_IN, SOCKLND_CONN_BULK_OUT,
 					SOCKLND_CONN_CONTROL };
 
-	for (u16 port = 1021; port <= 1023; port++) {
-		struct tcp_dir *c = find_dir(VM1_IP, port, VM2_IP, LNET_ACCEPTOR_PORT);
-		struct tcp_dir *s = find_dir(VM2_IP, LNET_ACCEPTOR_PORT, VM1_IP, port);
+	void (*check)(const u8 *p, u32 src, s32 ctype) =
+		cs->hello_version == KSOCK_PROTO_V4 ? check_hello6 : check_hello;
 
-		check_hello(c->data + LNET_WIRE_ACCEPT_LEN, VM1_IP, vm1_kind[port - 1021]);
-		check_hello(s->data, VM2_IP, vm2_kind[port - 1021]);
+	for (u16 port = 1021; port <= 1023; port++) {
+		struct tcp_dir *c = find_dir(cs->vm1, port, cs->vm2, LNET_ACCEPTOR_PORT);
+		struct tcp_dir *s = find_dir(cs->vm2, LNET_ACCEPTOR_PORT, cs->vm1, port);
+
+		check(c->data + cs->accept_len, cs->vm1, vm1_kind[port - 1021]);
+		check(s->data, cs->vm2, vm2_kind[port - 1021]);
 	}
 }
 
@@ -385,7 +459,56 @@ static const struct want_msg want_msgs[] = {
 	{ VM1_IP, LNET_MSG_ACK,   0,  VM2_COOKIE, 0x15, 48, 0, 43 },
 };
 
+/* The IPv6 capture: VM1's ping, discover, discover --force, then VM2's. */
+static const struct want_msg want_msgs6[] = {
+	{ VM1_IP6, LNET_MSG_GET,   0,  VM1_COOKIE6, 0x1c11, 3960, 0, 23 },
+	{ VM2_IP6, LNET_MSG_REPLY, 56, VM1_COOKIE6, 0x1c11, 0, 2, 28 },
+	{ VM1_IP6, LNET_MSG_GET,   0,  VM1_COOKIE6, 0x1c15, 272, 0, 44 },
+	{ VM2_IP6, LNET_MSG_REPLY, 56, VM1_COOKIE6, 0x1c15, 0, 2, 45 },
+	{ VM1_IP6, LNET_MSG_PUT,   56, VM1_COOKIE6, 0x1c19, 0, 3, 47 },
+	/* frame 48 holds VM2's push first, then its ACK of VM1's */
+	{ VM2_IP6, LNET_MSG_PUT,   56, VM2_COOKIE6, 0x1c11, 0, 2, 48 },
+	{ VM2_IP6, LNET_MSG_ACK,   0,  VM1_COOKIE6, 0x1c19, 56, 0, 48 },
+	{ VM1_IP6, LNET_MSG_ACK,   0,  VM2_COOKIE6, 0x1c11, 56, 0, 49 },
+	{ VM1_IP6, LNET_MSG_GET,   0,  VM1_COOKIE6, 0x1c21, 272, 0, 51 },
+	{ VM2_IP6, LNET_MSG_REPLY, 56, VM1_COOKIE6, 0x1c21, 0, 2, 53 },
+	{ VM1_IP6, LNET_MSG_PUT,   56, VM1_COOKIE6, 0x1c25, 0, 3, 54 },
+	{ VM2_IP6, LNET_MSG_ACK,   0,  VM1_COOKIE6, 0x1c25, 56, 0, 55 },
+	{ VM2_IP6, LNET_MSG_GET,   0,  VM2_COOKIE6, 0x1c19, 3960, 0, 57 },
+	{ VM1_IP6, LNET_MSG_REPLY, 56, VM2_COOKIE6, 0x1c19, 0, 3, 59 },
+	{ VM2_IP6, LNET_MSG_GET,   0,  VM2_COOKIE6, 0x1c1d, 272, 0, 61 },
+	{ VM1_IP6, LNET_MSG_REPLY, 56, VM2_COOKIE6, 0x1c1d, 0, 3, 62 },
+};
+
 #define NWANT	(sizeof(want_msgs) / sizeof(want_msgs[0]))
+#define NWANT6	(sizeof(want_msgs6) / sizeof(want_msgs6[0]))
+
+static const struct cap_spec spec4 = {
+	&cap4, VM1_IP, VM2_IP, "192.168.50.1@tcp", "192.168.50.2@tcp",
+	KSOCK_PROTO_V3, LNET_WIRE_ACCEPT_LEN, LNET_WIRE_HELLO_LEN,
+	LNET_WIRE_MSG_HDR_LEN, want_msgs, NWANT,
+};
+
+static const struct cap_spec spec6 = {
+	&cap6, VM1_IP6, VM2_IP6, "2001:db8:50::1@tcp", "2001:db8:50::2@tcp",
+	KSOCK_PROTO_V4, LNET_WIRE_ACCEPT16_LEN, LNET_WIRE_HELLO_V4_LEN,
+	LNET_WIRE_MSG_HDR16_LEN, want_msgs6, NWANT6,
+};
+
+/* Per-test setup: which capture the shared checks look at. */
+static int use_cap4(void **state)
+{
+	cs = &spec4;
+	cap = cap4;
+	return 0;
+}
+
+static int use_cap6(void **state)
+{
+	cs = &spec6;
+	cap = cap6;
+	return 0;
+}
 
 struct got_msg {
 	u32 src;
@@ -404,16 +527,17 @@ static u32 split_msgs(const struct tcp_dir *d, u32 start, struct got_msg *out,
 	while (off < d->len) {
 		u32 plen;
 
-		assert_true(off + LNET_WIRE_MSG_HDR_LEN <= d->len);
-		plen = lnet_get_le32(d->data + off + 52);
-		assert_true(off + LNET_WIRE_MSG_HDR_LEN + plen <= d->len);
+		assert_true(off + cs->hdr_len <= d->len);
+		/* payload_length: the header's last 44 bytes follow it */
+		plen = lnet_get_le32(d->data + off + cs->hdr_len - 44);
+		assert_true(off + cs->hdr_len + plen <= d->len);
 		out[n].src = d->src_ip;
 		out[n].off = off;
 		out[n].bytes = d->data + off;
-		out[n].len = LNET_WIRE_MSG_HDR_LEN + plen;
+		out[n].len = (u32)cs->hdr_len + plen;
 		out[n].frame = d->frame[off + out[n].len - 1];
 		off += out[n].len;
-		assert_true(++n <= NWANT);
+		assert_true(++n <= cs->nmsgs);
 	}
 	return n;
 }
@@ -434,7 +558,7 @@ static void check_fixed_hdr(const struct ksock_msg_hdr *k, const struct lnet_hdr
 	assert_int_equal(k->ksm_csum, 0);
 	assert_true(k->ksm_zc_cookies[0] == 0 && k->ksm_zc_cookies[1] == 0);
 	assert_nid(&h->src_nid, vm_nid(w->src));
-	assert_nid(&h->dest_nid, vm_nid(w->src ^ VM1_IP ^ VM2_IP));
+	assert_nid(&h->dest_nid, vm_nid(vm_peer(w->src)));
 	assert_int_equal(h->dest_pid, LNET_PID_LUSTRE);
 	assert_int_equal(h->src_pid, LNET_PID_LUSTRE);
 	assert_int_equal(h->type, w->type);
@@ -506,38 +630,89 @@ static void check_ping_payload(const u8 *p, u32 len, const struct want_msg *w)
 	free(b);
 }
 
-static void check_msg(const struct got_msg *g, const struct want_msg *w)
+/*
+ * The 56-byte ping/push payload of the IPv6 capture: one nid4 entry
+ * (0@lo, whose ns_msg_size is the whole size), then one 24-byte large
+ * entry for the sender's IPv6 NID, its primary.
+ */
+static void check_ping_payload6(const u8 *p, u32 len, const struct want_msg *w)
 {
-	u8 *b = exact_copy(g->bytes, LNET_WIRE_MSG_HDR_LEN);
-	struct ksock_msg_hdr k;
-	struct lnet_hdr h;
-	u8 out[LNET_WIRE_MSG_HDR_LEN];
+	static const u8 large_nid[] = { 0x0c, 0x02, 0x00, 0x00, 0x20, 0x01, 0x0d, 0xb8,
+					0x00, 0x50, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	u8 *b = exact_copy(p, len);
+	struct lnet_ping_info *pi = calloc(1, sizeof(*pi) + 4 * sizeof(pi->pi_ni[0]));
+	u8 out[64];
 
-	assert_int_equal(g->src, w->src);
-	assert_int_equal(g->frame, w->frame);
-	assert_int_equal(lnet_msg_hdr_decode(b, LNET_WIRE_MSG_HDR_LEN, &k, &h), 0);
-	check_fixed_hdr(&k, &h, w);
-	check_msg_union(&h, w);
-	assert_int_equal(lnet_msg_hdr_encode(&k, &h, out), 0);
-	assert_memory_equal(out, b, sizeof(out));
-	if (w->payload)
-		check_ping_payload(g->bytes + LNET_WIRE_MSG_HDR_LEN, w->payload, w);
+	assert_non_null(pi);
+	assert_int_equal(len, 56);
+	assert_int_equal(lnet_get_le32(b + 12), 1);	/* nid4 entries only */
+	assert_memory_equal(b + 36, large_nid, 19);
+	assert_int_equal(b[55], w->src);
+	assert_int_equal(lnet_ping_info_decode(b, len, pi, 4), 2);
+	assert_int_equal(pi->pi_features, LNET_PING_FEAT_NI_STATUS |
+			 LNET_PING_FEAT_RTE_DISABLED | LNET_PING_FEAT_MULTI_RAIL |
+			 LNET_PING_FEAT_DISCOVERY | LNET_PING_FEAT_LARGE_ADDR |
+			 LNET_PING_FEAT_PRIMARY_LARGE);
+	assert_int_equal(pi->pi_features, 0x7e);
+	assert_int_equal(pi->pi_pid, LNET_PID_LUSTRE);
+	assert_int_equal(pi->pi_nnis, 2);
+	assert_nid(&pi->pi_ni[0].ns_nid, "0@lo");
+	assert_int_equal(pi->pi_ni[0].ns_status, w->lo_seq);
+	assert_int_equal(pi->pi_ni[0].ns_msg_size, 56);
+	assert_nid(&pi->pi_ni[1].ns_nid, vm_nid(w->src));
+	assert_int_equal(pi->pi_ni[1].ns_status, LNET_NI_STATUS_UP_WIRE);
+	assert_int_equal(pi->pi_ni[1].ns_msg_size, 0);
+	assert_int_equal(lnet_ping_info_wire_len(pi), 56);
+	assert_int_equal(lnet_ping_info_encode(pi, out, sizeof(out)), 56);
+	assert_memory_equal(out, b, 56);
+	/* a node that predates large addresses reads 0@lo alone */
+	lnet_put_le32(b + 4, lnet_get_le32(b + 4) & ~(LNET_PING_FEAT_LARGE_ADDR |
+						      LNET_PING_FEAT_PRIMARY_LARGE));
+	assert_int_equal(lnet_ping_info_decode(b, len, pi, 4), 1);
+	assert_nid(&pi->pi_ni[0].ns_nid, "0@lo");
+	free(pi);
 	free(b);
 }
 
+static void check_msg(const struct got_msg *g, const struct want_msg *w)
+{
+	bool v4 = cs->hello_version == KSOCK_PROTO_V4;
+	u8 *b = exact_copy(g->bytes, cs->hdr_len);
+	struct ksock_msg_hdr k;
+	struct lnet_hdr h;
+	u8 out[LNET_WIRE_MSG_HDR_MAX_LEN];
+
+	assert_int_equal(g->src, w->src);
+	assert_int_equal(g->frame, w->frame);
+	assert_int_equal(lnet_msg_hdr_size(cs->hello_version), cs->hdr_len);
+	assert_int_equal(v4 ? lnet_msg_hdr16_decode(b, cs->hdr_len, &k, &h) :
+			      lnet_msg_hdr_decode(b, cs->hdr_len, &k, &h), 0);
+	check_fixed_hdr(&k, &h, w);
+	check_msg_union(&h, w);
+	assert_int_equal(v4 ? lnet_msg_hdr16_encode(&k, &h, out) :
+			      lnet_msg_hdr_encode(&k, &h, out), 0);
+	assert_memory_equal(out, b, cs->hdr_len);
+	if (w->payload && v4)
+		check_ping_payload6(g->bytes + cs->hdr_len, w->payload, w);
+	else if (w->payload)
+		check_ping_payload(g->bytes + cs->hdr_len, w->payload, w);
+	free(b);
+}
+
+/* Every message of the first connection, in the order they were sent. */
 static void test_capture_messages(void **state)
 {
-	struct tcp_dir *c = find_dir(VM1_IP, 1023, VM2_IP, LNET_ACCEPTOR_PORT);
-	struct tcp_dir *s = find_dir(VM2_IP, LNET_ACCEPTOR_PORT, VM1_IP, 1023);
-	struct got_msg got[NWANT];
+	struct tcp_dir *c = find_dir(cs->vm1, 1023, cs->vm2, LNET_ACCEPTOR_PORT);
+	struct tcp_dir *s = find_dir(cs->vm2, LNET_ACCEPTOR_PORT, cs->vm1, 1023);
+	struct got_msg got[MAX_MSGS];
 	u32 n;
 
-	n = split_msgs(c, LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN, got, 0);
-	n = split_msgs(s, LNET_WIRE_HELLO_LEN, got, n);
-	assert_int_equal(n, NWANT);
+	n = split_msgs(c, (u32)(cs->accept_len + cs->hello_len), got, 0);
+	n = split_msgs(s, (u32)cs->hello_len, got, n);
+	assert_int_equal(n, cs->nmsgs);
 	qsort(got, n, sizeof(got[0]), got_cmp);
 	for (u32 i = 0; i < n; i++)
-		check_msg(&got[i], &want_msgs[i]);
+		check_msg(&got[i], &cs->msgs[i]);
 }
 
 /* The other two connections carry nothing after the handshake. */
@@ -549,6 +724,99 @@ static void test_capture_idle_conns(void **state)
 		assert_int_equal(find_dir(VM2_IP, LNET_ACCEPTOR_PORT, VM1_IP, port)->len,
 				 LNET_WIRE_HELLO_LEN);
 	}
+}
+
+/* --- the IPv6 capture: streams, acceptor requests v2, hellos V4 ----------------------- */
+
+/* The three connections, their sizes and segments (README of tests/data/wire). */
+static void test_capture6_streams(void **state)
+{
+	static const u32 c1023[] = { 28, 80, 120, 120, 176, 120, 120, 176, 176, 176 };
+	static const u32 s1023[] = { 80, 176, 176, 296, 176, 120, 120, 120 };
+	struct tcp_dir *d;
+
+	assert_int_equal(cap->frames, PCAP6_FRAMES);
+	assert_int_equal(cap->ndirs, 6);
+	for (u16 port = 1021; port <= 1023; port++) {
+		d = find_dir(VM1_IP6, port, VM2_IP6, LNET_ACCEPTOR_PORT);
+		assert_no_holes(d);
+		assert_int_equal(d->len, port == 1023 ? 1292 : 108);
+		if (port == 1023) {
+			assert_int_equal(d->nsegs, 10);
+			assert_memory_equal(d->seg_len, c1023, sizeof(c1023));
+		} else {
+			assert_int_equal(d->nsegs, 2);
+			assert_int_equal(d->seg_len[0], LNET_WIRE_ACCEPT16_LEN);
+			assert_int_equal(d->seg_len[1], LNET_WIRE_HELLO_V4_LEN);
+		}
+		d = find_dir(VM2_IP6, LNET_ACCEPTOR_PORT, VM1_IP6, port);
+		assert_no_holes(d);
+		assert_int_equal(d->len, port == 1023 ? 1264 : 80);
+		assert_int_equal(d->nsegs, port == 1023 ? 8 : 1);
+		if (port == 1023)
+			assert_memory_equal(d->seg_len, s1023, sizeof(s1023));
+	}
+}
+
+static void test_capture6_acceptor(void **state)
+{
+	static const u8 want[LNET_WIRE_ACCEPT16_LEN] = {
+		0x00, 0x71, 0xce, 0xac, 0x02, 0, 0, 0,
+		0x0c, 0x02, 0x00, 0x00, 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x50, 0x00, 0x00,
+		0, 0, 0, 0, 0, 0, 0, 0x02 };
+
+	for (u16 port = 1021; port <= 1023; port++) {
+		struct tcp_dir *d = find_dir(VM1_IP6, port, VM2_IP6, LNET_ACCEPTOR_PORT);
+		u8 *b = exact_copy(d->data, LNET_WIRE_ACCEPT16_LEN);
+		struct lnet_acceptor_req r;
+		u8 out[LNET_WIRE_ACCEPT16_LEN];
+
+		assert_memory_equal(b, want, sizeof(want));
+		/* the version says how long the request is: 16 bytes are not all */
+		assert_int_equal(lnet_acceptor_req_decode(b, LNET_WIRE_ACCEPT_LEN, &r),
+				 -EMSGSIZE);
+		assert_int_equal(lnet_acceptor_req_decode(b, sizeof(want), &r), 0);
+		assert_int_equal(r.acr_magic, LNET_PROTO_ACCEPTOR_MAGIC);
+		assert_int_equal(r.acr_version, LNET_PROTO_ACCEPTOR_VERSION_16);
+		assert_nid(&r.acr_nid, "2001:db8:50::2@tcp");
+		assert_int_equal(lnet_acceptor_req_version(&r.acr_nid), 2);
+		assert_int_equal(lnet_acceptor_req_size(r.acr_version), sizeof(want));
+		assert_int_equal(lnet_acceptor_req_encode(&r, out), 0);
+		assert_memory_equal(out, b, sizeof(out));
+		free(b);
+	}
+}
+
+/* One V4 hello: from @src (VM1 or VM2) with connection kind @ctype. */
+static void check_hello6(const u8 *p, u32 src, s32 ctype)
+{
+	u8 *b = exact_copy(p, LNET_WIRE_HELLO_V4_LEN);
+	u64 inc = src == VM1_IP6 ? VM1_INC6 : VM2_INC6;
+	struct ksock_hello h;
+	u8 out[LNET_WIRE_HELLO_V4_LEN];
+
+	assert_int_equal(lnet_hello_decode(b, LNET_WIRE_HELLO_LEN, &h), -EMSGSIZE);
+	assert_int_equal(lnet_hello_decode(b, LNET_WIRE_HELLO_V4_LEN, &h), 0);
+	assert_int_equal(h.kshm_magic, LNET_PROTO_MAGIC);
+	assert_int_equal(h.kshm_version, KSOCK_PROTO_V4);
+	assert_nid(&h.kshm_src_nid, vm_nid(src));
+	assert_nid(&h.kshm_dst_nid, vm_nid(vm_peer(src)));
+	assert_int_equal(h.kshm_src_pid, LNET_PID_LUSTRE);
+	assert_int_equal(h.kshm_dst_pid, 0);
+	assert_true(h.kshm_src_incarnation == inc);
+	assert_true(h.kshm_dst_incarnation == 0);
+	assert_int_equal(h.kshm_ctype, ctype);
+	assert_int_equal(h.kshm_nips, 0);
+	/* the NIDs at 8 and 28, the pids at 48, the incarnation at 56 */
+	assert_int_equal(b[8], 12);
+	assert_int_equal(b[27], src);
+	assert_int_equal(b[47], vm_peer(src));
+	assert_int_equal(lnet_get_le32(b + 48), LNET_PID_LUSTRE);
+	assert_true(lnet_get_le64(b + 56) == inc);
+	assert_int_equal(lnet_get_le32(b + 72), (u32)ctype);
+	assert_int_equal(lnet_hello_encode(&h, out), 0);
+	assert_memory_equal(out, b, sizeof(out));
+	free(b);
 }
 
 /* --- NIDs ------------------------------------------------------------------------------ */
@@ -632,38 +900,80 @@ static void test_acceptor_errors(void **state)
 	/* a bad magic is known from its first 4 bytes */
 	assert_int_equal(lnet_acceptor_req_decode(b, 4, &r), -EPROTO);
 	memcpy(b, good_accept, sizeof(b));
+	/* versions 1 (16 bytes) and 2 (28 bytes: 16 are short) */
 	for (u32 v = 0; v < 4; v++) {
 		lnet_put_le32(b + 4, v);
 		assert_int_equal(lnet_acceptor_req_decode(b, sizeof(b), &r),
-				 v == 1 ? 0 : -EPROTO);
+				 v == 1 ? 0 : v == 2 ? -EMSGSIZE : -EPROTO);
 		assert_int_equal(lnet_acceptor_req_decode(b, 8, &r),
-				 v == 1 ? -EMSGSIZE : -EPROTO);
+				 v == 1 || v == 2 ? -EMSGSIZE : -EPROTO);
+		assert_int_equal(r.acr_version, v);	/* told, to answer with ours */
 	}
+	assert_int_equal(lnet_acceptor_req_size(0), 0);
+	assert_int_equal(lnet_acceptor_req_size(3), 0);
+	r.acr_version = 3;
+	assert_int_equal(lnet_acceptor_req_encode(&r, b), -EPROTO);
+	/* an IPv6 target needs v2; v2 carries an IPv4 one too */
+	r.acr_version = LNET_PROTO_ACCEPTOR_VERSION;
 	r.acr_nid = nid_of("2001:db8::1@tcp");
 	assert_int_equal(lnet_acceptor_req_encode(&r, b), -EAFNOSUPPORT);
+	assert_int_equal(lnet_acceptor_req_version(&r.acr_nid), 2);
+	r.acr_nid = nid_of("10.1.2.3@tcp7");
+	assert_int_equal(lnet_acceptor_req_version(&r.acr_nid), 1);
+	r.acr_version = LNET_PROTO_ACCEPTOR_VERSION_16;
+	{
+		u8 b16[LNET_WIRE_ACCEPT16_LEN];
+		struct lnet_acceptor_req r2;
+
+		assert_int_equal(lnet_acceptor_req_encode(&r, b16), 0);
+		assert_memory_equal(b16 + 8, "\x00\x02\x00\x07\x0a\x01\x02\x03", 8);
+		ASSERT_SHORT(lnet_acceptor_req_decode, b16, sizeof(b16), &r2);
+		assert_int_equal(lnet_acceptor_req_decode(b16, sizeof(b16), &r2), 0);
+		assert_nid(&r2.acr_nid, "10.1.2.3@tcp7");
+		/* a 16-byte address on a numeric LND, an odd length: refused */
+		b16[8] = 12;
+		b16[9] = 13;
+		assert_int_equal(lnet_acceptor_req_decode(b16, sizeof(b16), &r2), -EPROTO);
+		b16[9] = 2;
+		b16[8] = 4;
+		assert_int_equal(lnet_acceptor_req_decode(b16, sizeof(b16), &r2), -EPROTO);
+	}
 }
 
-static void good_hello(u8 *b)
+/* A good hello of @version (V3: IPv4 NIDs, V4: IPv6 ones) into @b. */
+static void good_hello_v(u32 version, u8 *b)
 {
+	bool v4 = version == KSOCK_PROTO_V4;
 	struct ksock_hello h = {
-		.kshm_magic = LNET_PROTO_MAGIC, .kshm_version = KSOCK_PROTO_V3,
-		.kshm_src_nid = nid_of("10.11.0.1@tcp"),
-		.kshm_dst_nid = nid_of("10.11.0.2@tcp"),
+		.kshm_magic = LNET_PROTO_MAGIC, .kshm_version = version,
+		.kshm_src_nid = nid_of(v4 ? "fd00::1@tcp" : "10.11.0.1@tcp"),
+		.kshm_dst_nid = nid_of(v4 ? "fd00::2@tcp" : "10.11.0.2@tcp"),
 		.kshm_src_pid = LNET_PID_LUSTRE, .kshm_src_incarnation = 77,
-		.kshm_ctype = SOCKLND_CONN_CONTROL,
+		.kshm_ctype = v4 ? SOCKLND_CONN_BULK_IN : SOCKLND_CONN_CONTROL,
 	};
 
 	assert_int_equal(lnet_hello_encode(&h, b), 0);
 }
 
-static int hello_rc_with(u32 off, u32 val)
+static void good_hello(u8 *b)
+{
+	good_hello_v(KSOCK_PROTO_V3, b);
+}
+
+/* Decode a good hello of @version with the u32 at @off set to @val. */
+static int hello_v_rc_with(u32 version, u32 off, u32 val)
 {
 	struct ksock_hello h;
-	u8 b[LNET_WIRE_HELLO_LEN];
+	u8 b[LNET_WIRE_HELLO_MAX_LEN];
 
-	good_hello(b);
+	good_hello_v(version, b);
 	lnet_put_le32(b + off, val);
-	return lnet_hello_decode(b, sizeof(b), &h);
+	return lnet_hello_decode(b, lnet_hello_size(version), &h);
+}
+
+static int hello_rc_with(u32 off, u32 val)
+{
+	return hello_v_rc_with(KSOCK_PROTO_V3, off, val);
 }
 
 static void test_hello_errors(void **state)
@@ -680,10 +990,15 @@ static void test_hello_errors(void **state)
 	assert_int_equal(hello_rc_with(0, 0x63697245), -EPROTO);
 	assert_int_equal(hello_rc_with(0, LNET_PROTO_TCP_MAGIC), -EPROTO);
 	assert_int_equal(hello_rc_with(0, LNET_PROTO_ACCEPTOR_MAGIC), -EPROTO);
-	/* versions other than 3 */
+	/* versions other than 3 and 4 (4 needs 80 bytes), stored to answer */
 	assert_int_equal(hello_rc_with(4, 1), -EPROTO);
 	assert_int_equal(hello_rc_with(4, 2), -EPROTO);
-	assert_int_equal(hello_rc_with(4, 4), -EPROTO);
+	assert_int_equal(hello_rc_with(4, 5), -EPROTO);
+	assert_int_equal(hello_rc_with(4, 4), -EMSGSIZE);
+	lnet_put_le32(b + 4, 2);
+	assert_int_equal(lnet_hello_decode(b, sizeof(b), &h), -EPROTO);
+	assert_int_equal(h.kshm_magic, LNET_PROTO_MAGIC);
+	assert_int_equal(h.kshm_version, 2);
 	/* nips: up to LNET_WIRE_HELLO_MAX_IPS */
 	assert_int_equal(hello_rc_with(52, LNET_WIRE_HELLO_MAX_IPS), 0);
 	assert_int_equal(hello_rc_with(52, LNET_WIRE_HELLO_MAX_IPS + 1), -EPROTO);
@@ -700,8 +1015,52 @@ static void test_hello_errors(void **state)
 	assert_int_equal(lnet_hello_decode(b, 8, &h), -EPROTO);
 	good_hello(b);
 	h.kshm_magic = LNET_PROTO_MAGIC;
+	h.kshm_version = KSOCK_PROTO_V3;
 	h.kshm_dst_nid = nid_of("2001:db8::2@tcp");
 	assert_int_equal(lnet_hello_encode(&h, b), -EAFNOSUPPORT);
+	h.kshm_version = 5;
+	assert_int_equal(lnet_hello_encode(&h, b), -EPROTO);
+	assert_int_equal(lnet_hello_size(5), 0);
+}
+
+static void good_hello6(u8 *b)
+{
+	good_hello_v(KSOCK_PROTO_V4, b);
+}
+
+static int hello6_rc_with(u32 off, u32 val)
+{
+	return hello_v_rc_with(KSOCK_PROTO_V4, off, val);
+}
+
+/* V4: 20-byte NIDs, no IP list; V3 and V4 carry IPv4 NIDs alike. */
+static void test_hello6_errors(void **state)
+{
+	struct ksock_hello h, h2;
+	u8 b[LNET_WIRE_HELLO_V4_LEN];
+
+	good_hello6(b);
+	ASSERT_SHORT(lnet_hello_decode, b, sizeof(b), &h);
+	assert_int_equal(lnet_hello_decode(b, sizeof(b), &h), 0);
+	assert_nid(&h.kshm_src_nid, "fd00::1@tcp");
+	assert_nid(&h.kshm_dst_nid, "fd00::2@tcp");
+	assert_int_equal(h.kshm_ctype, SOCKLND_CONN_BULK_IN);
+	assert_true(h.kshm_src_incarnation == 77);
+	/* no IPs in V4, the usual kinds */
+	assert_int_equal(hello6_rc_with(76, 1), -EPROTO);
+	assert_int_equal(hello6_rc_with(72, 4), -EPROTO);
+	assert_int_equal(hello6_rc_with(72, SOCKLND_CONN_BULK_OUT), 0);
+	/* bad NIDs: odd address length, 16 bytes on lo */
+	assert_int_equal(hello6_rc_with(8, 0x0002000d), -EPROTO);
+	assert_int_equal(hello6_rc_with(28, 0x0009000c), -EPROTO);
+	/* an IPv4 NID in V4 form decodes as in V3 */
+	h.kshm_src_nid = nid_of("10.1.0.1@tcp2");
+	assert_int_equal(lnet_hello_encode(&h, b), 0);
+	assert_memory_equal(b + 8, "\x00\x02\x00\x02\x0a\x01\x00\x01\0\0\0\0", 12);
+	assert_int_equal(lnet_hello_decode(b, sizeof(b), &h2), 0);
+	assert_memory_equal(&h2, &h, sizeof(h));
+	assert_int_equal(lnet_hello_size(KSOCK_PROTO_V3), LNET_WIRE_HELLO_LEN);
+	assert_int_equal(lnet_hello_size(KSOCK_PROTO_V4), LNET_WIRE_HELLO_V4_LEN);
 }
 
 /* ASSERT_SHORT wants three arguments; the message header decoder has four. */
@@ -710,6 +1069,13 @@ static int lnet_msg_hdr_decode_kh(const u8 *b, size_t n, struct ksock_msg_hdr *k
 	struct lnet_hdr h;
 
 	return lnet_msg_hdr_decode(b, n, k, &h);
+}
+
+static int lnet_msg_hdr16_decode_kh(const u8 *b, size_t n, struct ksock_msg_hdr *k)
+{
+	struct lnet_hdr h;
+
+	return lnet_msg_hdr16_decode(b, n, k, &h);
 }
 
 static void make_hdr(u32 type, u32 payload, u8 *b)
@@ -833,6 +1199,61 @@ static void test_msg_round_trip(void **state)
 	assert_int_equal(lnet_msg_hdr_encode(&k, &h, b), -EAFNOSUPPORT);
 }
 
+/* The nid16 header: every union member at its place after the 20-byte NIDs. */
+static void test_msg16_round_trip(void **state)
+{
+	struct ksock_msg_hdr k = { .ksm_type = KSOCK_MSG_LNET, .ksm_zc_cookies = { 3, 4 } }, k2;
+	struct lnet_hdr h = { .dest_nid = nid_of("fd00::2@tcp1"), .src_nid = nid_of("0@lo"),
+			      .dest_pid = 1, .src_pid = LNET_PID_USERFLAG | 2 }, h2;
+	u8 b[LNET_WIRE_MSG_HDR16_LEN];
+
+	for (u32 t = LNET_MSG_ACK; t <= LNET_MSG_HELLO; t++) {
+		u8 *p = (u8 *)&h.msg;
+
+		for (size_t i = 0; i < sizeof(h.msg); i++)
+			p[i] = (u8)(i * 5 + t + 3);
+		h.type = t;
+		h.payload_length = t == LNET_MSG_PUT || t == LNET_MSG_REPLY ? LNET_MTU : 0;
+		assert_int_equal(lnet_msg_hdr16_encode(&k, &h, b), 0);
+		assert_int_equal(lnet_msg_hdr16_decode(b, sizeof(b), &k2, &h2), 0);
+		assert_memory_equal(&k2, &k, sizeof(k));
+		assert_int_equal(h2.type, t);
+		assert_int_equal(h2.payload_length, h.payload_length);
+		assert_int_equal(h2.src_pid, LNET_PID_USERFLAG | 2);
+		assert_nid(&h2.dest_nid, "fd00::2@tcp1");
+		assert_nid(&h2.src_nid, "0@lo");
+		ASSERT_SHORT(lnet_msg_hdr16_decode_kh, b, sizeof(b), &k2);
+	}
+	h.type = LNET_MSG_PUT;
+	h.payload_length = 9;
+	h.msg.put.match_bits = 3;
+	h.msg.put.ptl_index = 5;
+	h.msg.put.offset = 6;
+	assert_int_equal(lnet_msg_hdr16_encode(&k, &h, b), 0);
+	assert_memory_equal(b + 24, "\x0c\x02\x00\x01\xfd\x00", 6);
+	assert_memory_equal(b + 44, "\x00\x09\x00\x00\x00\x00\x00\x00", 8);
+	assert_true(lnet_get_le32(b + 72) == LNET_MSG_PUT && lnet_get_le32(b + 76) == 9 &&
+		    lnet_get_le64(b + 96) == 3 && lnet_get_le32(b + 112) == 5 &&
+		    lnet_get_le32(b + 116) == 6);
+	/* the same type and length checks as nid4; bad NIDs */
+	lnet_put_le32(b + 72, LNET_MSG_GET);
+	assert_int_equal(lnet_msg_hdr16_decode(b, sizeof(b), &k2, &h2), -EPROTO);
+	lnet_put_le32(b + 72, LNET_MSG_PUT);
+	b[24] = 5;
+	assert_int_equal(lnet_msg_hdr16_decode(b, sizeof(b), &k2, &h2), -EPROTO);
+	b[24] = 12;
+	b[45] = LNET_LND_LO;
+	b[44] = 12;
+	assert_int_equal(lnet_msg_hdr16_decode(b, sizeof(b), &k2, &h2), -EPROTO);
+	/* a NOOP is 24 bytes in both forms */
+	k.ksm_type = KSOCK_MSG_NOOP;
+	assert_int_equal(lnet_msg_hdr16_encode(&k, &h, b), 0);
+	assert_int_equal(lnet_msg_hdr16_decode(b, LNET_WIRE_KSOCK_HDR_LEN, &k2, &h2), 0);
+	assert_true(k2.ksm_zc_cookies[0] == 3 && k2.ksm_zc_cookies[1] == 4);
+	assert_int_equal(lnet_msg_hdr_size(KSOCK_PROTO_V3), LNET_WIRE_MSG_HDR_LEN);
+	assert_int_equal(lnet_msg_hdr_size(KSOCK_PROTO_V4), LNET_WIRE_MSG_HDR16_LEN);
+}
+
 static struct lnet_ping_info *ping_alloc(u32 n)
 {
 	struct lnet_ping_info *pi = calloc(1, sizeof(*pi) + n * sizeof(pi->pi_ni[0]));
@@ -930,8 +1351,115 @@ static void test_ping_errors(void **state)
 	/* encoder: room and NID form */
 	assert_int_equal(lnet_ping_info_encode(pi, b, 63), -ENOSPC);
 	assert_int_equal(lnet_ping_info_encode(pi, b, 0), -ENOSPC);
-	pi->pi_ni[2].ns_nid = nid_of("2001:db8::1@tcp");
+	pi->pi_ni[2].ns_nid.nid_addr_len = 5;
 	assert_int_equal(lnet_ping_info_encode(pi, b, sizeof(b)), -EAFNOSUPPORT);
+	free(back);
+	free(pi);
+}
+
+/*
+ * Large entries: [0@lo, fd00::1 (primary), 10.21.0.1, fd00::2] goes as
+ * two nid4 entries then two large ones, PRIMARY_LARGE as the caller set
+ * it, and decodes to the same order.
+ */
+static struct lnet_ping_info *ping_mixed(void)
+{
+	struct lnet_ping_info *pi = ping_alloc(4);
+
+	pi->pi_magic = LNET_PROTO_PING_MAGIC;
+	pi->pi_features = LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_PRIMARY_LARGE;
+	pi->pi_pid = LNET_PID_LUSTRE;
+	pi->pi_nnis = 4;
+	pi->pi_ni[0].ns_nid = nid_of("0@lo");
+	pi->pi_ni[0].ns_status = 7;
+	pi->pi_ni[1].ns_nid = nid_of("fd00::1@tcp");
+	pi->pi_ni[1].ns_status = LNET_NI_STATUS_UP_WIRE;
+	pi->pi_ni[2].ns_nid = nid_of("10.21.0.1@tcp1");
+	pi->pi_ni[2].ns_status = LNET_NI_STATUS_UP_WIRE;
+	pi->pi_ni[3].ns_nid = nid_of("fd00::2@tcp");
+	pi->pi_ni[3].ns_status = LNET_NI_STATUS_DOWN_WIRE;
+	return pi;
+}
+
+static void test_ping_large(void **state)
+{
+	struct lnet_ping_info *pi = ping_mixed(), *back = ping_alloc(4);
+	u8 b[96], again[96];
+	size_t sz = sizeof(*pi) + 4 * sizeof(pi->pi_ni[0]);
+
+	assert_int_equal(lnet_ping_info_wire_len(pi), 16 + 2 * 16 + 2 * 24);
+	assert_int_equal(lnet_ping_info_encode(pi, b, sizeof(b)), 96);
+	assert_int_equal(lnet_get_le32(b + 4), LNET_PING_FEAT_NI_STATUS |
+			 LNET_PING_FEAT_PRIMARY_LARGE | LNET_PING_FEAT_LARGE_ADDR);
+	assert_int_equal(lnet_get_le32(b + 12), 2);		/* nid4 entries */
+	assert_int_equal(lnet_get_le32(b + 28), 96);		/* total size */
+	assert_true(lnet_get_le64(b + 32) == 0x000200010a150001ULL);
+	assert_int_equal(lnet_get_le32(b + 48), LNET_NI_STATUS_UP_WIRE);
+	assert_memory_equal(b + 52, "\x0c\x02\x00\x00\xfd\x00", 6);
+	assert_int_equal(b[71], 1);
+	assert_int_equal(lnet_get_le32(b + 72), LNET_NI_STATUS_DOWN_WIRE);
+	assert_int_equal(b[95], 2);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), 4);
+	pi->pi_features |= LNET_PING_FEAT_LARGE_ADDR;
+	pi->pi_ni[0].ns_msg_size = 96;
+	assert_memory_equal(back, pi, sz);
+	/* every shorter prefix: more bytes needed */
+	for (size_t n = 0; n < sizeof(b); n++) {
+		u8 *e = exact_copy(b, n);
+
+		assert_int_equal(lnet_ping_info_decode(e, n, back, 4), -EMSGSIZE);
+		free(e);
+	}
+	/* the big-endian form: header, nid4 entries, sizes and statuses swapped */
+	memcpy(again, b, sizeof(b));
+	for (size_t i = 0; i < 16; i += 4)
+		lnet_put_le32(again + i, __builtin_bswap32(lnet_get_le32(again + i)));
+	for (size_t i = 16; i < 48; i += 16) {
+		lnet_put_le64(again + i, __builtin_bswap64(lnet_get_le64(again + i)));
+		lnet_put_le32(again + i + 8, __builtin_bswap32(lnet_get_le32(again + i + 8)));
+		lnet_put_le32(again + i + 12, __builtin_bswap32(lnet_get_le32(again + i + 12)));
+	}
+	for (size_t i = 48; i < 96; i += 24)
+		lnet_put_le32(again + i, __builtin_bswap32(lnet_get_le32(again + i)));
+	assert_int_equal(lnet_ping_info_decode(again, sizeof(again), back, 4), 4);
+	assert_memory_equal(back, pi, sz);
+	/* without PRIMARY_LARGE the nid4 entries come first */
+	lnet_put_le32(b + 4, LNET_PING_FEAT_NI_STATUS | LNET_PING_FEAT_LARGE_ADDR);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), 4);
+	assert_nid(&back->pi_ni[1].ns_nid, "10.21.0.1@tcp1");
+	assert_nid(&back->pi_ni[2].ns_nid, "fd00::1@tcp");
+	/* room for 2: 0@lo and the primary, the rest falls off */
+	lnet_put_le32(b + 4, LNET_PING_FEAT_PRIMARY_LARGE | LNET_PING_FEAT_LARGE_ADDR);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 2), 2);
+	assert_nid(&back->pi_ni[1].ns_nid, "fd00::1@tcp");
+	assert_int_equal(back->pi_ni[0].ns_msg_size, 16 + 16 + 24);
+	/* a node that predates them reads the nid4 entries only */
+	lnet_put_le32(b + 4, 0);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), 2);
+	/* lies: a size below the nid4 end, past the bytes, an entry cut short,
+	 * a large entry that is not IPv6, LARGE_ADDR with no nid4 entry */
+	lnet_put_le32(b + 4, LNET_PING_FEAT_LARGE_ADDR);
+	lnet_put_le32(b + 28, 47);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), -EPROTO);
+	lnet_put_le32(b + 28, 100);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), -EMSGSIZE);
+	lnet_put_le32(b + 28, 92);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), -EPROTO);
+	lnet_put_le32(b + 28, 96);
+	b[52] = 0;
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), -EPROTO);
+	assert_int_equal(back->pi_nnis, 0);
+	lnet_put_le32(b + 12, 0);
+	assert_int_equal(lnet_ping_info_decode(b, sizeof(b), back, 4), -EPROTO);
+	/* encoder: room, and a nid4 entry to carry the size */
+	assert_int_equal(lnet_ping_info_encode(pi, b, 95), -ENOSPC);
+	pi->pi_ni[0] = pi->pi_ni[3];
+	pi->pi_ni[2] = pi->pi_ni[3];
+	{
+		u8 big[16 + 4 * 24];
+
+		assert_int_equal(lnet_ping_info_encode(pi, big, sizeof(big)), -EPROTO);
+	}
 	free(back);
 	free(pi);
 }
@@ -950,19 +1478,26 @@ static void test_type_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_capture_streams),
-		cmocka_unit_test(test_capture_acceptor),
-		cmocka_unit_test(test_capture_hellos),
-		cmocka_unit_test(test_capture_messages),
-		cmocka_unit_test(test_capture_idle_conns),
+		cmocka_unit_test_setup(test_capture_streams, use_cap4),
+		cmocka_unit_test_setup(test_capture_acceptor, use_cap4),
+		cmocka_unit_test_setup(test_capture_hellos, use_cap4),
+		cmocka_unit_test_setup(test_capture_messages, use_cap4),
+		cmocka_unit_test_setup(test_capture_idle_conns, use_cap4),
+		cmocka_unit_test_setup(test_capture6_streams, use_cap6),
+		cmocka_unit_test_setup(test_capture6_acceptor, use_cap6),
+		cmocka_unit_test_setup(test_capture_hellos, use_cap6),
+		cmocka_unit_test_setup(test_capture_messages, use_cap6),
 		cmocka_unit_test(test_nid_wire),
 		cmocka_unit_test(test_acceptor_errors),
 		cmocka_unit_test(test_hello_errors),
+		cmocka_unit_test(test_hello6_errors),
 		cmocka_unit_test(test_msg_hdr_errors),
 		cmocka_unit_test(test_noop),
 		cmocka_unit_test(test_msg_round_trip),
+		cmocka_unit_test(test_msg16_round_trip),
 		cmocka_unit_test(test_ping_round_trip),
 		cmocka_unit_test(test_ping_errors),
+		cmocka_unit_test(test_ping_large),
 		cmocka_unit_test(test_type_names),
 	};
 

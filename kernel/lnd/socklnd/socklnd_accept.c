@@ -2,8 +2,9 @@
 /*
  * Socket LND acceptor: one thread per listening address and port runs
  * the passive handshakes of every connection it accepted at once, each a
- * small state machine fed by the listener's poll set (the 16-byte
- * acceptor request, which names the NI the connection is for; then the
+ * small state machine fed by the listener's poll set (the acceptor
+ * request, 16 bytes in v1 or 28 in v2, which names the NI the connection
+ * is for; then the
  * peer's hello and its IP list). A connection that sends nothing, or
  * half a hello, holds a slot until its deadline and nothing else: the
  * handshakes of other peers go on meanwhile. A complete hello goes to
@@ -15,7 +16,7 @@
 #define KSOCK_HS_WHY		(6 * LNET_NID_STR_MAX)
 
 enum ksock_hs_state {
-	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN bytes */
+	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN, then v2's rest */
 	KSOCK_HS_HELLO,			/* LNET_WIRE_HELLO_LEN bytes */
 	KSOCK_HS_IPS,			/* then 4 bytes per announced IP */
 };
@@ -87,18 +88,30 @@ static void ksock_hs_drop(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
 	os_free(hs);
 }
 
-/* The acceptor request is in: is it for one of our NIs? 0 or -EPROTO. */
+/*
+ * The acceptor request is in: is it for one of our NIs? 0, -EPROTO, or
+ * -EMSGSIZE with h_need raised: a v2 request is longer than the 16 bytes
+ * read first (the length of v1, the shorter form).
+ */
 static int ksock_hs_request(struct ksock_listener *l, struct ksock_hs *hs,
 			    char *why, size_t wlen)
 {
 	char a[LNET_NID_STR_MAX], ours[4 * LNET_NID_STR_MAX];
 	struct lnet_acceptor_req req;
-	int rc = 0;
+	int rc;
 
-	if (lnet_acceptor_req_decode(hs->h_buf, LNET_WIRE_ACCEPT_LEN, &req)) {
+	rc = lnet_acceptor_req_decode(hs->h_buf, hs->h_got, &req);
+	if (rc == -EMSGSIZE) {
+		hs->h_need = (u32)lnet_acceptor_req_size(req.acr_version);
+		return rc;
+	}
+	if (rc) {
 		snprintf(why, wlen, "bad acceptor request: magic 0x%08x version %u (expected 0x%08x version %u)",
 			 lnet_get_le32(hs->h_buf), lnet_get_le32(hs->h_buf + 4),
 			 LNET_PROTO_ACCEPTOR_MAGIC, LNET_PROTO_ACCEPTOR_VERSION);
+		if (req.acr_version == LNET_PROTO_ACCEPTOR_VERSION_16)
+			snprintf(why, wlen, "bad acceptor request v2: NID of address length %u on LND %u",
+				 hs->h_buf[8] + 4u, hs->h_buf[9]);
 		return -EPROTO;
 	}
 	os_mutex_lock(&ks.ks_lock);
@@ -162,6 +175,8 @@ static int ksock_hs_step(struct ksock_listener *l, struct ksock_hs *hs, char *wh
 		switch (hs->h_state) {
 		case KSOCK_HS_REQUEST:
 			rc = ksock_hs_request(l, hs, why, wlen);
+			if (rc == -EMSGSIZE)
+				break;		/* v2: its NID's last 12 bytes */
 			if (rc)
 				return rc;
 			hs->h_state = KSOCK_HS_HELLO;

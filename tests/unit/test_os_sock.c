@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * os_sock on both families over loopback: listen, connect (from a chosen
+ * port, as the socket LND does from privileged ones), accept, the
+ * addresses each end sees, bytes both ways, and the IPv4-only calls
+ * refusing an IPv6 socket. Needs 127.0.0.1 and ::1 (lo up).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "../../kernel/os/os_sock.h"
+
+static const u8 lo4[4] = { 127, 0, 0, 1 };
+static const u8 lo6[16] = { [15] = 1 };
+
+/* Wait for @events on @s for up to a second. */
+static void wait_for(struct os_sock *s, unsigned int events)
+{
+	assert_true(os_sock_wait(s, events, os_now_ns() + 1000000000ULL) & events);
+}
+
+/* One connection on @len-byte loopback, from local port @lport (0: any). */
+static void check_family(const u8 *lo, u8 len, u16 lport)
+{
+	struct os_sockaddr a, got;
+	struct os_sock *ls, *c, *s;
+	struct os_iov iov = { (void *)"hello", 5 };
+	u16 port, p2, cport;
+	char buf[8];
+
+	os_sockaddr_make(&a, lo, len);
+	assert_int_equal(os_sock_listen_at(&a, 0, 8, &ls), 0);
+	assert_int_equal(os_sock_local_addr(ls, &got, &port), 0);
+	assert_int_equal(got.sa_len, len);
+	assert_memory_equal(got.sa_addr, lo, len);
+	assert_true(port != 0);
+	assert_int_equal(os_sock_connect_to(&a, lport, &a, port, &c), 0);
+	wait_for(c, OS_POLL_OUT);
+	assert_int_equal(os_sock_connect_result(c), 0);
+	wait_for(ls, OS_POLL_IN);
+	assert_int_equal(os_sock_accept_from(ls, &s, &got, &cport), 0);
+	assert_int_equal(got.sa_len, len);
+	assert_memory_equal(got.sa_addr, lo, len);
+	if (lport)
+		assert_int_equal(cport, lport);
+	assert_int_equal(os_sock_peer_addr(s, &got, &p2), 0);
+	assert_int_equal(p2, cport);
+	assert_int_equal(os_sock_local_addr(c, &got, &p2), 0);
+	assert_int_equal(p2, cport);
+	assert_int_equal(os_sock_send(c, &iov, 1), 5);
+	wait_for(s, OS_POLL_IN);
+	assert_int_equal(os_sock_recv(s, buf, sizeof(buf)), 5);
+	assert_memory_equal(buf, "hello", 5);
+	/* the 4-byte calls: IPv4 only */
+	if (len == 16) {
+		u8 a4[4];
+
+		assert_int_equal(os_sock_peer(s, a4, &p2), -EAFNOSUPPORT);
+		assert_int_equal(os_sock_local(c, a4, &p2), -EAFNOSUPPORT);
+	}
+	os_sock_close(s);
+	os_sock_close(c);
+	os_sock_close(ls);
+}
+
+static void test_ipv4(void **state)
+{
+	check_family(lo4, 4, 0);
+}
+
+static void test_ipv6(void **state)
+{
+	check_family(lo6, 16, 0);
+	/* a privileged source port, as socklnd connects (root) */
+	check_family(lo6, 16, 1001);
+}
+
+/* Families that do not match, lengths that are none. */
+static void test_bad_families(void **state)
+{
+	struct os_sockaddr a4, a6, bad;
+	struct os_sock *s = NULL;
+
+	os_sockaddr_make(&a4, lo4, 4);
+	os_sockaddr_make(&a6, lo6, 16);
+	os_sockaddr_make(&bad, lo6, 8);
+	assert_int_equal(os_sock_connect_to(&a4, 0, &a6, 988, &s), -EAFNOSUPPORT);
+	assert_int_equal(os_sock_connect_to(&bad, 0, &bad, 988, &s), -EAFNOSUPPORT);
+	assert_int_equal(os_sock_listen_at(&bad, 0, 1, &s), -EAFNOSUPPORT);
+	assert_null(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ipv4),
+		cmocka_unit_test(test_ipv6),
+		cmocka_unit_test(test_bad_families),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
