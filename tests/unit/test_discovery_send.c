@@ -10,7 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "memlnd.h"
+#include "memlnd_op.h"
 #include "../../kernel/core/ping_priv.h"
 
 #define SINK_PORTAL	5
@@ -72,93 +72,21 @@ static int teardown(void **state)
 
 /* ---- PUTs and their events -------------------------------------------------- */
 
-struct op {
-	struct memlnd_node *n;
-	struct lnet_handle_md h;
-	u8 buf[16];
-	int nsend, nack, nfinal;
-	int send_status, status;	/* of the SEND, of the final event */
-	bool unlinked;
-};
-
-static void op_event(struct lnet *ln, struct lnet_event *ev)
+/* With n's lock held: a PUT+ACK to @dst's sink; lnet_put's result. */
+static int put_start_locked(struct memlnd_op *op, struct memlnd_node *n, const char *dst)
 {
-	struct op *op = ev->md_user_ptr;
-
-	(void)ln;
-	if (ev->type == LNET_EVENT_SEND) {
-		op->nsend++;
-		op->send_status = ev->status;
-	}
-	if (ev->type == LNET_EVENT_ACK)
-		op->nack++;
-	if (ev->type == LNET_EVENT_ACK || (ev->status && ev->type != LNET_EVENT_UNLINK)) {
-		op->nfinal++;
-		op->status = ev->status;
-	}
-	if (ev->unlinked)
-		op->unlinked = true;
-}
-
-/* With n's lock held: a PUT+ACK of op->buf to @dst; lnet_put's result. */
-static int put_start_locked(struct op *op, struct memlnd_node *n, const char *dst)
-{
-	struct lnet_nid d = memlnd_nid(dst);
-	struct lnet_md md = {
-		.start = op->buf, .length = sizeof(op->buf), .threshold = 1,
-		.user_ptr = op, .handler = op_event,
-	};
-
-	memset(op, 0, sizeof(*op));
-	op->n = n;
-	md.start = op->buf;
-	assert_int_equal(lnet_md_bind(&n->ln, &md, &op->h), 0);
-	return lnet_put(&n->ln, NULL, op->h, true, &d, LNET_PID_LUSTRE,
-			SINK_PORTAL, SINK_BITS, 0, sizeof(op->buf), 0);
-}
-
-static bool op_final(void *arg)
-{
-	struct op *op = arg;
-	bool f;
-
-	os_mutex_lock(&op->n->ln.ln_api_mutex);
-	f = op->nfinal > 0;
-	os_mutex_unlock(&op->n->ln.ln_api_mutex);
-	return f;
-}
-
-static bool op_unlinked(void *arg)
-{
-	struct op *op = arg;
-	bool u;
-
-	os_mutex_lock(&op->n->ln.ln_api_mutex);
-	u = op->unlinked;
-	os_mutex_unlock(&op->n->ln.ln_api_mutex);
-	return u;
-}
-
-/* Wait for the final event, then for the MD to go (unlinked if needed). */
-static void op_wait(struct op *op, long ms)
-{
-	assert_true(memlnd_wait(op_final, op, ms));
-	os_mutex_lock(&op->n->ln.ln_api_mutex);
-	if (!op->unlinked)
-		lnet_md_unlink(&op->n->ln, op->h);
-	os_mutex_unlock(&op->n->ln.ln_api_mutex);
-	assert_true(memlnd_wait(op_unlinked, op, 1000));
+	return memlnd_op_put_locked(op, n, dst, SINK_PORTAL, SINK_BITS);
 }
 
 /* A PUT to @dst and its final event's status (its events checked). */
 static int put(struct memlnd_node *n, const char *dst, long ms)
 {
-	struct op op;
+	struct memlnd_op op;
 
 	os_mutex_lock(&n->ln.ln_api_mutex);
 	assert_int_equal(put_start_locked(&op, n, dst), 0);
 	os_mutex_unlock(&n->ln.ln_api_mutex);
-	op_wait(&op, ms);
+	assert_true(memlnd_op_wait(&op, ms));
 	assert_int_equal(op.nfinal, 1);
 	assert_int_equal(op.nsend, 1);
 	return op.status;
@@ -239,7 +167,7 @@ static void test_send_discovers(void **state)
 static void test_sends_share_one_discovery(void **state)
 {
 	struct pair *p = *state;
-	struct op ops[NPUTS];
+	struct memlnd_op ops[NPUTS];
 	int i;
 
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
@@ -249,7 +177,7 @@ static void test_sends_share_one_discovery(void **state)
 	/* the monitor cannot have ended it while we hold the lock */
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 	for (i = 0; i < NPUTS; i++) {
-		op_wait(&ops[i], 3000);
+		assert_true(memlnd_op_wait(&ops[i], 3000));
 		assert_int_equal(ops[i].nack, 1);
 		assert_int_equal(ops[i].status, 0);
 	}
@@ -278,7 +206,7 @@ static void test_discovery_off(void **state)
 static void test_discovery_fails(void **state)
 {
 	struct pair *p = *state;
-	struct op op;
+	struct memlnd_op op;
 	int rc;
 
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
@@ -291,7 +219,7 @@ static void test_discovery_fails(void **state)
 	os_mutex_lock(&p->n0->ln.ln_api_mutex);
 	assert_int_equal(put_start_locked(&op, p->n0, "10.22.0.2@tcp"), 0);
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
-	op_wait(&op, 5000);
+	assert_true(memlnd_op_wait(&op, 5000));
 	assert_int_equal(op.nsend, 1);
 	assert_int_equal(op.send_status, -ETIMEDOUT);
 	assert_int_equal(op.nack, 0);

@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "memlnd.h"
+#include "memlnd_op.h"
 #include "../../kernel/core/ping_priv.h"
 
 #define SINK_PORTAL	5
@@ -82,91 +82,27 @@ static void set_global(struct memlnd_node *n, u32 id, u32 v)
 
 /* ---- a PUT and its events ------------------------------------------------------- */
 
-struct op {
-	struct memlnd_node *n;
-	struct lnet_handle_md h;
-	u8 buf[64];
-	int nsend, nack, nerr, nfinal;
-	int status;		/* of the final event */
-	bool unlinked;
-};
-
-/* The final event: the ACK, or the one event that carries a failure. */
-static void op_event(struct lnet *ln, struct lnet_event *ev)
+static void put_start(struct memlnd_op *op, struct memlnd_node *n, const char *dst)
 {
-	struct op *op = ev->md_user_ptr;
+	int rc;
 
-	(void)ln;
-	if (ev->type == LNET_EVENT_SEND)
-		op->nsend++;
-	if (ev->type == LNET_EVENT_ACK)
-		op->nack++;
-	if (ev->status)
-		op->nerr++;
-	if (ev->type == LNET_EVENT_ACK || (ev->status && ev->type != LNET_EVENT_UNLINK)) {
-		op->nfinal++;
-		op->status = ev->status;
-	}
-	if (ev->unlinked)
-		op->unlinked = true;
-}
-
-static void put_start(struct op *op, struct memlnd_node *n, const char *dst)
-{
-	struct lnet_nid d = memlnd_nid(dst);
-	struct lnet_md md = {
-		.start = op->buf, .length = sizeof(op->buf), .threshold = 1,
-		.user_ptr = op, .handler = op_event,
-	};
-
-	memset(op, 0, sizeof(*op));
-	op->n = n;
-	md.start = op->buf;
 	os_mutex_lock(&n->ln.ln_api_mutex);
-	assert_int_equal(lnet_md_bind(&n->ln, &md, &op->h), 0);
-	assert_int_equal(lnet_put(&n->ln, NULL, op->h, true, &d, LNET_PID_LUSTRE,
-				  SINK_PORTAL, SINK_BITS, 0, sizeof(op->buf), 0), 0);
+	rc = memlnd_op_put_locked(op, n, dst, SINK_PORTAL, SINK_BITS);
 	os_mutex_unlock(&n->ln.ln_api_mutex);
+	assert_int_equal(rc, 0);
 }
 
-static bool op_final(void *arg)
+/* Wait for the final event, and for the MD to go: its status. */
+static int put_wait(struct memlnd_op *op, long ms)
 {
-	struct op *op = arg;
-	bool f;
-
-	os_mutex_lock(&op->n->ln.ln_api_mutex);
-	f = op->nfinal > 0;
-	os_mutex_unlock(&op->n->ln.ln_api_mutex);
-	return f;
-}
-
-static bool op_unlinked(void *arg)
-{
-	struct op *op = arg;
-	bool u;
-
-	os_mutex_lock(&op->n->ln.ln_api_mutex);
-	u = op->unlinked;
-	os_mutex_unlock(&op->n->ln.ln_api_mutex);
-	return u;
-}
-
-/* Wait for the final event, and for the MD to go (unlinked if needed). */
-static int put_wait(struct op *op, long ms)
-{
-	assert_true(memlnd_wait(op_final, op, ms));
-	os_mutex_lock(&op->n->ln.ln_api_mutex);
-	if (!op->unlinked)
-		lnet_md_unlink(&op->n->ln, op->h);
-	os_mutex_unlock(&op->n->ln.ln_api_mutex);
-	assert_true(memlnd_wait(op_unlinked, op, 1000));
+	assert_true(memlnd_op_wait(op, ms));
 	assert_int_equal(op->nfinal, 1);
 	return op->status;
 }
 
 static int put(struct memlnd_node *n, const char *dst)
 {
-	struct op *op = calloc(1, sizeof(*op));
+	struct memlnd_op *op = calloc(1, sizeof(*op));
 	int rc;
 
 	put_start(op, n, dst);
@@ -504,7 +440,7 @@ static void test_transaction_timeout(void **state)
 {
 	struct pair *p = *state;
 	struct lnet_dp *dp = &p->n0->ln.ln_dp;
-	struct op *op = calloc(1, sizeof(*op));
+	struct memlnd_op *op = calloc(1, sizeof(*op));
 	struct lnet_peer_ni *a, *b;
 	u64 t0, ms;
 
@@ -715,7 +651,7 @@ static void test_link_up_recovers(void **state)
 static void test_finalized_once(void **state)
 {
 	struct pair *p = *state;
-	struct op *ops = calloc(20, sizeof(*ops));
+	struct memlnd_op *ops = calloc(20, sizeof(*ops));
 	int i, ok = 0, failed = 0;
 
 	/* only node0's sends: node1's ACKs all come back */
