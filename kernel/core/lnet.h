@@ -302,6 +302,8 @@ void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 			    struct lnet_sock_tunables *out, u32 *flags);
 /* How long a send may wait in @ni's LND: its timeout, else lnd_timeout. */
 u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni);
+/* conns_per_peer 0 or unset on a link of @mbps Mb/s (0: unknown): Lustre's rule. */
+s32 lnet_conns_per_peer_for_speed(u32 mbps);
 int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname);
 struct lnet_net *lnet_net_find(struct lnet *ln, u32 net_id);
 struct lnet_ni *lnet_ni_find(struct lnet *ln, const struct lnet_nid *nid);

@@ -251,7 +251,9 @@ enum lnet_ni_flags {
  *   other field zero. All or nothing: every NI named changes, or none.
  *   The socket LND reads the new timeout at its next send (deadlines of
  *   sends already queued stay), tos at its next connection;
- *   conns_per_peer 0 and -1 resolve to 1, as on ADD_NET.
+ *   conns_per_peer 0 and -1 resolve by the link speed, as on ADD_NET;
+ *   the LND opens connections up to the new count at its next send,
+ *   and keeps those above it.
  *   Errors: EINVAL (no row bit, an unknown flag, a value out of its
  *   row's range, a net or NI that is not tcp, a non-zero field besides
  *   those, a malformed NID), ENOENT (ni_nid is not a NID of this node,

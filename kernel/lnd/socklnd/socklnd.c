@@ -45,24 +45,87 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	return peer;
 }
 
+/* Bytes of the messages queued on @conn (whole messages: a cheap, stable measure). */
+static u64 ksock_conn_queued(const struct ksock_conn *conn)
+{
+	const struct ksock_tx *tx;
+	u64 nob = 0;
+
+	list_for_each_entry(tx, &conn->c_txq, tx_list)
+		nob += tx->tx_nob;
+	return nob;
+}
+
+/* Should @c carry the next send rather than @best? Fewer queued bytes, then round robin. */
+static bool ksock_conn_better(const struct ksock_conn *c, u64 c_queued,
+			      const struct ksock_conn *best, u64 best_queued)
+{
+	if (!best)
+		return true;
+	if (c_queued != best_queued)
+		return c_queued < best_queued;
+	return c->c_picked < best->c_picked;
+}
+
 /*
- * The first open connection of @kind (with ks_lock held), else one of
- * kind ANY (peers without typed connections send everything on those),
- * or NULL.
+ * The open connection of @kind for a send (with ks_lock held): of the
+ * conns_per_peer of that kind, the one with the fewest bytes queued, and
+ * among equals the one chosen longest ago; else one of kind ANY (peers
+ * without typed connections send everything on those), or NULL.
  */
 struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind)
 {
-	struct ksock_conn *conn, *any = NULL;
+	struct ksock_conn *conn, *best = NULL, *any = NULL;
+	u64 q, best_q = 0;
 
 	list_for_each_entry(conn, &peer->p_conns, c_list) {
 		if (conn->c_closing)
 			continue;
-		if (conn->c_kind == kind)
-			return conn;
 		if (conn->c_kind == SOCKLND_CONN_ANY && !any)
 			any = conn;
+		if (conn->c_kind != kind)
+			continue;
+		q = ksock_conn_queued(conn);
+		if (ksock_conn_better(conn, q, best, best_q)) {
+			best = conn;
+			best_q = q;
+		}
 	}
-	return any;
+	if (!best)
+		best = any;
+	if (best)
+		best->c_picked = ++peer->p_picks;
+	return best;
+}
+
+/* With ks_lock held: @peer's open connections of @kind (ANY counts for every kind). */
+u32 ksock_peer_conn_count(struct ksock_peer *peer, int kind)
+{
+	struct ksock_conn *conn;
+	u32 n = 0;
+
+	list_for_each_entry(conn, &peer->p_conns, c_list)
+		if (!conn->c_closing &&
+		    (conn->c_kind == kind || conn->c_kind == SOCKLND_CONN_ANY))
+			n++;
+	return n;
+}
+
+/* How many connections of @kind we open to @peer: one CONTROL, conns_per_peer of a bulk kind. */
+u32 ksock_peer_conns_wanted(const struct ksock_peer *peer, int kind)
+{
+	return kind == SOCKLND_CONN_CONTROL ? 1 : peer->p_net->n_conns_per_peer;
+}
+
+/*
+ * With ks_lock held: does @peer have fewer connections of @kind than
+ * wanted? A send tops up only its own kind: a passive side's ACK on the
+ * one CONTROL must not race the active side's bulk connections with
+ * its own.
+ */
+bool ksock_peer_short(struct ksock_peer *peer, int kind)
+{
+	return ksock_peer_conn_count(peer, kind) < ksock_peer_conns_wanted(peer, kind);
 }
 
 /* Queue @peer for the connd (ks_lock held). */
@@ -271,6 +334,14 @@ static void ksock_net_unlisten(struct ksock_net *net)
 	ksock_listener_free(l);
 }
 
+/* The NI's conns_per_peer in force (the core resolved 0 and -1). */
+static u32 ksock_ni_conns_per_peer(const struct lnet_ni *ni)
+{
+	s32 cpp = ni->ni_lnd_tun.conns_per_peer;
+
+	return cpp > 0 ? (u32)cpp : 1;
+}
+
 static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 {
 	char nidstr[LNET_NID_STR_MAX];
@@ -291,6 +362,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 	net->n_nid = ni->ni_nid;
 	net->n_incarnation = ln->ln_dp.dp_incarnation;
 	net->n_timeout_ns = lnet_ni_lnd_timeout_ns(ln, ni);
+	net->n_conns_per_peer = ksock_ni_conns_per_peer(ni);
 	net->n_port = ks.ks_port ? ks.ks_port : LNET_ACCEPTOR_PORT;
 	INIT_LIST_HEAD(&net->n_peers);
 
@@ -435,6 +507,8 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 		return rc;
 	os_mutex_lock(&ks.ks_lock);
 	net->n_timeout_ns = timeout;
+	/* `net set --conns-per-peer` applies to connections opened from now on */
+	net->n_conns_per_peer = ksock_ni_conns_per_peer(ni);
 	peer = net->n_shutdown ? NULL : ksock_peer_find_or_create(net, dst);
 	if (!peer) {
 		rc = net->n_shutdown ? -ENETDOWN : -ENOMEM;
@@ -446,6 +520,8 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	conn = ksock_peer_conn(peer, tx->tx_kind);
 	if (conn) {
 		sent = ksock_conn_send_now(conn, tx);
+		if (os_now_ns() >= peer->p_topup_after && ksock_peer_short(peer, tx->tx_kind))
+			ksock_peer_start_connect(peer);
 	} else {
 		list_add_tail(&tx->tx_list, &peer->p_txq);
 		ksock_peer_start_connect(peer);

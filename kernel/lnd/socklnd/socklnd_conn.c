@@ -512,7 +512,22 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 	return ksock_conn_attach(net, s, name, peer, in.kshm_src_incarnation, kind);
 }
 
-/* The connd's work for a peer with messages and no connection for them. */
+/* With ks_lock taken: does @peer still want a connection of @kind? */
+static bool ksock_peer_wants(struct ksock_peer *peer, int kind)
+{
+	bool want;
+
+	os_mutex_lock(&ks.ks_lock);
+	want = ksock_peer_short(peer, kind);
+	os_mutex_unlock(&ks.ks_lock);
+	return want;
+}
+
+/*
+ * The connd's work for a peer with messages and no connection for them,
+ * or fewer connections than conns_per_peer: one CONTROL, then the bulk
+ * kinds up to conns_per_peer each (as Lustre: CONTROL stays one).
+ */
 static void ksock_active(struct ksock_peer *peer)
 {
 	struct ksock_net *net = peer->p_net;
@@ -521,22 +536,19 @@ static void ksock_active(struct ksock_peer *peer)
 	struct ksock_conn *conn;
 	LIST_HEAD(failed);
 	unsigned int i;
-	bool have;
 	int rc = 0;
 
-	for (i = 0; i < sizeof(ksock_kinds) / sizeof(ksock_kinds[0]) && !rc; i++) {
-		os_mutex_lock(&ks.ks_lock);
-		have = ksock_peer_conn(peer, ksock_kinds[i]) != NULL;
-		os_mutex_unlock(&ks.ks_lock);
-		if (!have)
+	for (i = 0; i < sizeof(ksock_kinds) / sizeof(ksock_kinds[0]) && !rc; i++)
+		while (!rc && ksock_peer_wants(peer, ksock_kinds[i]))
 			rc = ksock_connect_one(net, &nid, ksock_kinds[i]);
-	}
 	os_mutex_lock(&ks.ks_lock);
 	peer->p_connecting = false;
 	if (net->n_shutdown) {
 		os_mutex_unlock(&ks.ks_lock);
 		return;		/* ksock_shutdown fails what is left */
 	}
+	if (rc)		/* no storm of connects from every send meanwhile */
+		peer->p_topup_after = os_now_ns() + KSOCK_TOPUP_RETRY_NS;
 	list_for_each_entry_safe(tx, tmp, &peer->p_txq, tx_list) {
 		conn = ksock_peer_conn(peer, tx->tx_kind);
 		if (conn) {
