@@ -96,6 +96,16 @@ int os_sock_set_tos(struct os_sock *s, int tos)
 	return 0;
 }
 
+int os_sock_get_tos(struct os_sock *s)
+{
+	int tos = 0;
+	socklen_t len = sizeof(tos);
+
+	if (getsockopt(s->fd, IPPROTO_IP, IP_TOS, &tos, &len) < 0)
+		return -errno;
+	return tos;
+}
+
 int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 		   u16 *peer_port)
 {
@@ -117,12 +127,24 @@ int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 		    struct os_sock **out)
 {
+	return os_sock_connect_tos(laddr, lport, raddr, rport, -1, out);
+}
+
+int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
+			int tos, struct os_sock **out)
+{
 	struct sockaddr_in sin;
 	int fd, rc;
 
 	rc = os_sock_bound(laddr, lport, &fd);
 	if (rc)
 		return rc;
+	/* before connect(): the SYN carries it already */
+	if (tos >= 0 && setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
 	os_sock_nodelay(fd);
 	os_sin_make(&sin, raddr, rport);
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 &&

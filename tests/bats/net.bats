@@ -100,7 +100,7 @@ add_ipv6_if() {
 	run lnetctl net show -v
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[[ni.get('lnd tunables'), ni['dev cpt'], ni['CPT']] for n in d['net'] for ni in n['local NI(s)']]")" = \
-	  "[[None, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 20, 'tos': 16}, -1, '[0]'], [{'conns_per_peer': 1, 'timeout': 10, 'tos': -1}, -1, '[0]']]" ]
+	  "[[None, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 20, 'tos': 16}, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 10, 'tos': -1}, -1, '[0]']]" ]
 	# Lustre's spelling: CPT double-quoted, the keys in Lustre's order
 	[[ "$output" == *'        lnd tunables:
             conns_per_peer: 2

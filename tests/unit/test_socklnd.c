@@ -384,6 +384,7 @@ struct conn_view {
 	int kind;
 	u16 lport, rport;
 	u64 picked;		/* when it last carried a send (0: never) */
+	int tos;		/* IP_TOS of its socket */
 };
 
 /* The open connections of @self's NI to @peer: kinds and ports. */
@@ -408,6 +409,7 @@ static int conns_of(struct node *self, struct node *peer, struct conn_view *v, i
 				continue;
 			v[n].kind = c->c_kind;
 			v[n].picked = c->c_picked;
+			v[n].tos = os_sock_get_tos(c->c_sock);
 			assert_int_equal(os_sock_local(c->c_sock, addr, &v[n].lport), 0);
 			assert_int_equal(os_sock_peer(c->c_sock, addr, &v[n].rport), 0);
 			n++;
@@ -1301,16 +1303,21 @@ static bool a_kinds_become(const int want[4])
 	}
 }
 
-static void a_set_conns_per_peer(s32 cpp)
+/* `net set` of one LND tunable @row to @v on @n's NI. */
+static void set_lnd(struct node *n, u32 row, s32 v)
 {
 	struct lnet_sock_tunables t;
 
 	lnet_sock_tunables_unset(&t);
-	t.conns_per_peer = cpp;
-	os_mutex_lock(&A.ln.ln_api_mutex);
-	assert_int_equal(lnet_ni_lnd_set(&A.ln, 0, &A.nid, &t,
-					 LNET_NI_LND_ROW(LNET_SOCK_CONNS_PER_PEER)), 0);
-	os_mutex_unlock(&A.ln.ln_api_mutex);
+	*lnet_sock_tun_ref(&t, row) = v;
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	assert_int_equal(lnet_ni_lnd_set(&n->ln, 0, &n->nid, &t, LNET_NI_LND_ROW(row)), 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+static void a_set_conns_per_peer(s32 cpp)
+{
+	set_lnd(&A, LNET_SOCK_CONNS_PER_PEER, cpp);
 }
 
 /* @n PUTs of LNET_MTU bytes A -> B's sink at once, each ACKed, the bytes intact. */
@@ -1352,9 +1359,12 @@ static void test_conns_per_peer(void **state)
 	static const int three[4] = { [SOCKLND_CONN_CONTROL] = 1,
 		[SOCKLND_CONN_BULK_IN] = 3, [SOCKLND_CONN_BULK_OUT] = 3 };
 	struct conn_view v[32];
-	int nb[4], i, n, used = 0;
+	int nb[4], i, n, used = 0, tos_a[256] = { 0 }, tos_b[256] = { 0 };
 	u64 before = 0;
 
+	/* the connections opened from now on carry each side's tos */
+	set_lnd(&A, LNET_SOCK_TOS, 0x48);
+	set_lnd(&B, LNET_SOCK_TOS, 0x20);
 	a_set_conns_per_peer(3);
 	put_one(LNET_MTU);
 	assert_true(a_kinds_become(three));
@@ -1365,6 +1375,17 @@ static void test_conns_per_peer(void **state)
 	n = conns_of(&A, &B, v, 32);
 	for (i = 0; i < n; i++)		/* the last send chosen before the burst */
 		before = v[i].picked > before ? v[i].picked : before;
+	for (i = 0; i < n; i++)
+		tos_a[v[i].tos & 0xff]++;
+	assert_int_equal(tos_a[0x48], 4);	/* the four new ones; three old ones keep 0 */
+	assert_int_equal(tos_a[0], 3);
+	n = conns_of(&B, &A, v, 32);
+	for (i = 0; i < n; i++)
+		tos_b[v[i].tos & 0xff]++;
+	assert_int_equal(tos_b[0x20], 4);	/* B's side: its own tos, set on accept */
+	assert_int_equal(tos_b[0], 3);
+	set_lnd(&A, LNET_SOCK_TOS, -1);
+	set_lnd(&B, LNET_SOCK_TOS, -1);
 	put_burst(12);
 	n = conns_of(&A, &B, v, 32);
 	for (i = 0; i < n; i++)

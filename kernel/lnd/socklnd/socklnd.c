@@ -250,6 +250,7 @@ static int ksock_threads_start(void)
 
 static void ksock_listener_free(struct ksock_listener *l)
 {
+	os_sock_unroute_source(&l->l_route);
 	os_pollset_destroy(l->l_ps);
 	os_sock_close(l->l_sock);
 	os_free(l);
@@ -286,6 +287,28 @@ static int ksock_listener_open(const u8 addr[4], u16 port,
 }
 
 /*
+ * The connections of @l's address leave by its interface @ifname, also
+ * when another interface has an address of the same subnet (see
+ * os_user_sock_route.c: source rules, not sockets bound to a device). No
+ * rule for loopback addresses; without one (no right to add it), the
+ * system's routes pick the interface, as before.
+ */
+static void ksock_listener_route(struct ksock_listener *l, const char *ifname)
+{
+	char name[32];
+	int rc;
+
+	if (l->l_addr[0] == 127)
+		return;
+	rc = os_sock_route_source(ifname, l->l_addr, &l->l_route);
+	if (rc) {
+		ksock_addr_name(l->l_addr, l->l_port, name, sizeof(name));
+		os_warn("socklnd: %s: cannot route its packets by %s: error %d\n", name,
+			ifname, rc);
+	}
+}
+
+/*
  * With ks_thread_mutex held: @net shares the listener of its address and
  * port (several NIs, of several nets or instances, on one address), and
  * opens it when it is the first.
@@ -306,6 +329,7 @@ static int ksock_net_listen(struct ksock_net *net)
 	rc = ksock_listener_open(net->n_nid.nid_addr, net->n_port, &l);
 	if (rc)
 		return rc;
+	ksock_listener_route(l, net->n_ni->ni_ifname);
 	l->l_refs = 1;
 	list_add_tail(&l->l_list, &ks.ks_listeners);
 	net->n_listener = l;

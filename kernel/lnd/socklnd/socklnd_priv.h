@@ -128,6 +128,7 @@ struct ksock_listener {
 	struct os_sock *l_sock;
 	struct os_pollset *l_ps;
 	struct os_thread l_thread;
+	struct os_sock_route l_route;	/* its address's packets leave by its interface */
 };
 
 struct ksock_net {
