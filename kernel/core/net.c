@@ -87,6 +87,7 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 		if (rc == -EAFNOSUPPORT) {
 			os_warn("NI on %s: its LND cannot carry this address family; configuration only\n",
 				ni->ni_ifname);
+			ni->ni_family_refused = true;
 			return 0;
 		}
 		if (rc)
@@ -94,6 +95,28 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 	}
 	ni->ni_lnd = lnd;
 	return 0;
+}
+
+/*
+ * The LND types this code base has an LND for: lo, and tcp (the socket
+ * LND; lnet.ko's comes with a later issue, its tcp NIs are configuration
+ * only meanwhile and keep showing their link). Others (o2ib, gni, kfi...)
+ * are kept for Lustre's files but carry nothing.
+ */
+static bool lnet_lnd_type_carried(u32 lnd_type)
+{
+	return lnd_type == LNET_LND_LO || lnd_type == LNET_LND_TCP;
+}
+
+u32 lnet_ni_down_reason(const struct lnet_ni *ni)
+{
+	if (ni->ni_lnd)		/* an LND runs it: its link decides */
+		return ni->ni_status == LNET_NI_STATUS_UP ? LNET_NI_DOWN_NONE : LNET_NI_DOWN_LINK;
+	if (ni->ni_family_refused)
+		return LNET_NI_DOWN_FAMILY;
+	if (!lnet_lnd_type_carried(ni->ni_nid.nid_lnd))
+		return LNET_NI_DOWN_NO_LND;
+	return ni->ni_status == LNET_NI_STATUS_UP ? LNET_NI_DOWN_NONE : LNET_NI_DOWN_LINK;
 }
 
 void lnet_ni_log(const struct lnet_ni *ni, const char *what)
