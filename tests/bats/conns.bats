@@ -122,3 +122,38 @@ tx_bytes() {
 	on 1 lnetctl net del --net tcp --if a1
 	[ "$(on 1 ip -4 rule show from 10.31.0.11 | grep -c 'lookup')" = 0 ]
 }
+
+# ni_states N: "NID STATUS REASON" of each of node N's NIs but lo, from net show -v.
+ni_states() {
+	run on "$1" lnetctl net show -v
+	yaml_get "'; '.join('%s %s %s' % (ni['nid'], ni['status'], ni.get('status reason')) for n in d['net'] for ni in n['local NI(s)'] if ni['nid'] != '0@lo')"
+}
+
+@test "net show: an NI whose LND cannot carry traffic is down with its reason (o2ib: no LND; tcp on IPv6: the address family); a link down says so" {
+	topo_node 1
+	on 1 ip link add a0 type veth peer name a9
+	on 1 ip link add a1 type veth peer name a8
+	on 1 ip addr add 10.31.0.1/24 dev a0
+	on 1 ip -6 addr add fd00:31::1/64 dev a1 nodad
+	for i in a0 a9 a1 a8; do on 1 ip link set "$i" up; done
+	on 1 lnetctl net add --net o2ib --if a0
+	on 1 lnetctl net add --net tcp --if a1
+	on 1 lnetctl net add --net tcp1 --if a0
+	[ "$(ni_states 1)" = "10.31.0.1@o2ib down no LND; fd00:31::1@tcp down address family not carried; 10.31.0.1@tcp1 up None" ]
+	# level 0: the status alone, as Lustre
+	run on 1 lnetctl net show --net o2ib
+	yaml_is 'net:
+- net type: o2ib
+  local NI(s):
+  - {nid: 10.31.0.1@o2ib, status: down, interfaces: {0: a0}}'
+	on 1 ip link set a9 down
+	wait_ni_status 1 10.31.0.1@tcp1 down
+	[ "$(ni_states 1)" = "10.31.0.1@o2ib down no LND; fd00:31::1@tcp down address family not carried; 10.31.0.1@tcp1 down link down" ]
+	# a full export carries the key, and imports back (it is read-only)
+	on 1 lnetctl export >"$TD/full.yaml"
+	grep -q 'status reason: no LND' "$TD/full.yaml"
+	on 1 lnetctl lnet unconfigure
+	on 1 lnetctl lnet configure
+	on 1 lnetctl import "$TD/full.yaml"
+	[ "$(ni_states 1)" = "10.31.0.1@o2ib down no LND; fd00:31::1@tcp down address family not carried; 10.31.0.1@tcp1 down link down" ]
+}
