@@ -303,6 +303,12 @@ void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 			    struct lnet_sock_tunables *out, u32 *flags);
 /* How long a send may wait in @ni's LND: its timeout, else lnd_timeout. */
 u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni);
+/*
+ * Does the LND of @lnd_type carry NIs of addresses of @addr_len bytes? The
+ * one place that says so: the socket LND refuses the others at startup,
+ * and `net show` reports them down (lnet.ko too, where no tcp LND runs).
+ */
+bool lnet_lnd_carries_family(u32 lnd_type, u8 addr_len);
 /* Why @ni is down as GET_NET reports it (enum lnet_ni_down_reason; 0: up). */
 u32 lnet_ni_down_reason(const struct lnet_ni *ni);
 /* conns_per_peer 0 or unset on a link of @mbps Mb/s (0: unknown): Lustre's rule. */

@@ -108,14 +108,22 @@ static bool lnet_lnd_type_carried(u32 lnd_type)
 	return lnd_type == LNET_LND_LO || lnd_type == LNET_LND_TCP;
 }
 
+bool lnet_lnd_carries_family(u32 lnd_type, u8 addr_len)
+{
+	if (lnd_type == LNET_LND_TCP)
+		return addr_len == 4;	/* the socket LND's hello V3 carries IPv4 NIDs only */
+	return lnet_lnd_type_carried(lnd_type);
+}
+
 u32 lnet_ni_down_reason(const struct lnet_ni *ni)
 {
 	if (ni->ni_lnd)		/* an LND runs it: its link decides */
 		return ni->ni_status == LNET_NI_STATUS_UP ? LNET_NI_DOWN_NONE : LNET_NI_DOWN_LINK;
-	if (ni->ni_family_refused)
-		return LNET_NI_DOWN_FAMILY;
 	if (!lnet_lnd_type_carried(ni->ni_nid.nid_lnd))
 		return LNET_NI_DOWN_NO_LND;
+	if (ni->ni_family_refused ||
+	    !lnet_lnd_carries_family(ni->ni_nid.nid_lnd, ni->ni_nid.nid_addr_len))
+		return LNET_NI_DOWN_FAMILY;
 	return ni->ni_status == LNET_NI_STATUS_UP ? LNET_NI_DOWN_NONE : LNET_NI_DOWN_LINK;
 }
 

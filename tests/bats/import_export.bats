@@ -326,7 +326,7 @@ udsp:
 	  "[('lnd tunables', {'conns_per_peer': 4, 'timeout': 30, 'tos': 104}), ('dev cpt', -1), ('CPT', '[0]')]" ]
 	run lnetctl net show -v --net o2ib
 	[ "$(yaml_get "sorted(d['net'][0]['local NI(s)'][0])")" = \
-	  "['CPT', 'dev cpt', 'interfaces', 'nid', 'statistics', 'status', 'tunables']" ]
+	  "['CPT', 'dev cpt', 'interfaces', 'nid', 'statistics', 'status', 'status reason', 'tunables']" ]
 	run lnetctl export --backup
 	printf '%s\n' "$output" >"$T/backup.yaml"
 	yaml_is 'net:

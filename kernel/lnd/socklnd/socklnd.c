@@ -372,7 +372,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 	struct ksock_net *net;
 	int rc;
 
-	if (ni->ni_nid.nid_addr_len != 4) {
+	if (!lnet_lnd_carries_family(LNET_LND_TCP, ni->ni_nid.nid_addr_len)) {
 		lnet_nid_print(&ni->ni_nid, nidstr, sizeof(nidstr));
 		os_warn("socklnd: %s: IPv6 NIs are not supported (the socket LND's wire carries IPv4 NIDs only)\n",
 			nidstr);
