@@ -56,26 +56,26 @@ put_mib() {
 	st_is put $B0 1048576 "$1" "$1" 0 0
 }
 
+# cpp_round CPP MIB CONNS HEAVY: node1's conns_per_peer is CPP; after MIB
+# MiB of PUTs both nodes hold CONNS connections, and HEAVY of node1's carried
+# more than 8 MiB each (its BULK_OUT ones: the bulk is spread over them).
+cpp_round() {
+	[ "$(cpp 1)" = "$1" ] || { echo "conns_per_peer $(cpp 1), want $1"; return 1; }
+	put_mib "$2" || return 1
+	echo "connections: $(estab 1) $(estab 2), heavy: $(heavy 1 $((8 << 20)))"
+	[ "$(estab 1)" = "$3" ] && [ "$(estab 2)" = "$3" ] &&
+		[ "$(heavy 1 $((8 << 20)))" = "$4" ]
+}
+
 @test "conns_per_peer: a veth's 10 Gb/s gives 2 (1 CONTROL + 2 BULK_IN + 2 BULK_OUT), bulk spread over both BULK_OUT; net set 3 opens more, the passive side takes them all" {
 	one_link
-	[ "$(cpp 1)" = 2 ]
 	[ "$(cpp 2)" = 2 ]
-	put_mib 40
-	[ "$(estab 1)" = 5 ]
-	[ "$(estab 2)" = 5 ]
-	# the 40 MiB went over the two BULK_OUT connections, well spread
-	[ "$(heavy 1 $((8 << 20)))" = 2 ]
+	cpp_round 2 40 5 2
 	on 1 lnetctl net set --conns-per-peer 3
-	[ "$(cpp 1)" = 3 ]
-	put_mib 40
-	[ "$(estab 1)" = 7 ]
-	[ "$(estab 2)" = 7 ]
-	[ "$(heavy 1 $((8 << 20)))" = 3 ]
+	cpp_round 3 40 7 3
 	# 0: the link speed's choice again; the connections there stay
 	on 1 lnetctl net set --conns-per-peer 0
-	[ "$(cpp 1)" = 2 ]
-	put_mib 4
-	[ "$(estab 1)" = 7 ]
+	cpp_round 2 4 7 3
 }
 
 @test "tos: every connection of the NI carries it from its first packet, the peer's side keeps its own" {
