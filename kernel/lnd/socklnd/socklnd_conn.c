@@ -516,15 +516,20 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 	return ksock_conn_attach(net, s, name, peer, in.kshm_src_incarnation, kind);
 }
 
-/* With ks_lock taken: does @peer still want a connection of @kind? */
-static bool ksock_peer_wants(struct ksock_peer *peer, int kind)
+/*
+ * With ks_lock taken: how many connections of @kind @peer still wants. A
+ * round opens at most that many: one closed at once does not make the
+ * connd try again and again.
+ */
+static u32 ksock_peer_missing(struct ksock_peer *peer, int kind)
 {
-	bool want;
+	u32 have, want;
 
 	os_mutex_lock(&ks.ks_lock);
-	want = ksock_peer_short(peer, kind);
+	have = ksock_peer_conn_count(peer, kind);
+	want = ksock_peer_conns_wanted(peer, kind);
 	os_mutex_unlock(&ks.ks_lock);
-	return want;
+	return have < want ? want - have : 0;
 }
 
 /*
@@ -540,10 +545,11 @@ static void ksock_active(struct ksock_peer *peer)
 	struct ksock_conn *conn;
 	LIST_HEAD(failed);
 	unsigned int i;
+	u32 n;
 	int rc = 0;
 
 	for (i = 0; i < sizeof(ksock_kinds) / sizeof(ksock_kinds[0]) && !rc; i++)
-		while (!rc && ksock_peer_wants(peer, ksock_kinds[i]))
+		for (n = ksock_peer_missing(peer, ksock_kinds[i]); n && !rc; n--)
 			rc = ksock_connect_one(net, &nid, ksock_kinds[i]);
 	os_mutex_lock(&ks.ks_lock);
 	peer->p_connecting = false;
