@@ -49,21 +49,32 @@ static void lnet_nid_set_from_ping(struct lnet *ln, struct lnet_nid_set *s,
 }
 
 /*
- * The primary: the one our peer of @nid already has, when the reply
- * still lists it (or the admin locked it); else @nid itself, else the
- * first NID listed.
+ * The primary, as Lustre chooses it: the peer's own first NID (the first
+ * its ping info lists after 0@lo), so that a node is known by the same NID
+ * whichever of its interfaces reached us first; unless the admin locked
+ * the primary (peer add --lock_prim) and it is still listed. This node as
+ * its own peer (a ping of one of our NIDs) keeps the NID it was made by,
+ * as Lustre's does: no discovery chose it.
  */
 static struct lnet_nid lnet_merge_primary(struct lnet *ln,
 					  const struct lnet_nid *nid,
 					  const struct lnet_nid_set *s)
 {
 	struct lnet_peer *lp = lnet_peer_find(ln, nid);
+	bool self = lnet_ni_find(ln, nid) != NULL;
+	u32 i;
 
-	if (lp && (lnet_nid_set_has(s, &lp->lp_primary_nid) ||
-		   (lp->lp_flags & LNET_PEER_F_LOCK_PRIM)))
+	if (self && lp && lnet_nid_set_has(s, &lp->lp_primary_nid))
 		return lp->lp_primary_nid;
-	if (lnet_nid_set_has(s, nid))
+	if (self && lnet_nid_set_has(s, nid))
 		return *nid;
+	/* a locked primary among the NIDs, whichever peer holds it now */
+	for (i = 0; i < s->n; i++) {
+		lp = lnet_peer_find(ln, &s->nids[i]);
+		if (lp && (lp->lp_flags & LNET_PEER_F_LOCK_PRIM) &&
+		    lnet_nid_equal(&lp->lp_primary_nid, &s->nids[i]))
+			return s->nids[i];
+	}
 	return s->nids[0];
 }
 
@@ -226,13 +237,11 @@ int lnet_peer_merge_ping(struct lnet *ln, const struct lnet_nid *nid,
 
 /* ---- push ---------------------------------------------------------------------- */
 
-/* PUT our ping info to @dst's push target and wait for the ACK. */
-static int lnet_push_to(struct lnet *ln, const struct lnet_nid *dst,
-			u64 deadline_ns)
+int lnet_push_start(struct lnet *ln, const struct lnet_nid *dst,
+		    struct lnet_wait_op **opp, struct lnet_handle_md *h)
 {
 	struct lnet_dp *dp = &ln->ln_dp;
 	struct lnet_wait_op *op;
-	struct lnet_handle_md h;
 	int rc;
 
 	/* Send what we are now, even if the monitor has not caught up yet. */
@@ -244,22 +253,39 @@ static int lnet_push_to(struct lnet *ln, const struct lnet_nid *dst,
 	if (!op)
 		return -ENOMEM;
 	memcpy(op->buf, dp->dp_ping_buf, dp->dp_ping_len);
-	rc = lnet_wait_op_bind(ln, op, 1, &h);	/* one PUT */
+	rc = lnet_wait_op_bind(ln, op, 1, h);	/* one PUT */
 	if (rc) {
 		lnet_obj_free(ln, op);
 		return rc;
 	}
-	rc = lnet_put(ln, NULL, h, true, dst, LNET_PID_LUSTRE,
+	rc = lnet_put(ln, NULL, *h, true, dst, LNET_PID_LUSTRE,
 		      LNET_RESERVED_PORTAL, LNET_PROTO_PING_MATCHBITS, 0,
 		      op->len, 0);
-	if (!rc)
-		rc = lnet_wait_op_wait(ln, op, deadline_ns);
+	if (rc) {
+		lnet_wait_op_release(ln, op, *h);
+		return rc;
+	}
+	*opp = op;
+	return 0;
+}
+
+/* PUT our ping info to @dst's push target and wait for the ACK. */
+static int lnet_push_to(struct lnet *ln, const struct lnet_nid *dst,
+			u64 deadline_ns)
+{
+	struct lnet_wait_op *op;
+	struct lnet_handle_md h;
+	int rc = lnet_push_start(ln, dst, &op, &h);
+
+	if (rc)
+		return rc;
+	rc = lnet_wait_op_wait(ln, op, deadline_ns);
 	lnet_wait_op_release(ln, op, h);
 	return rc;
 }
 
 /* No prefix of our own: os.h gives the core's messages none. */
-static void lnet_push_fail_log(const struct lnet_nid *prim, int rc)
+void lnet_push_fail_log(const struct lnet_nid *prim, int rc)
 {
 	char nid[LNET_NID_STR_MAX];
 

@@ -82,6 +82,7 @@ int lnet_dp_startup(struct lnet *ln)
 	INIT_LIST_HEAD(&dp->dp_resendq);
 	INIT_LIST_HEAD(&dp->dp_finalizeq);
 	INIT_LIST_HEAD(&dp->dp_msgs);
+	INIT_LIST_HEAD(&dp->dp_dcq);
 	dp->dp_finalizing = false;
 	dp->dp_stopping = false;
 	dp->dp_md_cookie = 1;
@@ -144,6 +145,8 @@ void lnet_dp_shutdown(struct lnet *ln)
 		lnet_monitor_stop(ln);
 		dp->dp_monitor_running = false;
 	}
+	/* messages waiting for a discovery fail before its ping MD goes */
+	lnet_dc_flush(ln);
 	lnet_selftest_fini(ln);
 	lnet_ping_target_fini(ln);
 	/* no forwarding from here on: what waits for a buffer is dropped */

@@ -221,6 +221,7 @@ struct lnet_msg {
 	int msg_resp_status;		/* of the ACK/REPLY (or timeout) */
 	bool msg_response;		/* an ACK/REPLY we send back */
 	bool msg_on_active;		/* on dp_active */
+	bool msg_dc_wait;		/* waits for its peer's discovery, on msg_txq */
 	/* Forwarding (forward.c): a message for another node, passing by. */
 	bool msg_routing;
 	bool msg_rtr_credit;		/* holds a router credit of msg_rxpeer */
@@ -407,6 +408,7 @@ struct lnet_dp {
 	bool dp_stopping;			/* lnet_unconfigure is running */
 	bool dp_monitor_running;		/* started by the first traffic */
 	struct list_head dp_pushq;		/* pushes received (discovery.c) */
+	struct list_head dp_dcq;		/* discoveries on send (discovery_send.c) */
 	struct os_cond dp_monitor_cond;		/* wakes the monitor (monitor.c) */
 };
 

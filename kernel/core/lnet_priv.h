@@ -262,4 +262,18 @@ bool lnet_router_rx_note(struct lnet *ln, struct lnet_ni *ni,
 /* net.c: LNDs of every NI shut down (unconfigure, lock dropped around). */
 void lnet_nets_shutdown(struct lnet *ln);
 
+/*
+ * Discovery on send (discovery_send.c). lnet_dc_park(): called for each new
+ * initiator message before its send; 1: the message waits for its peer's
+ * discovery (the caller sees success, the message is sent or failed when it
+ * ends), 0: send it now, -errno: the discovery could not start (nothing
+ * was sent). lnet_dc_process(): the monitor ends the discoveries whose
+ * ping or push is over. lnet_dc_flush(): shutdown fails every waiting one.
+ */
+int lnet_dc_park(struct lnet *ln, struct lnet_msg *msg);
+void lnet_dc_process(struct lnet *ln);
+void lnet_dc_flush(struct lnet *ln);
+/* Does a route have @lp as its gateway? (route.c) */
+bool lnet_peer_is_gateway(struct lnet *ln, const struct lnet_peer *lp);
+
 #endif /* LNET_CORE_PRIV_H */

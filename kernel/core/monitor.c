@@ -20,7 +20,9 @@
 
 static bool lnet_msg_expired(const struct lnet_msg *msg, u64 now)
 {
-	return !msg->msg_sending && msg->msg_resp == LNET_MSG_RESP_NONE &&
+	/* one waiting for a discovery is not out yet: the ping times out */
+	return !msg->msg_sending && !msg->msg_dc_wait &&
+	       msg->msg_resp == LNET_MSG_RESP_NONE &&
 	       list_empty(&msg->msg_fin) && msg->msg_deadline_ns &&
 	       now >= msg->msg_deadline_ns;
 }
@@ -370,6 +372,7 @@ static int lnet_monitor_main(void *arg)
 		now = os_now_ns();
 		if (ln->ln_configured && !dp->dp_stopping) {
 			lnet_push_process(ln);
+			lnet_dc_process(ln);
 			if (now >= next_tick) {
 				lnet_monitor_expire(ln, now);
 				lnet_monitor_recovery(ln, now);

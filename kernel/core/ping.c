@@ -35,6 +35,8 @@ static void lnet_wait_op_event(struct lnet *ln, struct lnet_event *ev)
 			return;
 		}
 	}
+	if (op->wake_monitor)
+		os_cond_broadcast(&ln->ln_dp.dp_monitor_cond);
 	os_cond_broadcast(&ln->ln_dp.dp_cond);
 }
 
@@ -124,7 +126,10 @@ static void lnet_ping_info_fill(struct lnet *ln, struct lnet_ping_info *pi,
 
 	pi->pi_magic = LNET_PROTO_PING_MAGIC;
 	pi->pi_features = LNET_PING_FEAT_BASE | LNET_PING_FEAT_NI_STATUS |
-			  LNET_PING_FEAT_MULTI_RAIL | LNET_PING_FEAT_DISCOVERY;
+			  LNET_PING_FEAT_MULTI_RAIL;
+	/* as Lustre: peers learn that we take part in discovery */
+	if (ln->ln_globals[LNET_GLOBAL_DISCOVERY])
+		pi->pi_features |= LNET_PING_FEAT_DISCOVERY;
 	if (!lnet_routing_advertised(ln))
 		pi->pi_features |= LNET_PING_FEAT_RTE_DISABLED;
 	pi->pi_pid = LNET_PID_LUSTRE;
@@ -381,8 +386,7 @@ u64 lnet_ping_deadline(u32 timeout_ms)
 	return os_now_ns() + ms * 1000000ULL;
 }
 
-/* Decode a reply: a ping info with at least one NI, else -EPROTO. */
-static int lnet_ping_reply_decode(const struct lnet_wait_op *op,
+int lnet_ping_reply_decode(const struct lnet_wait_op *op,
 				  struct lnet_ping_info **out)
 {
 	struct lnet_ping_info *pi = lnet_ping_info_alloc(LNET_PING_MAX_NIS);

@@ -47,6 +47,7 @@ struct lnet_wait_op {
 	bool done;		/* REPLY/ACK or a failure arrived */
 	bool unlinked;		/* the MD's last event came */
 	bool abandoned;		/* the waiter left: the handler frees */
+	bool wake_monitor;	/* the monitor waits for it (discovery on send) */
 	int status;		/* 0 or -errno, valid when done */
 	u32 mlength;		/* bytes the REPLY brought */
 	u32 len;		/* of buf */
@@ -88,6 +89,9 @@ struct lnet_ping_info *lnet_ping_info_alloc(u32 nnis);
 int lnet_ping_fetch(struct lnet *ln, const struct lnet_nid *dst,
 		    const struct lnet_nid *src, u64 deadline_ns,
 		    struct lnet_ping_info **pi);
+/* Decode a GET's reply: a ping info with at least one NI, else -EPROTO. */
+int lnet_ping_reply_decode(const struct lnet_wait_op *op,
+			   struct lnet_ping_info **out);
 /* The result of a ping/discover of @dst from its decoded reply. */
 void lnet_ping_result_fill(struct lnet *ln, const struct lnet_nid *dst,
 			   const struct lnet_ping_info *pi,
@@ -101,6 +105,14 @@ void lnet_ping_result_fill(struct lnet *ln, const struct lnet_nid *dst,
 int lnet_peer_merge_ping(struct lnet *ln, const struct lnet_nid *nid,
 			 const struct lnet_ping_info *pi,
 			 struct lnet_nid *primary);
+/*
+ * Start a PUT of our ping info to @dst's push target (the caller waits for
+ * *@opp, then lnet_wait_op_release()s it with *@h); -errno: none is out.
+ */
+int lnet_push_start(struct lnet *ln, const struct lnet_nid *dst,
+		    struct lnet_wait_op **opp, struct lnet_handle_md *h);
+/* Log a push that failed after discovering @prim (the peer stays known). */
+void lnet_push_fail_log(const struct lnet_nid *prim, int rc);
 /* A PUT arrived on our push target: queue it for the monitor (copies). */
 void lnet_push_queue(struct lnet *ln, const struct lnet_event *ev);
 /* The monitor merges the queued pushes (outside any event handler). */

@@ -478,3 +478,13 @@ bool lnet_route_any(struct lnet *ln, u32 net_id)
 			return true;
 	return false;
 }
+
+bool lnet_peer_is_gateway(struct lnet *ln, const struct lnet_peer *lp)
+{
+	struct lnet_route *r;
+
+	list_for_each_entry(r, &ln->ln_routes, lr_list)
+		if (r->lr_gateway == lp)
+			return true;
+	return false;
+}

@@ -393,7 +393,11 @@ static int lnet_op_send(struct lnet *ln, struct lnet_msg *msg)
 
 	if (msg->msg_ack_wanted)
 		lnet_msg_set_active(ln, msg, true);
-	rc = lnet_send_msg(ln, msg);
+	rc = lnet_dc_park(ln, msg);
+	if (rc > 0)
+		return 0;
+	if (!rc)
+		rc = lnet_send_msg(ln, msg);
 	if (!rc)
 		return 0;
 	if (md->md_threshold != LNET_MD_THRESH_INF)

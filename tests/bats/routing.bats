@@ -29,14 +29,14 @@ teardown() {
 	topo_test_teardown
 }
 
-# routed [CMD...]: topo_routed (CMDs for the routers), all routes up, and one
-# ping each way (so that what a first contact brings is over before a test
-# counts messages).
+# routed [CMD...]: topo_routed (CMDs for the routers), all routes up, and A
+# and B discovered each other (so that what a first contact brings, the
+# discovery a first send would start, is over before a test counts).
 routed() {
 	topo_routed "$@"
 	wait_routed
-	on 1 lnetctl ping $B >/dev/null
-	on 4 lnetctl ping $A >/dev/null
+	on 1 lnetctl discover $B >/dev/null
+	on 4 lnetctl discover $A >/dev/null
 }
 
 # st_ok NODE OP TARGET COUNT SIZE [ARGS]: a selftest, every message ok.
@@ -340,8 +340,10 @@ r2_peer() {
   - nid: $C"
 	run on 4 lnetctl ping 10.51.0.1@tcp
 	[ "$status" -eq 0 ]
-	# 2 PUTs + 2 ACKs + 2 GETs + 2 REPLYs each way: 16 through each router
-	moves "16" "stats_count 2 route_count" "16" "stats_count 3 route_count" -- chain_selftests $C
+	# 2 PUTs + 2 ACKs + 2 GETs + 2 REPLYs each way, and A's first send
+	# discovers C (a ping: GET, REPLY; a push: PUT, ACK) through the routers
+	# too; C knows A from that push: 20 through each router
+	moves "20" "stats_count 2 route_count" "20" "stats_count 3 route_count" -- chain_selftests $C
 }
 
 chain_selftests() {
