@@ -34,7 +34,7 @@ static const char *const ni_keys[] = {
 	"interfaces", "nid", "tunables", "lnd tunables", "CPT", NULL
 };
 static const char *const ni_ignored[] = {
-	"status", "statistics", "health stats", "udsp info",
+	"status", "status reason", "statistics", "health stats", "udsp info",
 	"sent_stats", "received_stats", "dropped_stats", "dev cpt",
 	"max_tx_credits", "available_tx_credits", "min_tx_credits", "tx_q_num_of_buf",
 	NULL
@@ -998,11 +998,30 @@ static void write_lnd_tunables(struct yemit *w, const struct lnet_sock_tunables 
 	yemit_map_end(w);
 }
 
+/* Why an NI is down (GET_NET's ni_down_reason), the words of `status reason`. */
+static const char *down_reason_name(u32 reason)
+{
+	switch (reason) {
+	case LNET_NI_DOWN_LINK:
+		return "link down";
+	case LNET_NI_DOWN_NO_LND:
+		return "no LND";
+	case LNET_NI_DOWN_FAMILY:
+		return "address family not carried";
+	default:
+		return NULL;
+	}
+}
+
 static void emit_ni(struct yemit *w, const struct lnet_ioc_ni *ni, int verbose)
 {
+	const char *reason = down_reason_name(ni->ni_down_reason);
+
 	yemit_map_start(w);
 	emit_nid(w, "nid", &ni->ni_nid);
 	yemit_kv_str(w, "status", status_name(ni->ni_status));
+	if (verbose >= 1 && reason)
+		yemit_kv_str(w, "status reason", reason);
 	if (ni->ni_ifname[0]) {
 		yemit_key_map(w, "interfaces");
 		yemit_plain(w, "0");

@@ -69,7 +69,7 @@ static bool lnet_ni_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_ni *n = buf;
 
-	return !n->ni_pad && !n->ni_pad2 && !(n->ni_flags & ~LNET_NI_F_LND_TUN);
+	return !n->ni_pad && !n->ni_down_reason && !(n->ni_flags & ~LNET_NI_F_LND_TUN);
 }
 
 static bool lnet_peer_reserved_zero(const void *buf)
@@ -293,7 +293,8 @@ static void lnet_ioc_ni_fill(struct lnet *ln, struct lnet_ioc_ni *n,
 	memcpy(n->ni_ifname, ni->ni_ifname, strlen(ni->ni_ifname));
 	n->ni_tun = ni->ni_tun;
 	lnet_ni_lnd_tun_report(ln, ni, &n->ni_lnd_tun, &n->ni_flags);
-	n->ni_status = ni->ni_status;
+	n->ni_down_reason = lnet_ni_down_reason(ni);
+	n->ni_status = n->ni_down_reason ? LNET_NI_STATUS_DOWN : LNET_NI_STATUS_UP;
 	n->ni_net_priority = ni->ni_net->net_sel_priority;
 	n->ni_nid_priority = ni->ni_sel_priority;
 	n->ni_tx_credits = ni->ni_tx_credits > 0 ? (u32)ni->ni_tx_credits : 0;

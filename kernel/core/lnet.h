@@ -107,7 +107,8 @@ struct lnet_ni {
 	struct lnet_nid ni_nid;
 	char ni_ifname[LNET_IFNAME_LEN];
 	u32 ni_sel_priority;			/* UDSP: local NID priority */
-	u32 ni_status;				/* enum lnet_ni_status */
+	u32 ni_status;				/* enum lnet_ni_status: the link */
+	bool ni_family_refused;			/* its LND refused the address family */
 	struct lnet_ni_tunables ni_tun;		/* resolved: no -1 left */
 	/* tcp: conns_per_peer resolved; tos, timeout -1 = unset (derived) */
 	struct lnet_sock_tunables ni_lnd_tun;
@@ -302,6 +303,16 @@ void lnet_ni_lnd_tun_report(struct lnet *ln, const struct lnet_ni *ni,
 			    struct lnet_sock_tunables *out, u32 *flags);
 /* How long a send may wait in @ni's LND: its timeout, else lnd_timeout. */
 u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni);
+/*
+ * Does the LND of @lnd_type carry NIs of addresses of @addr_len bytes? The
+ * one place that says so: the socket LND refuses the others at startup,
+ * and `net show` reports them down (lnet.ko too, where no tcp LND runs).
+ */
+bool lnet_lnd_carries_family(u32 lnd_type, u8 addr_len);
+/* Why @ni is down as GET_NET reports it (enum lnet_ni_down_reason; 0: up). */
+u32 lnet_ni_down_reason(const struct lnet_ni *ni);
+/* conns_per_peer 0 or unset on a link of @mbps Mb/s (0: unknown): Lustre's rule. */
+s32 lnet_conns_per_peer_for_speed(u32 mbps);
 int lnet_net_del(struct lnet *ln, u32 net_id, const char *ifname);
 struct lnet_net *lnet_net_find(struct lnet *ln, u32 net_id);
 struct lnet_ni *lnet_ni_find(struct lnet *ln, const struct lnet_nid *nid);

@@ -87,6 +87,7 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 		if (rc == -EAFNOSUPPORT) {
 			os_warn("NI on %s: its LND cannot carry this address family; configuration only\n",
 				ni->ni_ifname);
+			ni->ni_family_refused = true;
 			return 0;
 		}
 		if (rc)
@@ -94,6 +95,36 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 	}
 	ni->ni_lnd = lnd;
 	return 0;
+}
+
+/*
+ * The LND types this code base has an LND for: lo, and tcp (the socket
+ * LND; lnet.ko's comes with a later issue, its tcp NIs are configuration
+ * only meanwhile and keep showing their link). Others (o2ib, gni, kfi...)
+ * are kept for Lustre's files but carry nothing.
+ */
+static bool lnet_lnd_type_carried(u32 lnd_type)
+{
+	return lnd_type == LNET_LND_LO || lnd_type == LNET_LND_TCP;
+}
+
+bool lnet_lnd_carries_family(u32 lnd_type, u8 addr_len)
+{
+	if (lnd_type == LNET_LND_TCP)
+		return addr_len == 4;	/* the socket LND's hello V3 carries IPv4 NIDs only */
+	return lnet_lnd_type_carried(lnd_type);
+}
+
+u32 lnet_ni_down_reason(const struct lnet_ni *ni)
+{
+	if (ni->ni_lnd)		/* an LND runs it: its link decides */
+		return ni->ni_status == LNET_NI_STATUS_UP ? LNET_NI_DOWN_NONE : LNET_NI_DOWN_LINK;
+	if (!lnet_lnd_type_carried(ni->ni_nid.nid_lnd))
+		return LNET_NI_DOWN_NO_LND;
+	if (ni->ni_family_refused ||
+	    !lnet_lnd_carries_family(ni->ni_nid.nid_lnd, ni->ni_nid.nid_addr_len))
+		return LNET_NI_DOWN_FAMILY;
+	return ni->ni_status == LNET_NI_STATUS_UP ? LNET_NI_DOWN_NONE : LNET_NI_DOWN_LINK;
 }
 
 void lnet_ni_log(const struct lnet_ni *ni, const char *what)
@@ -185,19 +216,44 @@ static void lnet_ni_publish(struct lnet *ln, struct lnet_net *net,
 }
 
 /*
- * The LND tunables a new NI keeps: as asked (-1 = unset), except that
- * conns_per_peer 0 ("the LND chooses") and -1 are what our socket LND
- * chooses, one connection. Other LNDs have none here: all -1.
+ * conns_per_peer for a link of @mbps Mb/s when it is 0 or unset, Lustre's
+ * rule: one, plus one for every fourfold of speed above 1 Gb/s (half the
+ * base-2 logarithm of the speed in Gb/s), so 10 Gb/s (veth) gives 2,
+ * 100 Gb/s 4. A device that tells no speed counts as 1 Gb/s.
+ */
+s32 lnet_conns_per_peer_for_speed(u32 mbps)
+{
+	u32 gbps = mbps < 1000 ? 1 : mbps / 1000;
+	s32 log2 = 0;
+
+	while (gbps >>= 1)
+		log2++;
+	return log2 / 2 + 1;
+}
+
+/*
+ * The LND tunables an NI keeps: as asked (-1 = unset), except that a tcp
+ * NI's conns_per_peer 0 ("the LND chooses") and -1 become the number the
+ * link speed @mbps gives (Lustre's default), the value in force.
+ * Other LNDs have none here: all -1.
  */
 static void lnet_ni_lnd_tun_resolve(struct lnet_sock_tunables *t, u32 net_id,
-				    const struct lnet_sock_tunables *asked)
+				    const struct lnet_sock_tunables *asked, u32 mbps)
 {
 	if (asked)
 		*t = *asked;
 	else
 		lnet_sock_tunables_unset(t);
 	if (LNET_NET_LND(net_id) == LNET_LND_TCP && t->conns_per_peer <= 0)
-		t->conns_per_peer = LNET_SOCK_CONNS_PER_PEER_DEF;
+		t->conns_per_peer = lnet_conns_per_peer_for_speed(mbps);
+}
+
+/* The link speed of @ni's interface now (0: unknown, or no interface). */
+static u32 lnet_ni_speed(struct lnet *ln, const struct lnet_ni *ni)
+{
+	struct os_ifaddr ifa = { 0 };
+
+	return ln->ln_if_lookup(ni->ni_ifname, &ifa) ? 0 : ifa.speed_mbps;
 }
 
 /* The NIs a SET_NI_LND names: @nid's, else @net_id's, else every tcp NI. */
@@ -224,8 +280,8 @@ static void lnet_ni_lnd_log(const struct lnet_ni *ni)
 	lnet_ni_log(ni, what);
 }
 
-static void lnet_ni_lnd_set_one(struct lnet_ni *ni, const struct lnet_sock_tunables *t,
-				u32 rows)
+static void lnet_ni_lnd_set_one(struct lnet *ln, struct lnet_ni *ni,
+				const struct lnet_sock_tunables *t, u32 rows)
 {
 	struct lnet_sock_tunables cur = ni->ni_lnd_tun;
 	u32 i;
@@ -233,7 +289,8 @@ static void lnet_ni_lnd_set_one(struct lnet_ni *ni, const struct lnet_sock_tunab
 	for (i = 0; i < __LNET_SOCK_TUN_MAX; i++)
 		if (rows & LNET_NI_LND_ROW(i))
 			*lnet_sock_tun_ref(&cur, i) = lnet_sock_tun_get(t, i);
-	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, ni->ni_net->net_id, &cur);
+	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, ni->ni_net->net_id, &cur,
+				lnet_ni_speed(ln, ni));
 	lnet_ni_lnd_log(ni);
 }
 
@@ -259,7 +316,7 @@ int lnet_ni_lnd_set(struct lnet *ln, u32 net_id, const struct lnet_nid *nid,
 	list_for_each_entry(net, &ln->ln_nets, net_list)
 		list_for_each_entry(ni, &net->net_nis, ni_list)
 			if (lnet_ni_lnd_set_names(ni, net_id, nid)) {
-				lnet_ni_lnd_set_one(ni, t, rows);
+				lnet_ni_lnd_set_one(ln, ni, t, rows);
 				n++;
 			}
 	return n ? 0 : -ENOENT;
@@ -344,7 +401,7 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 	ni->ni_nid = nid;
 	memcpy(ni->ni_ifname, ifname, strlen(ifname) + 1);
 	ni->ni_tun = rtun;
-	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, net_id, lnd_tun);
+	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, net_id, lnd_tun, ifa.speed_mbps);
 	ni->ni_tx_credits = rtun.credits;
 	ni->ni_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
 	ni->ni_net = net;

@@ -6,8 +6,9 @@
  *
  * The notifier runs with rtnl_lock held, and lnet_link_event() takes
  * ln_api_mutex, which an ioctl may hold for a while: so the notifier only
- * queues the change and a work item hands it to the core, in order. LNet
- * never waits for rtnl_lock while holding its own lock either way.
+ * queues the change and a work item hands it to the core, in order. The
+ * order is LNet's lock, then rtnl_lock (os_if_lookup() reads a link's
+ * speed under it), never the reverse.
  *
  * Interfaces are named, not tied to a network namespace: the core knows
  * its NIs by interface name only, so a change of an interface of the same

@@ -57,11 +57,13 @@ struct os_ifaddr {
 	u8   addr_len;		/* 4 (IPv4) or 16 (IPv6) */
 	u8   addr[16];		/* network byte order */
 	bool up;		/* IFF_UP and carrier */
+	u32  speed_mbps;	/* link speed in Mb/s, 0 when the device tells none */
 };
 
 /*
  * Look up interface @ifname: its first IPv4 address, else its first global
  * IPv6 address. Loopback and link-local addresses are never returned.
+ * The speed is the device's ethtool link speed (veth says 10000).
  * Returns 0, -ENODEV (no such interface) or -EADDRNOTAVAIL (no usable
  * address).
  */

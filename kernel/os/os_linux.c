@@ -9,6 +9,8 @@
  * (none today) the initial namespace is used.
  */
 #include <linux/netdevice.h>
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
 #include <linux/inetdevice.h>
 #include <linux/nsproxy.h>
 #include <linux/sched.h>
@@ -81,6 +83,23 @@ static bool os_if_ipv6(struct net_device *dev, struct os_ifaddr *out)
 #endif
 }
 
+/*
+ * @dev's ethtool link speed in Mb/s, 0 when it tells none. rtnl_lock is
+ * taken under LNet's own lock: nothing holds rtnl while waiting for
+ * LNet's (the netdevice notifier only queues its changes).
+ */
+static u32 os_if_speed(struct net_device *dev)
+{
+	struct ethtool_link_ksettings ks;
+	u32 speed = 0;
+
+	rtnl_lock();
+	if (!__ethtool_get_link_ksettings(dev, &ks) && ks.base.speed != (u32)SPEED_UNKNOWN)
+		speed = ks.base.speed;
+	rtnl_unlock();
+	return speed;
+}
+
 int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 {
 	struct net_device *dev;
@@ -94,6 +113,8 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 		return -ENODEV;
 	out->up = netif_running(dev) && netif_carrier_ok(dev);
 	found = os_if_ipv4(dev, out) || os_if_ipv6(dev, out);
+	if (found)
+		out->speed_mbps = os_if_speed(dev);
 	dev_put(dev);
 	return found ? 0 : -EADDRNOTAVAIL;
 }

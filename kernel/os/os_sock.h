@@ -78,6 +78,13 @@ int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 /* The same in either family (both addresses of one; else -EAFNOSUPPORT). */
 int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
 		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out);
+/*
+ * os_sock_connect() with the IP type of service @tos (0-255; -1: the
+ * system's) set before the connection starts, so that its first packet
+ * carries it. -EINVAL for a @tos the system refuses.
+ */
+int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
+			int tos, struct os_sock **out);
 /* 0 once connected, -EINPROGRESS still going, or why it failed. */
 int os_sock_connect_result(struct os_sock *s);
 
@@ -104,6 +111,28 @@ int os_sock_peer_addr(struct os_sock *s, struct os_sockaddr *addr, u16 *port);
 
 /* The IP type of service (0-255) of @s's packets (IPv6: traffic class). */
 int os_sock_set_tos(struct os_sock *s, int tos);
+/* The IP type of service @s's packets carry now (0-255), or -errno. */
+int os_sock_get_tos(struct os_sock *s);
+
+/*
+ * Source routing of an NI's address (os_user_sock_route.c): the packets
+ * from @addr, an address of interface @ifname, leave by @ifname (a rule
+ * "from @addr" to a table holding the route to @ifname's subnet through
+ * @ifname), what Lustre's `lnetctl setup-mrrouting` sets up. 0 and *@out
+ * for os_sock_unroute_source(), or -ENODEV, -EADDRNOTAVAIL (@addr is not
+ * on @ifname), -EEXIST (the rule is there: someone else's), -EPERM...
+ */
+struct os_sock_route {
+	int r_ifindex;
+	int r_prefixlen;
+	u32 r_table;
+	u8 r_addr[4];
+	bool r_set;		/* ours to remove */
+};
+
+int os_sock_route_source(const char *ifname, const u8 addr[4], struct os_sock_route *out);
+/* Remove what os_sock_route_source() set up (nothing unless it succeeded). */
+void os_sock_unroute_source(struct os_sock_route *r);
 
 /* Stop both directions now (pending poll waits see OS_POLL_ERR). */
 void os_sock_shutdown(struct os_sock *s);

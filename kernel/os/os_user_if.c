@@ -6,7 +6,12 @@
  */
 #include "os.h"
 
+#include <linux/ethtool.h>
 #include <linux/if.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <netlink/netlink.h>
 #include <netlink/cache.h>
 #include <netlink/route/link.h>
@@ -100,6 +105,32 @@ static int os_if_addr(struct nl_sock *sk, int ifindex, struct os_ifaddr *out)
 	return 0;
 }
 
+/*
+ * @ifname's link speed in Mb/s from ethtool (SIOCETHTOOL works in the
+ * caller's namespace, where /sys/class/net may show another's), 0 when
+ * the device reports none or unknown.
+ */
+static u32 os_if_speed(const char *ifname)
+{
+	struct ethtool_cmd cmd = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr;
+	u32 speed = 0;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, ifname, strlen(ifname));
+	ifr.ifr_data = (char *)&cmd;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		speed = ethtool_cmd_speed(&cmd);
+		if (speed == (u32)SPEED_UNKNOWN)
+			speed = 0;
+	}
+	close(fd);
+	return speed;
+}
+
 int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 {
 	struct nl_sock *sk;
@@ -120,6 +151,8 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 	if (!rc)
 		rc = os_if_addr(sk, ifindex, out);
 	nl_socket_free(sk);
+	if (!rc)
+		out->speed_mbps = os_if_speed(ifname);
 	return rc;
 }
 

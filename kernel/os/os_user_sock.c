@@ -173,6 +173,16 @@ int os_sock_accept_from(struct os_sock *ls, struct os_sock **out,
 	return *out ? 0 : -ENOMEM;
 }
 
+int os_sock_get_tos(struct os_sock *s)
+{
+	int tos = 0;
+	socklen_t len = sizeof(tos);
+
+	if (getsockopt(s->fd, IPPROTO_IP, IP_TOS, &tos, &len) < 0)
+		return -errno;
+	return tos;
+}
+
 int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 		   u16 *peer_port)
 {
@@ -193,16 +203,34 @@ int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
 int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 		    struct os_sock **out)
 {
+	return os_sock_connect_tos(laddr, lport, raddr, rport, -1, out);
+}
+
+static int os_sock_connect_addr_tos(const struct os_sockaddr *laddr, u16 lport,
+				    const struct os_sockaddr *raddr, u16 rport,
+				    int tos, struct os_sock **out);
+
+int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
+			int tos, struct os_sock **out)
+{
 	struct os_sockaddr l, r;
 
 	os_sockaddr_make(&l, laddr, 4);
 	os_sockaddr_make(&r, raddr, 4);
-	return os_sock_connect_to(&l, lport, &r, rport, out);
+	return os_sock_connect_addr_tos(&l, lport, &r, rport, tos, out);
 }
 
 int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
 		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out)
 {
+	return os_sock_connect_addr_tos(laddr, lport, raddr, rport, -1, out);
+}
+
+static int os_sock_connect_addr_tos(const struct os_sockaddr *laddr, u16 lport,
+				    const struct os_sockaddr *raddr, u16 rport,
+				    int tos, struct os_sock **out)
+{
+	bool v6 = laddr->sa_len == 16;
 	union os_sa u;
 	socklen_t ulen;
 	int fd, rc;
@@ -213,6 +241,13 @@ int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
 	rc = os_sock_bound(laddr, lport, &fd);
 	if (rc)
 		return rc;
+	/* before connect(): the SYN carries it already (IPv6: traffic class) */
+	if (tos >= 0 && setsockopt(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+				   v6 ? IPV6_TCLASS : IP_TOS, &tos, sizeof(tos)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
 	os_sock_nodelay(fd);
 	if (connect(fd, &u.sa, ulen) < 0 && errno != EINPROGRESS) {
 		/* The 4-tuple is taken: another local port may do. */

@@ -12,7 +12,7 @@ TCP1_NET='- net type: tcp1
   local NI(s):
   - interfaces: {0: veth1}
     tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
-    lnd tunables: {conns_per_peer: 1, tos: -1}
+    lnd tunables: {conns_per_peer: 2, tos: -1}
     CPT: "[0]"'
 
 # examples/lnet.yaml plus a route, routing, buffers and global settings.
@@ -97,7 +97,7 @@ edited() {
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
-    lnd tunables: {conns_per_peer: 1, tos: -1}
+    lnd tunables: {conns_per_peer: 2, tos: -1}
     CPT: '[0]'
 $TCP1_NET
 "'peer:
@@ -160,7 +160,7 @@ udsp:
 	# the rolled back timeout is the default again: it follows the global one
 	lnetctl set transaction_timeout 41
 	run lnetctl net show -v --net tcp
-	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['lnd tunables']")" = "{'conns_per_peer': 1, 'timeout': 10, 'tos': -1}" ]
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['lnd tunables']")" = "{'conns_per_peer': 2, 'timeout': 10, 'tos': -1}" ]
 }
 
 @test "import --del removes what the file names; again, or of what is absent, is no error" {

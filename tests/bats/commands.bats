@@ -49,22 +49,22 @@ lnd_sets() {
 @test "net set --conns-per-peer, --lnd-timeout, --tos: in place on one NI (--nid), a net's (--net) or every tcp NI" {
 	lnetctl net add --net tcp --if veth0,veth1
 	lnetctl net add --net tcp1 --if veth0
-	lnd_sets "10.11.0.1@tcp=4/49/-1 10.11.0.2@tcp=1/49/-1 10.11.0.1@tcp1=1/49/-1" \
+	lnd_sets "10.11.0.1@tcp=4/49/-1 10.11.0.2@tcp=2/49/-1 10.11.0.1@tcp1=2/49/-1" \
 		--nid 10.11.0.1@tcp --conns-per-peer 4
 	# Lustre's letters and number forms: -i NET, -l, 0x1e is 30
-	lnd_sets "10.11.0.1@tcp=4/30/-1 10.11.0.2@tcp=4/30/-1 10.11.0.1@tcp1=1/49/-1" \
+	lnd_sets "10.11.0.1@tcp=4/30/-1 10.11.0.2@tcp=4/30/-1 10.11.0.1@tcp1=2/49/-1" \
 		-i tcp -l 0x1e -m 4
-	lnd_sets "10.11.0.1@tcp=4/30/8 10.11.0.2@tcp=4/30/8 10.11.0.1@tcp1=1/49/8" --tos 010
-	# -1: the default again (the timeout follows the global lnd_timeout); 0 conns: the LND's one
-	lnd_sets "10.11.0.1@tcp=4/30/8 10.11.0.2@tcp=4/49/8 10.11.0.1@tcp1=1/49/8" \
+	lnd_sets "10.11.0.1@tcp=4/30/8 10.11.0.2@tcp=4/30/8 10.11.0.1@tcp1=2/49/8" --tos 010
+	# -1: the default again (the timeout follows the global lnd_timeout); 0 conns: the LND chooses by link speed, 2 on a veth (10 Gb/s)
+	lnd_sets "10.11.0.1@tcp=4/30/8 10.11.0.2@tcp=4/49/8 10.11.0.1@tcp1=2/49/8" \
 		--nid 10.11.0.2@tcp --lnd-timeout -1
-	lnd_sets "10.11.0.1@tcp=1/30/8 10.11.0.2@tcp=4/49/8 10.11.0.1@tcp1=1/49/8" \
+	lnd_sets "10.11.0.1@tcp=2/30/8 10.11.0.2@tcp=4/49/8 10.11.0.1@tcp1=2/49/8" \
 		-n 10.11.0.1@tcp --conns-per-peer 0
 	lnetctl set transaction_timeout 40
-	[ "$(lnd)" = "10.11.0.1@tcp=1/30/8 10.11.0.2@tcp=4/13/8 10.11.0.1@tcp1=1/13/8" ]
+	[ "$(lnd)" = "10.11.0.1@tcp=2/30/8 10.11.0.2@tcp=4/13/8 10.11.0.1@tcp1=2/13/8" ]
 	# with --health, on the same NI
 	lnetctl set recovery_interval 3600
-	lnd_sets "10.11.0.1@tcp=1/30/8 10.11.0.2@tcp=4/5/8 10.11.0.1@tcp1=1/13/8" \
+	lnd_sets "10.11.0.1@tcp=2/30/8 10.11.0.2@tcp=4/5/8 10.11.0.1@tcp1=2/13/8" \
 		--nid 10.11.0.2@tcp --lnd-timeout 5 --health 0
 	[ "$(health net)" = "10.11.0.1@tcp=1000 10.11.0.2@tcp=0 10.11.0.1@tcp1=1000" ]
 }

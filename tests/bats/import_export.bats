@@ -8,6 +8,7 @@
 load helpers
 lnet_suite
 
+# conns_per_peer 2: unset, the LND chooses by the link speed, 10 Gb/s on a veth
 EXAMPLE_BACKUP='net:
 -   net type: tcp
     local NI(s):
@@ -19,7 +20,7 @@ EXAMPLE_BACKUP='net:
             peer_buffer_credits: 0
             credits: 256
         lnd tunables:
-            conns_per_peer: 1
+            conns_per_peer: 2
             tos: -1
         CPT: "[0]"
 -   net type: tcp1
@@ -32,7 +33,7 @@ EXAMPLE_BACKUP='net:
             peer_buffer_credits: 0
             credits: 256
         lnd tunables:
-            conns_per_peer: 1
+            conns_per_peer: 2
             tos: -1
         CPT: "[0]"
 peer:
@@ -233,7 +234,7 @@ check_error() {
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 16, peer_buffer_credits: 0, credits: 256}
-    lnd tunables: {conns_per_peer: 1, tos: -1}
+    lnd tunables: {conns_per_peer: 2, tos: -1}
     CPT: "[0]"
 peer:
 - primary nid: 10.11.0.10@tcp
@@ -325,7 +326,7 @@ udsp:
 	  "[('lnd tunables', {'conns_per_peer': 4, 'timeout': 30, 'tos': 104}), ('dev cpt', -1), ('CPT', '[0]')]" ]
 	run lnetctl net show -v --net o2ib
 	[ "$(yaml_get "sorted(d['net'][0]['local NI(s)'][0])")" = \
-	  "['CPT', 'dev cpt', 'interfaces', 'nid', 'statistics', 'status', 'tunables']" ]
+	  "['CPT', 'dev cpt', 'interfaces', 'nid', 'statistics', 'status', 'status reason', 'tunables']" ]
 	run lnetctl export --backup
 	printf '%s\n' "$output" >"$T/backup.yaml"
 	yaml_is 'net:
@@ -411,7 +412,7 @@ udsp:
 	lnetctl import "$TOP/tests/data/net/ip2nets.yaml"
 	run lnetctl net show -v
 	[ "$(yaml_get "[(n['net type'], ni['nid'], ni.get('interfaces'), ni['tunables']['peer_credits'], ni.get('lnd tunables', {}).get('conns_per_peer')) for n in d['net'] for ni in n['local NI(s)']]")" = \
-	  "[('lo', '0@lo', None, 0, None), ('tcp', '10.11.0.2@tcp', {0: 'veth1'}, 8, 1), ('tcp1', '10.11.0.2@tcp1', {0: 'veth1'}, 16, 2), ('tcp1', '10.11.0.1@tcp1', {0: 'veth0'}, 16, 2)]" ]
+	  "[('lo', '0@lo', None, 0, None), ('tcp', '10.11.0.2@tcp', {0: 'veth1'}, 8, 2), ('tcp1', '10.11.0.2@tcp1', {0: 'veth1'}, 16, 2), ('tcp1', '10.11.0.1@tcp1', {0: 'veth0'}, 16, 2)]" ]
 	state >"$T/first"
 	lnetctl import "$TOP/tests/data/net/ip2nets.yaml"
 	diff "$T/first" <(state)

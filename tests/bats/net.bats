@@ -50,6 +50,7 @@ add_ipv6_if() {
 	add_ipv6_if
 	lnetctl net add --net tcp1 --if veth0
 	lnetctl net add --net=tcp2 --if=veth2
+	# the IPv6 NI is down: the socket LND does not carry IPv6 (yet)
 	run lnetctl net show
 	[ "$status" -eq 0 ]
 	yaml_is "net:
@@ -66,7 +67,7 @@ add_ipv6_if() {
 - net type: tcp2
   local NI(s):
   - nid: 2001:db8:12::1@tcp2
-    status: up
+    status: down
     interfaces:
       0: veth2"
 }
@@ -100,7 +101,7 @@ add_ipv6_if() {
 	run lnetctl net show -v
 	[ "$status" -eq 0 ]
 	[ "$(yaml_get "[[ni.get('lnd tunables'), ni['dev cpt'], ni['CPT']] for n in d['net'] for ni in n['local NI(s)']]")" = \
-	  "[[None, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 20, 'tos': 16}, -1, '[0]'], [{'conns_per_peer': 1, 'timeout': 10, 'tos': -1}, -1, '[0]']]" ]
+	  "[[None, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 20, 'tos': 16}, -1, '[0]'], [{'conns_per_peer': 2, 'timeout': 10, 'tos': -1}, -1, '[0]']]" ]
 	# Lustre's spelling: CPT double-quoted, the keys in Lustre's order
 	[[ "$output" == *'        lnd tunables:
             conns_per_peer: 2

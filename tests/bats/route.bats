@@ -270,7 +270,7 @@ buffers: {tiny: 16, small: 8, large: 4}'
   local NI(s):
   - interfaces: {0: veth0}
     tunables: {peer_timeout: 180, peer_credits: 8, peer_buffer_credits: 0, credits: 256}
-    lnd tunables: {conns_per_peer: 1, tos: -1}
+    lnd tunables: {conns_per_peer: 2, tos: -1}
     CPT: "[0]"
 peer:
 - {primary nid: 10.11.0.10@tcp, Multi-Rail: false, peer ni: [{nid: 10.11.0.10@tcp}]}

@@ -20,6 +20,7 @@
 #include <sys/socket.h>
 
 #include "../../kernel/core/lnet.h"
+#include "../../kernel/core/validate.h"
 #include "../../kernel/udsp/udsp.h"
 #include "../../kernel/builtin/builtin.h"
 #include "../../kernel/lnd/socklnd/socklnd_priv.h"
@@ -384,6 +385,8 @@ static void test_many_in_flight(void **state)
 struct conn_view {
 	int kind;
 	u16 lport, rport;
+	u64 picked;		/* when it last carried a send (0: never) */
+	int tos;		/* IP_TOS of its socket */
 };
 
 /* The open connections of @self's NI to @peer: kinds and ports. */
@@ -407,6 +410,8 @@ static int conns_of(struct node *self, struct node *peer, struct conn_view *v, i
 			if (c->c_closing || n == max)
 				continue;
 			v[n].kind = c->c_kind;
+			v[n].picked = c->c_picked;
+			v[n].tos = os_sock_get_tos(c->c_sock);
 			assert_int_equal(os_sock_local(c->c_sock, addr, &v[n].lport), 0);
 			assert_int_equal(os_sock_peer(c->c_sock, addr, &v[n].rport), 0);
 			n++;
@@ -1205,6 +1210,194 @@ static void test_connect_refused(void **state)
 	put_one(100);
 }
 
+
+/* ---- connections per peer ------------------------------------------------------ */
+
+/* Lustre's rule for conns_per_peer 0 / unset, by link speed in Mb/s. */
+static void test_conns_per_peer_rule(void **state)
+{
+	static const struct { u32 mbps; s32 cpp; } rows[] = {
+		{ 0, 1 }, { 100, 1 }, { 1000, 1 }, { 2500, 1 }, { 3999, 1 },
+		{ 4000, 2 }, { 10000, 2 }, { 15999, 2 }, { 16000, 3 }, { 25000, 3 },
+		{ 40000, 3 }, { 64000, 4 }, { 100000, 4 }, { 200000, 4 },
+		{ 256000, 5 }, { 400000, 5 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (lnet_conns_per_peer_for_speed(rows[i].mbps) != rows[i].cpp)
+			fail_msg("%u Mb/s: %d connections, expected %d", rows[i].mbps,
+				 lnet_conns_per_peer_for_speed(rows[i].mbps), rows[i].cpp);
+	}
+}
+
+/*
+ * Which connection of a kind carries a send: the fewest bytes queued,
+ * then round robin; CONTROL messages never go on a bulk connection.
+ */
+static void test_conn_pick(void **state)
+{
+	struct ksock_net net = { .n_conns_per_peer = 3 };
+	struct ksock_peer peer = { .p_net = &net };
+	struct ksock_conn c[4];
+	struct ksock_tx big = { .tx_nob = 5000 }, small = { .tx_nob = 100 };
+	int i;
+
+	INIT_LIST_HEAD(&peer.p_conns);
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < 4; i++) {
+		c[i].c_kind = i ? SOCKLND_CONN_BULK_OUT : SOCKLND_CONN_CONTROL;
+		INIT_LIST_HEAD(&c[i].c_txq);
+		list_add_tail(&c[i].c_list, &peer.p_conns);
+	}
+	assert_true(ksock_peer_short(&peer, SOCKLND_CONN_BULK_IN));	/* none */
+	assert_false(ksock_peer_short(&peer, SOCKLND_CONN_BULK_OUT));	/* 3 of 3 */
+	assert_false(ksock_peer_short(&peer, SOCKLND_CONN_CONTROL));
+	assert_int_equal(ksock_peer_conn_count(&peer, SOCKLND_CONN_BULK_OUT), 3);
+	assert_int_equal(ksock_peer_conns_wanted(&peer, SOCKLND_CONN_CONTROL), 1);
+	assert_int_equal(ksock_peer_conns_wanted(&peer, SOCKLND_CONN_BULK_IN), 3);
+	/* all empty: each in turn */
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[1]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[2]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[3]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[1]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_CONTROL), &c[0]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_IN), NULL);
+	/* c[2] holds 5000 bytes, c[3] 100: c[1], the empty one, every time */
+	list_add_tail(&big.tx_list, &c[2].c_txq);
+	list_add_tail(&small.tx_list, &c[3].c_txq);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[1]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[1]);
+	list_del(&small.tx_list);	/* c[1], c[3] empty: the one chosen longer ago */
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[3]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[1]);
+	c[1].c_closing = true;		/* closing: never chosen */
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[3]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[3]);
+	assert_int_equal(ksock_peer_conn_count(&peer, SOCKLND_CONN_BULK_OUT), 2);
+	list_del(&big.tx_list);
+}
+
+/* @self's open connections to @peer of each kind, counted into @n[4]. */
+static void kinds_of(struct node *self, struct node *peer, int n[4])
+{
+	struct conn_view v[32];
+	int i, k = conns_of(self, peer, v, 32);
+
+	memset(n, 0, 4 * sizeof(int));
+	for (i = 0; i < k; i++)
+		n[v[i].kind]++;
+}
+
+/* Wait until A holds @want[4] connections of each kind to B (top-ups are async). */
+static bool a_kinds_become(const int want[4])
+{
+	u64 deadline = os_now_ns() + WAIT_NS;
+	int n[4];
+
+	for (;;) {
+		kinds_of(&A, &B, n);
+		if (!memcmp(n, want, sizeof(n)))
+			return true;
+		if (os_now_ns() >= deadline)
+			return false;
+		usleep(20000);
+	}
+}
+
+/* `net set` of one LND tunable @row to @v on @n's NI. */
+static void set_lnd(struct node *n, u32 row, s32 v)
+{
+	struct lnet_sock_tunables t;
+
+	lnet_sock_tunables_unset(&t);
+	*lnet_sock_tun_ref(&t, row) = v;
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	assert_int_equal(lnet_ni_lnd_set(&n->ln, 0, &n->nid, &t, LNET_NI_LND_ROW(row)), 0);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+}
+
+static void a_set_conns_per_peer(s32 cpp)
+{
+	set_lnd(&A, LNET_SOCK_CONNS_PER_PEER, cpp);
+}
+
+/* @n PUTs of LNET_MTU bytes A -> B's sink at once, each ACKed, the bytes intact. */
+static void put_burst(int n)
+{
+	struct op ops[16];
+	struct lnet_handle_md h[16];
+	int i;
+
+	assert_true(n <= 16);
+	memset(ops, 0, sizeof(ops));
+	memset(sink, 0, LNET_MTU);
+	os_mutex_lock(&A.ln.ln_api_mutex);
+	for (i = 0; i < n; i++) {
+		h[i] = a_bind(pattern, LNET_MTU, &ops[i]);
+		assert_int_equal(lnet_put(&A.ln, NULL, h[i], true, &B.nid, LNET_PID_LUSTRE,
+					  PT_SINK, 1, 0, LNET_MTU, 0), 0);
+	}
+	for (i = 0; i < n; i++) {
+		assert_true(wait_count(&A.ln, &ops[i].nresp, 1));
+		assert_int_equal(ops[i].send_status, 0);
+		assert_int_equal(ops[i].resp_status, 0);
+		assert_int_equal(ops[i].resp_mlength, LNET_MTU);
+		lnet_md_unlink(&A.ln, h[i]);
+	}
+	os_mutex_unlock(&A.ln.ln_api_mutex);
+	assert_memory_equal(sink, pattern, LNET_MTU);
+}
+
+/*
+ * conns_per_peer 3 on A (B keeps 1): A's next sends open two more
+ * BULK_IN and BULK_OUT connections (CONTROL stays one), B accepts them
+ * all (the mirror kinds), and a burst of PUTs goes over every BULK_OUT
+ * connection, intact. Back to 1: the connections there stay (the value
+ * applies to new connections).
+ */
+static void test_conns_per_peer(void **state)
+{
+	static const int three[4] = { [SOCKLND_CONN_CONTROL] = 1,
+		[SOCKLND_CONN_BULK_IN] = 3, [SOCKLND_CONN_BULK_OUT] = 3 };
+	struct conn_view v[32];
+	int nb[4], i, n, used = 0, tos_a[256] = { 0 }, tos_b[256] = { 0 };
+	u64 before = 0;
+
+	/* the connections opened from now on carry each side's tos */
+	set_lnd(&A, LNET_SOCK_TOS, 0x48);
+	set_lnd(&B, LNET_SOCK_TOS, 0x20);
+	a_set_conns_per_peer(3);
+	put_one(LNET_MTU);
+	assert_true(a_kinds_become(three));
+	kinds_of(&B, &A, nb);
+	assert_int_equal(nb[SOCKLND_CONN_CONTROL], 1);
+	assert_int_equal(nb[SOCKLND_CONN_BULK_IN], 3);
+	assert_int_equal(nb[SOCKLND_CONN_BULK_OUT], 3);
+	n = conns_of(&A, &B, v, 32);
+	for (i = 0; i < n; i++)		/* the last send chosen before the burst */
+		before = v[i].picked > before ? v[i].picked : before;
+	for (i = 0; i < n; i++)
+		tos_a[v[i].tos & 0xff]++;
+	assert_int_equal(tos_a[0x48], 4);	/* the four new ones; three old ones keep 0 */
+	assert_int_equal(tos_a[0], 3);
+	n = conns_of(&B, &A, v, 32);
+	for (i = 0; i < n; i++)
+		tos_b[v[i].tos & 0xff]++;
+	assert_int_equal(tos_b[0x20], 4);	/* B's side: its own tos, set on accept */
+	assert_int_equal(tos_b[0], 3);
+	set_lnd(&A, LNET_SOCK_TOS, -1);
+	set_lnd(&B, LNET_SOCK_TOS, -1);
+	put_burst(12);
+	n = conns_of(&A, &B, v, 32);
+	for (i = 0; i < n; i++)
+		used += v[i].kind == SOCKLND_CONN_BULK_OUT && v[i].picked > before;
+	assert_int_equal(used, 3);
+	a_set_conns_per_peer(1);
+	put_one(LNET_MTU);
+	assert_true(a_kinds_become(three));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1221,6 +1414,9 @@ int main(void)
 		cmocka_unit_test_setup(test_tx_timeout, log_mark),
 		cmocka_unit_test_setup(test_connect_refused, log_mark),
 		cmocka_unit_test_setup(test_two_nets_one_address, log_mark),
+		cmocka_unit_test_setup(test_conns_per_peer_rule, log_mark),
+		cmocka_unit_test_setup(test_conn_pick, log_mark),
+		cmocka_unit_test_setup(test_conns_per_peer, log_mark),
 		cmocka_unit_test_setup(test_shutdown_fails_waiting, log_mark),
 	};
 

@@ -153,7 +153,8 @@ struct lnet_ioc_config {
  *   ni_lat (and pr_lat) were appended: the struct grew, so the size in
  *   the command numbers of ADD_NET, DEL_NET and GET_NET (GET_PEER_NI,
  *   ADD/DEL_PEER_NI) changed and a caller built before gets ENOTTY.
- *   ni_pad and ni_pad2 must be zero like the reserved fields; ni_flags
+ *   ni_down_reason (once ni_pad2) says why ni_status is DOWN (enum
+ *   lnet_ni_down_reason); on input it must be zero, as ni_pad; ni_flags
  *   has no bit but LNET_NI_F_LND_TUN (DEL_NET and GET_NET ignore it and
  *   ni_lnd_tun).
  */
@@ -224,6 +225,20 @@ enum lnet_ni_status {
 };
 
 /*
+ * ni_down_reason (GET_NET out; zero on input): why ni_status is DOWN.
+ * An NI whose LND cannot carry its traffic is down whatever its link:
+ * it stays configuration only (kept, shown, exported), and sends through
+ * it fail at once. The LND decides (its startup refuses the address
+ * family), so the reason goes when an LND learns the family.
+ */
+enum lnet_ni_down_reason {
+	LNET_NI_DOWN_NONE	= 0,	/* up */
+	LNET_NI_DOWN_LINK	= 1,	/* the interface is down or has no carrier */
+	LNET_NI_DOWN_NO_LND	= 2,	/* no LND of the net's type here (o2ib, gni, kfi...) */
+	LNET_NI_DOWN_FAMILY	= 3,	/* the LND does not carry the address family (IPv6 on tcp today) */
+};
+
+/*
  * ni_flags. ni_lnd_tun and ni_flags were reserved words (zero on input),
  * so zero keeps what such a request meant: the LND's defaults.
  */
@@ -251,7 +266,9 @@ enum lnet_ni_flags {
  *   other field zero. All or nothing: every NI named changes, or none.
  *   The socket LND reads the new timeout at its next send (deadlines of
  *   sends already queued stay), tos at its next connection;
- *   conns_per_peer 0 and -1 resolve to 1, as on ADD_NET.
+ *   conns_per_peer 0 and -1 resolve by the link speed, as on ADD_NET;
+ *   the LND opens connections up to the new count at its next send,
+ *   and keeps those above it.
  *   Errors: EINVAL (no row bit, an unknown flag, a value out of its
  *   row's range, a net or NI that is not tcp, a non-zero field besides
  *   those, a malformed NID), ENOENT (ni_nid is not a NID of this node,
@@ -280,7 +297,7 @@ struct lnet_ioc_ni {
 	__u32 ni_txq_len;			/* out: messages waiting for a credit */
 	__u32 ni_ping_count;			/* out: recovery pings sent */
 	__u32 ni_next_ping_s;			/* out: 0 = no recovery ping due */
-	__u32 ni_pad2;
+	__u32 ni_down_reason;			/* out: enum lnet_ni_down_reason (was ni_pad2) */
 	__u64 ni_stats[__LNET_IOC_STATS_MAX][__LNET_IOC_MSG_MAX];	/* out */
 	__u64 ni_hstatus[__LNET_IOC_HS_MAX];	/* out */
 	struct lnet_sock_tunables ni_lnd_tun;	/* valid with LNET_NI_F_LND_TUN */

@@ -61,9 +61,13 @@
  * The socket LND's tunables of a tcp NI (IOC_LIBCFS_ADD_NET, GET_NET:
  * ni_lnd_tun), Lustre's `lnd tunables:` keys; rows as LNET_NI_TUNABLES.
  * -1 stands for def, and where def is -1 the value is derived:
- *   conns_per_peer  0 = the LND chooses (Lustre: by link speed); ours opens
- *                   one connection per peer, so 0 and -1 resolve to 1.
- *                   Values above 1 are kept and shown, not yet honoured.
+ *   conns_per_peer  BULK_IN and BULK_OUT connections the LND opens to
+ *                   each peer NI, each (CONTROL stays one). 0 and -1: the
+ *                   LND chooses by the interface's link speed, Lustre's
+ *                   rule (1 up to 4 Gb/s, 2 from 4 (veth: 10), 3 from 16,
+ *                   4 from 64 Gb/s...; 1 when the device tells none).
+ *                   GET_NET reports the value in force; a change applies
+ *                   to the connections opened from then on.
  *   timeout         seconds a send may wait in the LND; -1 (the default)
  *                   follows the global lnd_timeout ((transaction_timeout
  *                   - 1) / (retry_count + 1)) as it changes. GET_NET
@@ -74,7 +78,7 @@
  */
 #define LNET_SOCK_TUNABLES(X)						\
 	X(LNET_SOCK_CONNS_PER_PEER, conns_per_peer, "conns-per-peer", 'm', \
-	  0, 127, 1, "connections to each peer (0: the LND chooses)")	\
+	  0, 127, 0, "connections to each peer (0: the LND chooses)")	\
 	X(LNET_SOCK_TIMEOUT, timeout, "lnd-timeout", 0,		\
 	  1, 86400, -1, "seconds a send may wait in the LND")		\
 	X(LNET_SOCK_TOS, tos, "tos", 0,					\

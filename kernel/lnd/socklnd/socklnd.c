@@ -45,24 +45,87 @@ struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 	return peer;
 }
 
+/* Bytes of the messages queued on @conn (whole messages: a cheap, stable measure). */
+static u64 ksock_conn_queued(const struct ksock_conn *conn)
+{
+	const struct ksock_tx *tx;
+	u64 nob = 0;
+
+	list_for_each_entry(tx, &conn->c_txq, tx_list)
+		nob += tx->tx_nob;
+	return nob;
+}
+
+/* Should @c carry the next send rather than @best? Fewer queued bytes, then round robin. */
+static bool ksock_conn_better(const struct ksock_conn *c, u64 c_queued,
+			      const struct ksock_conn *best, u64 best_queued)
+{
+	if (!best)
+		return true;
+	if (c_queued != best_queued)
+		return c_queued < best_queued;
+	return c->c_picked < best->c_picked;
+}
+
 /*
- * The first open connection of @kind (with ks_lock held), else one of
- * kind ANY (peers without typed connections send everything on those),
- * or NULL.
+ * The open connection of @kind for a send (with ks_lock held): of the
+ * conns_per_peer of that kind, the one with the fewest bytes queued, and
+ * among equals the one chosen longest ago; else one of kind ANY (peers
+ * without typed connections send everything on those), or NULL.
  */
 struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind)
 {
-	struct ksock_conn *conn, *any = NULL;
+	struct ksock_conn *conn, *best = NULL, *any = NULL;
+	u64 q, best_q = 0;
 
 	list_for_each_entry(conn, &peer->p_conns, c_list) {
 		if (conn->c_closing)
 			continue;
-		if (conn->c_kind == kind)
-			return conn;
 		if (conn->c_kind == SOCKLND_CONN_ANY && !any)
 			any = conn;
+		if (conn->c_kind != kind)
+			continue;
+		q = ksock_conn_queued(conn);
+		if (ksock_conn_better(conn, q, best, best_q)) {
+			best = conn;
+			best_q = q;
+		}
 	}
-	return any;
+	if (!best)
+		best = any;
+	if (best)
+		best->c_picked = ++peer->p_picks;
+	return best;
+}
+
+/* With ks_lock held: @peer's open connections of @kind (ANY counts for every kind). */
+u32 ksock_peer_conn_count(struct ksock_peer *peer, int kind)
+{
+	struct ksock_conn *conn;
+	u32 n = 0;
+
+	list_for_each_entry(conn, &peer->p_conns, c_list)
+		if (!conn->c_closing &&
+		    (conn->c_kind == kind || conn->c_kind == SOCKLND_CONN_ANY))
+			n++;
+	return n;
+}
+
+/* How many connections of @kind we open to @peer: one CONTROL, conns_per_peer of a bulk kind. */
+u32 ksock_peer_conns_wanted(const struct ksock_peer *peer, int kind)
+{
+	return kind == SOCKLND_CONN_CONTROL ? 1 : peer->p_net->n_conns_per_peer;
+}
+
+/*
+ * With ks_lock held: does @peer have fewer connections of @kind than
+ * wanted? A send tops up only its own kind: a passive side's ACK on the
+ * one CONTROL must not race the active side's bulk connections with
+ * its own.
+ */
+bool ksock_peer_short(struct ksock_peer *peer, int kind)
+{
+	return ksock_peer_conn_count(peer, kind) < ksock_peer_conns_wanted(peer, kind);
 }
 
 /* Queue @peer for the connd (ks_lock held). */
@@ -187,6 +250,7 @@ static int ksock_threads_start(void)
 
 static void ksock_listener_free(struct ksock_listener *l)
 {
+	os_sock_unroute_source(&l->l_route);
 	os_pollset_destroy(l->l_ps);
 	os_sock_close(l->l_sock);
 	os_free(l);
@@ -223,6 +287,28 @@ static int ksock_listener_open(const u8 addr[4], u16 port,
 }
 
 /*
+ * The connections of @l's address leave by its interface @ifname, also
+ * when another interface has an address of the same subnet (see
+ * os_user_sock_route.c: source rules, not sockets bound to a device). No
+ * rule for loopback addresses; without one (no right to add it), the
+ * system's routes pick the interface, as before.
+ */
+static void ksock_listener_route(struct ksock_listener *l, const char *ifname)
+{
+	char name[32];
+	int rc;
+
+	if (l->l_addr[0] == 127)
+		return;
+	rc = os_sock_route_source(ifname, l->l_addr, &l->l_route);
+	if (rc) {
+		ksock_addr_name(l->l_addr, l->l_port, name, sizeof(name));
+		os_warn("socklnd: %s: cannot route its packets by %s: error %d\n", name,
+			ifname, rc);
+	}
+}
+
+/*
  * With ks_thread_mutex held: @net shares the listener of its address and
  * port (several NIs, of several nets or instances, on one address), and
  * opens it when it is the first.
@@ -243,6 +329,7 @@ static int ksock_net_listen(struct ksock_net *net)
 	rc = ksock_listener_open(net->n_nid.nid_addr, net->n_port, &l);
 	if (rc)
 		return rc;
+	ksock_listener_route(l, net->n_ni->ni_ifname);
 	l->l_refs = 1;
 	list_add_tail(&l->l_list, &ks.ks_listeners);
 	net->n_listener = l;
@@ -271,13 +358,21 @@ static void ksock_net_unlisten(struct ksock_net *net)
 	ksock_listener_free(l);
 }
 
+/* The NI's conns_per_peer in force (the core resolved 0 and -1). */
+static u32 ksock_ni_conns_per_peer(const struct lnet_ni *ni)
+{
+	s32 cpp = ni->ni_lnd_tun.conns_per_peer;
+
+	return cpp > 0 ? (u32)cpp : 1;
+}
+
 static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 {
 	char nidstr[LNET_NID_STR_MAX];
 	struct ksock_net *net;
 	int rc;
 
-	if (ni->ni_nid.nid_addr_len != 4) {
+	if (!lnet_lnd_carries_family(LNET_LND_TCP, ni->ni_nid.nid_addr_len)) {
 		lnet_nid_print(&ni->ni_nid, nidstr, sizeof(nidstr));
 		os_warn("socklnd: %s: IPv6 NIs are not supported (the socket LND's wire carries IPv4 NIDs only)\n",
 			nidstr);
@@ -291,6 +386,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 	net->n_nid = ni->ni_nid;
 	net->n_incarnation = ln->ln_dp.dp_incarnation;
 	net->n_timeout_ns = lnet_ni_lnd_timeout_ns(ln, ni);
+	net->n_conns_per_peer = ksock_ni_conns_per_peer(ni);
 	net->n_port = ks.ks_port ? ks.ks_port : LNET_ACCEPTOR_PORT;
 	INIT_LIST_HEAD(&net->n_peers);
 
@@ -435,6 +531,8 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 		return rc;
 	os_mutex_lock(&ks.ks_lock);
 	net->n_timeout_ns = timeout;
+	/* `net set --conns-per-peer` applies to connections opened from now on */
+	net->n_conns_per_peer = ksock_ni_conns_per_peer(ni);
 	peer = net->n_shutdown ? NULL : ksock_peer_find_or_create(net, dst);
 	if (!peer) {
 		rc = net->n_shutdown ? -ENETDOWN : -ENOMEM;
@@ -446,6 +544,8 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	conn = ksock_peer_conn(peer, tx->tx_kind);
 	if (conn) {
 		sent = ksock_conn_send_now(conn, tx);
+		if (os_now_ns() >= peer->p_topup_after && ksock_peer_short(peer, tx->tx_kind))
+			ksock_peer_start_connect(peer);
 	} else {
 		list_add_tail(&tx->tx_list, &peer->p_txq);
 		ksock_peer_start_connect(peer);

@@ -312,6 +312,20 @@ static void ksock_refuse(struct os_sock *sock, const char *name, int rc, const c
 }
 
 /*
+ * The NI's tos tunable on an accepted connection (-1: leave the system's;
+ * its SYN-ACK went out before, as on Lustre; active connections set it
+ * before connecting). A failure only leaves the default: the connection
+ * works without it.
+ */
+static void ksock_sock_tos(const struct ksock_net *net, struct os_sock *s)
+{
+	s32 tos = net->n_ni->ni_lnd_tun.tos;
+
+	if (tos >= 0 && os_sock_set_tos(s, tos))
+		os_warn("socklnd: cannot set tos %d on a connection\n", tos);
+}
+
+/*
  * The passive side's last step, once @in, the peer's hello, was read off
  * @sock before @deadline: check it, answer with ours, attach the
  * connection. Refusals are logged (not -ENETDOWN: our own shutdown) and
@@ -327,6 +341,7 @@ void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const cha
 
 	rc = ksock_hello_check(net, in, NULL, SOCKLND_CONN_NONE, why, sizeof(why));
 	if (!rc) {
+		ksock_sock_tos(net, sock);
 		kind = ksock_kind_mirror(in->kshm_ctype);
 		ksock_hello_make(net, &in->kshm_src_nid, kind, &out);
 		rc = lnet_hello_encode(&out, buf);
@@ -360,18 +375,6 @@ static void ksock_passive(struct ksock_acc *acc)
 	ksock_passive_finish(net, acc->a_sock, acc->a_name, &in, deadline);
 }
 
-/*
- * The NI's tos tunable on a new connection (-1: leave the system's). A
- * failure only leaves the default: the connection works without it.
- */
-static void ksock_sock_tos(const struct ksock_net *net, struct os_sock *s)
-{
-	s32 tos = net->n_ni->ni_lnd_tun.tos;
-
-	if (tos >= 0 && os_sock_set_tos(s, tos))
-		os_warn("socklnd: cannot set tos %d on a connection\n", tos);
-}
-
 /* With ks_lock held: queue @sock for the hello of @net (the connd's). */
 static int ksock_accept_locked(struct ksock_net *net, void *sock)
 {
@@ -388,7 +391,6 @@ static int ksock_accept_locked(struct ksock_net *net, void *sock)
 	ksock_addr_name(addr, port, acc->a_name, sizeof(acc->a_name));
 	acc->a_net = net;
 	acc->a_sock = sock;
-	ksock_sock_tos(net, sock);
 	list_add_tail(&acc->a_list, &ks.ks_connd_accs);
 	os_cond_broadcast(&ks.ks_cond);
 	return 0;
@@ -425,24 +427,26 @@ static enum lnet_msg_hstatus ksock_connect_hstatus(int rc)
 	}
 }
 
-/* A socket from our address, from a privileged port if one is free. */
+/*
+ * A socket from our address, from a privileged port if one is free, with
+ * the NI's tos from its first packet on.
+ */
 static int ksock_connect_start(struct ksock_net *net, const struct lnet_nid *peer,
 			       struct os_sock **out)
 {
+	s32 tos = net->n_ni->ni_lnd_tun.tos;
 	u16 port;
 	int rc = -EADDRINUSE;
 
 	for (port = KSOCK_MAX_RESV_PORT; port >= KSOCK_MIN_RESV_PORT; port--) {
-		rc = os_sock_connect(net->n_nid.nid_addr, port, peer->nid_addr,
-				     net->n_port, out);
+		rc = os_sock_connect_tos(net->n_nid.nid_addr, port, peer->nid_addr,
+					 net->n_port, tos, out);
 		if (rc != -EADDRINUSE)
 			break;
 	}
 	if (rc == -EADDRINUSE || rc == -EACCES)
-		rc = os_sock_connect(net->n_nid.nid_addr, 0, peer->nid_addr,
-				     net->n_port, out);
-	if (!rc)
-		ksock_sock_tos(net, *out);
+		rc = os_sock_connect_tos(net->n_nid.nid_addr, 0, peer->nid_addr,
+					 net->n_port, tos, out);
 	return rc;
 }
 
@@ -512,7 +516,27 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 	return ksock_conn_attach(net, s, name, peer, in.kshm_src_incarnation, kind);
 }
 
-/* The connd's work for a peer with messages and no connection for them. */
+/*
+ * With ks_lock taken: how many connections of @kind @peer still wants. A
+ * round opens at most that many: one closed at once does not make the
+ * connd try again and again.
+ */
+static u32 ksock_peer_missing(struct ksock_peer *peer, int kind)
+{
+	u32 have, want;
+
+	os_mutex_lock(&ks.ks_lock);
+	have = ksock_peer_conn_count(peer, kind);
+	want = ksock_peer_conns_wanted(peer, kind);
+	os_mutex_unlock(&ks.ks_lock);
+	return have < want ? want - have : 0;
+}
+
+/*
+ * The connd's work for a peer with messages and no connection for them,
+ * or fewer connections than conns_per_peer: one CONTROL, then the bulk
+ * kinds up to conns_per_peer each (as Lustre: CONTROL stays one).
+ */
 static void ksock_active(struct ksock_peer *peer)
 {
 	struct ksock_net *net = peer->p_net;
@@ -521,22 +545,20 @@ static void ksock_active(struct ksock_peer *peer)
 	struct ksock_conn *conn;
 	LIST_HEAD(failed);
 	unsigned int i;
-	bool have;
+	u32 n;
 	int rc = 0;
 
-	for (i = 0; i < sizeof(ksock_kinds) / sizeof(ksock_kinds[0]) && !rc; i++) {
-		os_mutex_lock(&ks.ks_lock);
-		have = ksock_peer_conn(peer, ksock_kinds[i]) != NULL;
-		os_mutex_unlock(&ks.ks_lock);
-		if (!have)
+	for (i = 0; i < sizeof(ksock_kinds) / sizeof(ksock_kinds[0]) && !rc; i++)
+		for (n = ksock_peer_missing(peer, ksock_kinds[i]); n && !rc; n--)
 			rc = ksock_connect_one(net, &nid, ksock_kinds[i]);
-	}
 	os_mutex_lock(&ks.ks_lock);
 	peer->p_connecting = false;
 	if (net->n_shutdown) {
 		os_mutex_unlock(&ks.ks_lock);
 		return;		/* ksock_shutdown fails what is left */
 	}
+	if (rc)		/* no storm of connects from every send meanwhile */
+		peer->p_topup_after = os_now_ns() + KSOCK_TOPUP_RETRY_NS;
 	list_for_each_entry_safe(tx, tmp, &peer->p_txq, tx_list) {
 		conn = ksock_peer_conn(peer, tx->tx_kind);
 		if (conn) {

@@ -39,6 +39,7 @@
 #define KSOCK_SLOP_BUF		4096
 #define KSOCK_RX_STAGE		4096	/* bytes one small read asks for */
 #define KSOCK_MAX_HANDSHAKES	256	/* per listener at once (ks_max_handshakes) */
+#define KSOCK_TOPUP_RETRY_NS	(1000000000ULL)	/* after a failed extra connection */
 
 /* Why a connection closes: the log line and the health of its messages. */
 struct ksock_why {
@@ -80,6 +81,7 @@ struct ksock_conn {
 	int c_kind;			/* our view: CONTROL, BULK_IN, BULK_OUT */
 	char c_name[32];		/* "a.b.c.d:port" of the remote end */
 	bool c_closing;			/* asked to close: not used for tx */
+	u64 c_picked;			/* p_picks when last chosen for a send */
 	struct ksock_why c_why;		/* the first reason to close */
 	struct list_head c_txq;		/* struct ksock_tx, in order */
 	/* Receive state: the scheduler's, lnd_recv's while in RX_PARSE. */
@@ -109,6 +111,8 @@ struct ksock_peer {
 	bool p_alive;
 	u64 p_incarnation;		/* from its hellos, 0 = unknown */
 	u64 p_last_alive;		/* os_now_ns() of the last message */
+	u64 p_picks;			/* sends given a connection so far */
+	u64 p_topup_after;		/* os_now_ns(): no extra connection before */
 };
 
 /*
@@ -124,6 +128,7 @@ struct ksock_listener {
 	struct os_sock *l_sock;
 	struct os_pollset *l_ps;
 	struct os_thread l_thread;
+	struct os_sock_route l_route;	/* its address's packets leave by its interface */
 };
 
 struct ksock_net {
@@ -133,6 +138,7 @@ struct ksock_net {
 	struct lnet_nid n_nid;
 	u64 n_incarnation;
 	u64 n_timeout_ns;		/* lnet_lnd_timeout_ns(), cached */
+	u32 n_conns_per_peer;		/* BULK_IN and BULK_OUT each, cached */
 	u16 n_port;
 	struct ksock_listener *n_listener;
 	bool n_shutdown;
@@ -206,6 +212,9 @@ struct ksock_peer *ksock_peer_find(struct ksock_net *net, const struct lnet_nid 
 struct ksock_peer *ksock_peer_find_or_create(struct ksock_net *net,
 					     const struct lnet_nid *nid);
 struct ksock_conn *ksock_peer_conn(struct ksock_peer *peer, int kind);
+u32 ksock_peer_conn_count(struct ksock_peer *peer, int kind);
+u32 ksock_peer_conns_wanted(const struct ksock_peer *peer, int kind);
+bool ksock_peer_short(struct ksock_peer *peer, int kind);
 void ksock_peer_start_connect(struct ksock_peer *peer);
 bool ksock_peer_alive(struct ksock_peer *peer);
 void ksock_peer_notify(struct ksock_peer *peer, bool alive);
