@@ -969,6 +969,136 @@ static void test_tx_timeout(void **state)
 	get_one(LNET_MTU);
 }
 
+/* B's connection to the raw client: its messages queued and written-unacked. */
+static bool fake_conn_counts(int *queued, int *acking)
+{
+	struct lnet_ni *ni;
+	struct ksock_peer *kp;
+	struct ksock_conn *c;
+	struct ksock_tx *tx;
+	bool found = false;
+
+	*queued = *acking = 0;
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	ni = lnet_ni_find(&B.ln, &B.nid);
+	assert_non_null(ni);
+	os_mutex_lock(&ks.ks_lock);
+	kp = ksock_peer_find(ni->ni_lnd_data, &fake);
+	if (kp)
+		list_for_each_entry(c, &kp->p_conns, c_list) {
+			if (c->c_closing)
+				continue;
+			found = true;
+			list_for_each_entry(tx, &c->c_txq, tx_list)
+				(*queued)++;
+			list_for_each_entry(tx, &c->c_ackq, tx_list)
+				(*acking)++;
+		}
+	os_mutex_unlock(&ks.ks_lock);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	return found;
+}
+
+/* A raw session whose receive buffer is tiny: its TCP soon stops acknowledging. */
+static int raw_session_small_rcvbuf(u16 *port, s32 kind)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
+	u8 buf[LNET_WIRE_HELLO_LEN];
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), rcv = 4096;
+
+	assert_true(fd >= 0);
+	assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv)), 0);
+	memcpy(&a.sin_addr, A.addr, 4);
+	memcpy(&b.sin_addr, B.addr, 4);
+	b.sin_port = htons(LNET_ACCEPTOR_PORT);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&b, sizeof(b)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	*port = ntohs(a.sin_port);
+	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, kind);
+	assert_int_equal(recv(fd, buf, sizeof(buf), MSG_WAITALL), (ssize_t)sizeof(buf));
+	return fd;
+}
+
+/*
+ * Stalls, with a 1 s LND timeout. (1) A peer that stops reading: B's
+ * 200 KiB PUT goes into the socket, the peer's TCP stops acknowledging
+ * (its receive buffer is full); the PUT is not counted as sent while
+ * its bytes may still die there (queued or written: both happen), and after no progress for 1 s the connection is closed and the
+ * PUT fails with NETWORK_TIMEOUT. (2) A peer that stops in the middle
+ * of a message's payload: closed after 1 s without a byte.
+ */
+static void test_stalled_connections(void **state)
+{
+	struct lnet_md md = {
+		.start = pattern, .length = 200 * 1024,
+		.threshold = LNET_MD_THRESH_INF, .handler = handler,
+	};
+	u8 hdr[LNET_WIRE_MSG_HDR_LEN];
+	struct lnet_handle_md h;
+	struct op op = { 0 };
+	int fd, queued, acking, i;
+	u64 timeouts, t0, dt;
+	u16 port;
+
+	fake = nid4(3);
+	fd = raw_session_small_rcvbuf(&port, SOCKLND_CONN_BULK_IN);
+	/* B attaches the connection once its hello is out */
+	for (i = 0; i < 100 && !fake_conn_counts(&queued, &acking); i++)
+		usleep(10000);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	timeouts = B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT];
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 0), 0);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1), 0);
+	md.user_ptr = &op;
+	assert_int_equal(lnet_md_bind(&B.ln, &md, &h), 0);
+	t0 = os_now_ns();
+	assert_int_equal(lnet_put(&B.ln, NULL, h, false, &fake, LNET_PID_LUSTRE,
+				  PT_SINK, 1, 0, 200 * 1024, 0), 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	/* half a second on, the PUT is still held by the LND */
+	usleep(500000);
+	assert_true(fake_conn_counts(&queued, &acking));
+	assert_int_equal(queued + acking, 1);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(op.nsend, 0);
+	assert_true(wait_count(&B.ln, &op.nsend, 1));
+	dt = os_now_ns() - t0;
+	assert_int_equal(op.send_status, -EIO);
+	assert_int_equal(B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT],
+			 timeouts + 1);
+	lnet_md_unlink(&B.ln, h);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	/* 1 s without progress, seen by a scan once a second */
+	assert_true(dt >= 1000000000ULL && dt < 3500000000ULL);
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: no progress sending for 1 s ("));
+	assert_true(log_has(port, "bytes unacknowledged, "));
+	assert_true(raw_closed(fd));
+	close(fd);
+
+	/* 1000 of 100000 payload bytes, then nothing */
+	raw_put_hdr(hdr, &B.nid, 100000);
+	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
+	raw_write(fd, hdr, sizeof(hdr));
+	raw_write(fd, pattern, 1000);
+	t0 = os_now_ns();
+	for (i = 0; i < 100 && !log_has(port, "no progress receiving"); i++)
+		usleep(50000);
+	dt = os_now_ns() - t0;
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: no progress receiving a message for 1 s"));
+	assert_true(dt >= 900000000ULL && dt < 3500000000ULL);
+	assert_true(raw_closed(fd));
+	close(fd);
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 150), 0);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 2), 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	put_one(LNET_MTU);
+	get_one(LNET_MTU);
+}
+
 /*
  * C (127.0.0.5) sends to 127.0.0.4, whose "acceptor" takes connections and
  * never answers: the message waits for the handshake; unconfiguring C
@@ -1217,6 +1347,7 @@ int main(void)
 		cmocka_unit_test_setup(test_any_noop_put_ack, log_mark),
 		cmocka_unit_test_setup(test_burst_then_close, log_mark),
 		cmocka_unit_test_setup(test_tx_timeout, log_mark),
+		cmocka_unit_test_setup(test_stalled_connections, log_mark),
 		cmocka_unit_test_setup(test_connect_refused, log_mark),
 		cmocka_unit_test_setup(test_two_nets_one_address, log_mark),
 		cmocka_unit_test_setup(test_shutdown_fails_waiting, log_mark),
