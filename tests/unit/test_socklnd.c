@@ -1099,6 +1099,139 @@ static void test_stalled_connections(void **state)
 	get_one(LNET_MTU);
 }
 
+/* ---- zero-copy ACKs ------------------------------------------------------------ */
+
+/* ksock_zc_merge: @zc0/@zc1 + @cookie gives @ok and @want0/@want1. */
+static void test_zc_merge(void **state)
+{
+	static const struct {
+		u64 zc0, zc1, cookie;
+		bool ok;
+		u64 want0, want1;
+	} cases[] = {
+		{ 0, 5, 5, true, 0, 5 },	/* one, again */
+		{ 0, 5, 6, true, 6, 5 },	/* one + next: two */
+		{ 0, 5, 9, true, 9, 5 },	/* one + any: two */
+		{ 0, 9, 5, true, 9, 5 },
+		{ 9, 5, 9, true, 9, 5 },	/* two, again */
+		{ 7, 5, 6, true, 5, 7 },	/* two + the middle: a range */
+		{ 6, 5, 7, true, 5, 7 },	/* two + next: a range */
+		{ 6, 5, 4, true, 4, 6 },
+		{ 9, 5, 6, false, 9, 5 },	/* not consecutive */
+		{ 5, 7, 6, true, 5, 7 },	/* in the range */
+		{ 5, 7, 8, true, 5, 8 },	/* range grows */
+		{ 5, 7, 4, true, 4, 7 },
+		{ 5, 7, 9, false, 5, 7 },
+		{ 5, 7, 3, false, 5, 7 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		u64 zc[2] = { cases[i].zc0, cases[i].zc1 };
+
+		print_message("case %zu\n", i);
+		assert_int_equal(ksock_zc_merge(zc, cases[i].cookie), cases[i].ok);
+		assert_int_equal(zc[0], cases[i].want0);
+		assert_int_equal(zc[1], cases[i].want1);
+	}
+}
+
+#define ZC_LEN		(16 * 1024)
+
+/* A 16 KiB PUT from the raw client with ZC cookie @cookie ([0]), in @buf. */
+static size_t raw_zc_put(u8 *buf, u64 cookie)
+{
+	raw_put_hdr(buf, &B.nid, ZC_LEN);
+	lnet_put_le64(buf + 8, cookie);
+	memcpy(buf + LNET_WIRE_MSG_HDR_LEN, pattern, ZC_LEN);
+	return LNET_WIRE_MSG_HDR_LEN + ZC_LEN;
+}
+
+/* The next 24 bytes from @fd are a NOOP with ksm_zc_cookies @c0, @c1. */
+static void raw_expect_noop(int fd, u64 c0, u64 c1)
+{
+	u8 got[LNET_WIRE_KSOCK_HDR_LEN], want[LNET_WIRE_KSOCK_HDR_LEN];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	lnet_put_le32(want, KSOCK_MSG_NOOP);
+	lnet_put_le32(want + 4, 0);
+	lnet_put_le64(want + 8, c0);
+	lnet_put_le64(want + 16, c1);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(recv(fd, got, sizeof(got), MSG_WAITALL), (ssize_t)sizeof(got));
+	assert_memory_equal(got, want, sizeof(want));
+}
+
+/* Nothing more from @fd for @ms. */
+static void raw_expect_silence(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	assert_int_equal(poll(&p, 1, ms), 0);
+}
+
+/*
+ * A Lustre sender (the raw client, on its BULK_OUT connection: B's
+ * BULK_IN, where B answers): a keepalive NOOP gets no answer; a 16 KiB
+ * PUT with cookie 2 gets NOOP (0, 2) at once; PUTs read in one go merge
+ * their answers into NOOPs not written yet: 3, 4, 5 -> (3, 5), the range;
+ * 10, 20, 30 -> (20, 10), two cookies, then (0, 30). Every PUT lands, a
+ * PUT without cookie gets no NOOP, and A and B still talk.
+ */
+static void test_zc_ack(void **state)
+{
+	static u8 buf[3 * (LNET_WIRE_MSG_HDR_LEN + ZC_LEN)];
+	static const u64 bursts[2][3] = { { 3, 4, 5 }, { 10, 20, 30 } };
+	u8 noop[LNET_WIRE_KSOCK_HDR_LEN] = { 0 };
+	int fd, nput, i, j, queued, acking;
+	size_t len;
+	u16 port;
+
+	fake = nid4(3);
+	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
+	for (i = 0; i < 100 && !fake_conn_counts(&queued, &acking); i++)
+		usleep(10000);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = sink_op.nput;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+
+	lnet_put_le32(noop, KSOCK_MSG_NOOP);
+	lnet_put_le64(noop + 16, 1);		/* Lustre's keepalive */
+	raw_write(fd, noop, sizeof(noop));
+	raw_expect_silence(fd, 200);
+
+	len = raw_zc_put(buf, 2);
+	raw_write(fd, buf, len);
+	raw_expect_noop(fd, 0, 2);
+
+	for (j = 0; j < 2; j++) {
+		len = 0;
+		for (i = 0; i < 3; i++)
+			len += raw_zc_put(buf + len, bursts[j][i]);
+		/* B's scheduler waits in lnet_parse() while all of it arrives */
+		os_mutex_lock(&B.ln.ln_api_mutex);
+		raw_write(fd, buf, len);
+		usleep(50000);
+		os_mutex_unlock(&B.ln.ln_api_mutex);
+		if (j == 0) {
+			raw_expect_noop(fd, 3, 5);
+		} else {
+			raw_expect_noop(fd, 20, 10);
+			raw_expect_noop(fd, 0, 30);
+		}
+	}
+	len = raw_zc_put(buf, 0);
+	raw_write(fd, buf, len);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &sink_op.nput, nput + 8));
+	assert_int_equal(sink_op.last_mlength, ZC_LEN);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	raw_expect_silence(fd, 200);
+	assert_memory_equal(sink, pattern, ZC_LEN);
+	close(fd);
+	put_one(LNET_MTU);
+}
+
 /*
  * C (127.0.0.5) sends to 127.0.0.4, whose "acceptor" takes connections and
  * never answers: the message waits for the handshake; unconfiguring C
@@ -1348,6 +1481,8 @@ int main(void)
 		cmocka_unit_test_setup(test_burst_then_close, log_mark),
 		cmocka_unit_test_setup(test_tx_timeout, log_mark),
 		cmocka_unit_test_setup(test_stalled_connections, log_mark),
+		cmocka_unit_test(test_zc_merge),
+		cmocka_unit_test_setup(test_zc_ack, log_mark),
 		cmocka_unit_test_setup(test_connect_refused, log_mark),
 		cmocka_unit_test_setup(test_two_nets_one_address, log_mark),
 		cmocka_unit_test_setup(test_shutdown_fails_waiting, log_mark),
