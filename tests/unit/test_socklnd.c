@@ -454,14 +454,20 @@ static void test_connection_kinds(void **state)
 
 static struct lnet_nid fake;	/* 127.0.0.3@tcp: the raw client's NID */
 
-/* A blocking TCP connection 127.0.0.1:any -> B:988; its local port in *@port. */
-static int raw_connect(u16 *port)
+/*
+ * A blocking TCP connection 127.0.0.1:any -> B:988, with a receive buffer
+ * of @rcvbuf bytes (0: the system's); its local port in *@port.
+ */
+static int raw_connect_rcvbuf(u16 *port, int rcvbuf)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	assert_true(fd >= 0);
+	if (rcvbuf)
+		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+					    sizeof(rcvbuf)), 0);
 	memcpy(&a.sin_addr, A.addr, 4);
 	memcpy(&b.sin_addr, B.addr, 4);
 	b.sin_port = htons(LNET_ACCEPTOR_PORT);
@@ -470,6 +476,11 @@ static int raw_connect(u16 *port)
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
 	*port = ntohs(a.sin_port);
 	return fd;
+}
+
+static int raw_connect(u16 *port)
+{
+	return raw_connect_rcvbuf(port, 0);
 }
 
 static void raw_write(int fd, const void *buf, size_t len)
@@ -533,12 +544,15 @@ static void raw_hello(int fd, const struct lnet_nid *dst, u32 magic, u32 version
 	raw_write(fd, buf, sizeof(buf));
 }
 
-/* A full handshake as kind @kind; B's hello must be the mirror. */
-static int raw_session(u16 *port, s32 kind)
+/*
+ * A full handshake as kind @kind (receive buffer @rcvbuf, 0: the
+ * system's); B's hello must be the mirror.
+ */
+static int raw_session_rcvbuf(u16 *port, s32 kind, int rcvbuf)
 {
 	u8 buf[LNET_WIRE_HELLO_LEN];
 	struct ksock_hello h;
-	int fd = raw_connect(port);
+	int fd = raw_connect_rcvbuf(port, rcvbuf);
 
 	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, kind);
 	assert_int_equal(recv(fd, buf, sizeof(buf), MSG_WAITALL), (ssize_t)sizeof(buf));
@@ -553,6 +567,11 @@ static int raw_session(u16 *port, s32 kind)
 	assert_true(h.kshm_src_incarnation == B.ln.ln_dp.dp_incarnation);
 	os_mutex_unlock(&B.ln.ln_api_mutex);
 	return fd;
+}
+
+static int raw_session(u16 *port, s32 kind)
+{
+	return raw_session_rcvbuf(port, kind, 0);
 }
 
 /* Where log_has() starts reading: where the running test began. */
@@ -999,26 +1018,14 @@ static bool fake_conn_counts(int *queued, int *acking)
 	return found;
 }
 
-/* A raw session whose receive buffer is tiny: its TCP soon stops acknowledging. */
-static int raw_session_small_rcvbuf(u16 *port, s32 kind)
+/* B attached the raw client's connection (it does once its hello is out). */
+static void wait_fake_attached(void)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
-	u8 buf[LNET_WIRE_HELLO_LEN];
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0), rcv = 4096;
+	int queued, acking, i;
 
-	assert_true(fd >= 0);
-	assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv)), 0);
-	memcpy(&a.sin_addr, A.addr, 4);
-	memcpy(&b.sin_addr, B.addr, 4);
-	b.sin_port = htons(LNET_ACCEPTOR_PORT);
-	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&b, sizeof(b)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	*port = ntohs(a.sin_port);
-	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, kind);
-	assert_int_equal(recv(fd, buf, sizeof(buf), MSG_WAITALL), (ssize_t)sizeof(buf));
-	return fd;
+	for (i = 0; i < 100 && !fake_conn_counts(&queued, &acking); i++)
+		usleep(10000);
+	assert_true(fake_conn_counts(&queued, &acking));
 }
 
 /*
@@ -1043,10 +1050,9 @@ static void test_stalled_connections(void **state)
 	u16 port;
 
 	fake = nid4(3);
-	fd = raw_session_small_rcvbuf(&port, SOCKLND_CONN_BULK_IN);
-	/* B attaches the connection once its hello is out */
-	for (i = 0; i < 100 && !fake_conn_counts(&queued, &acking); i++)
-		usleep(10000);
+	/* a tiny receive buffer: its TCP soon stops acknowledging */
+	fd = raw_session_rcvbuf(&port, SOCKLND_CONN_BULK_IN, 4096);
+	wait_fake_attached();
 	os_mutex_lock(&B.ln.ln_api_mutex);
 	timeouts = B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT];
 	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 0), 0);
@@ -1183,14 +1189,13 @@ static void test_zc_ack(void **state)
 	static u8 buf[3 * (LNET_WIRE_MSG_HDR_LEN + ZC_LEN)];
 	static const u64 bursts[2][3] = { { 3, 4, 5 }, { 10, 20, 30 } };
 	u8 noop[LNET_WIRE_KSOCK_HDR_LEN] = { 0 };
-	int fd, nput, i, j, queued, acking;
+	int fd, nput, i, j;
 	size_t len;
 	u16 port;
 
 	fake = nid4(3);
 	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
-	for (i = 0; i < 100 && !fake_conn_counts(&queued, &acking); i++)
-		usleep(10000);
+	wait_fake_attached();
 	os_mutex_lock(&B.ln.ln_api_mutex);
 	nput = sink_op.nput;
 	os_mutex_unlock(&B.ln.ln_api_mutex);
