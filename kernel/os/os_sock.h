@@ -93,6 +93,12 @@ int os_sock_connect_result(struct os_sock *s);
  * -EAGAIN when nothing fits now, or -errno (-EPIPE, -ECONNRESET...).
  */
 long os_sock_send(struct os_sock *s, const struct os_iov *iov, int n);
+/*
+ * Bytes written to @s that the peer's TCP has not acknowledged yet (sent
+ * or still waiting to be): the count, or -errno. Written total minus
+ * this is how far the peer has acknowledged the stream.
+ */
+long os_sock_unacked(struct os_sock *s);
 /* Receive up to @len bytes: the count, 0 at end of stream, -EAGAIN, -errno. */
 long os_sock_recv(struct os_sock *s, void *buf, size_t len);
 

@@ -10,6 +10,8 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -296,6 +298,16 @@ long os_sock_recv(struct os_sock *s, void *buf, size_t len)
 	if (rc < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	return rc;
+}
+
+long os_sock_unacked(struct os_sock *s)
+{
+	int n = 0;
+
+	/* TCP's SIOCOUTQ: write_seq - snd_una, i.e. unsent + unacknowledged. */
+	if (ioctl(s->fd, SIOCOUTQ, &n) < 0)
+		return -errno;
+	return n;
 }
 
 static unsigned int os_poll_from_revents(unsigned int re)

@@ -461,14 +461,20 @@ static void test_connection_kinds(void **state)
 
 static struct lnet_nid fake;	/* 127.0.0.3@tcp: the raw client's NID */
 
-/* A blocking TCP connection 127.0.0.1:any -> B:988; its local port in *@port. */
-static int raw_connect(u16 *port)
+/*
+ * A blocking TCP connection 127.0.0.1:any -> B:988, with a receive buffer
+ * of @rcvbuf bytes (0: the system's); its local port in *@port.
+ */
+static int raw_connect_rcvbuf(u16 *port, int rcvbuf)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 
 	assert_true(fd >= 0);
+	if (rcvbuf)
+		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+					    sizeof(rcvbuf)), 0);
 	memcpy(&a.sin_addr, A.addr, 4);
 	memcpy(&b.sin_addr, B.addr, 4);
 	b.sin_port = htons(LNET_ACCEPTOR_PORT);
@@ -477,6 +483,11 @@ static int raw_connect(u16 *port)
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
 	*port = ntohs(a.sin_port);
 	return fd;
+}
+
+static int raw_connect(u16 *port)
+{
+	return raw_connect_rcvbuf(port, 0);
 }
 
 static void raw_write(int fd, const void *buf, size_t len)
@@ -540,12 +551,15 @@ static void raw_hello(int fd, const struct lnet_nid *dst, u32 magic, u32 version
 	raw_write(fd, buf, sizeof(buf));
 }
 
-/* A full handshake as kind @kind; B's hello must be the mirror. */
-static int raw_session(u16 *port, s32 kind)
+/*
+ * A full handshake as kind @kind (receive buffer @rcvbuf, 0: the
+ * system's); B's hello must be the mirror.
+ */
+static int raw_session_rcvbuf(u16 *port, s32 kind, int rcvbuf)
 {
 	u8 buf[LNET_WIRE_HELLO_LEN];
 	struct ksock_hello h;
-	int fd = raw_connect(port);
+	int fd = raw_connect_rcvbuf(port, rcvbuf);
 
 	raw_hello(fd, &B.nid, LNET_PROTO_MAGIC, KSOCK_PROTO_V3, kind);
 	assert_int_equal(recv(fd, buf, sizeof(buf), MSG_WAITALL), (ssize_t)sizeof(buf));
@@ -560,6 +574,11 @@ static int raw_session(u16 *port, s32 kind)
 	assert_true(h.kshm_src_incarnation == B.ln.ln_dp.dp_incarnation);
 	os_mutex_unlock(&B.ln.ln_api_mutex);
 	return fd;
+}
+
+static int raw_session(u16 *port, s32 kind)
+{
+	return raw_session_rcvbuf(port, kind, 0);
 }
 
 /* Where log_has() starts reading: where the running test began. */
@@ -966,7 +985,7 @@ static void test_tx_timeout(void **state)
 	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 150), 0);
 	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 2), 0);
 	os_mutex_unlock(&B.ln.ln_api_mutex);
-	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: a send timed out"));
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: no progress sending for 1 s ("));
 	close(fd);
 	/* lnet_notify: down since the close, up again with a new connection */
 	assert_int_equal(fake_state_wait(LNET_NI_STATUS_DOWN), LNET_NI_STATUS_DOWN);
@@ -974,6 +993,255 @@ static void test_tx_timeout(void **state)
 	assert_int_equal(fake_state_wait(LNET_NI_STATUS_UP), LNET_NI_STATUS_UP);
 	close(fd);
 	get_one(LNET_MTU);
+}
+
+/* B's connection to the raw client: its messages queued and written-unacked. */
+static bool fake_conn_counts(int *queued, int *acking)
+{
+	struct lnet_ni *ni;
+	struct ksock_peer *kp;
+	struct ksock_conn *c;
+	struct ksock_tx *tx;
+	bool found = false;
+
+	*queued = *acking = 0;
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	ni = lnet_ni_find(&B.ln, &B.nid);
+	assert_non_null(ni);
+	os_mutex_lock(&ks.ks_lock);
+	kp = ksock_peer_find(ni->ni_lnd_data, &fake);
+	if (kp)
+		list_for_each_entry(c, &kp->p_conns, c_list) {
+			if (c->c_closing)
+				continue;
+			found = true;
+			list_for_each_entry(tx, &c->c_txq, tx_list)
+				(*queued)++;
+			list_for_each_entry(tx, &c->c_ackq, tx_list)
+				(*acking)++;
+		}
+	os_mutex_unlock(&ks.ks_lock);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	return found;
+}
+
+/* B attached the raw client's connection (it does once its hello is out). */
+static void wait_fake_attached(void)
+{
+	int queued, acking, i;
+
+	for (i = 0; i < 100 && !fake_conn_counts(&queued, &acking); i++)
+		usleep(10000);
+	assert_true(fake_conn_counts(&queued, &acking));
+}
+
+/*
+ * Stalls, with a 1 s LND timeout. (1) A peer that stops reading: B's
+ * 200 KiB PUT goes into the socket, the peer's TCP stops acknowledging
+ * (its receive buffer is full); the PUT is not counted as sent while
+ * its bytes may still die there (queued or written: both happen), and after no progress for 1 s the connection is closed and the
+ * PUT fails with NETWORK_TIMEOUT. (2) A peer that stops in the middle
+ * of a message's payload: closed after 1 s without a byte.
+ */
+static void test_stalled_connections(void **state)
+{
+	struct lnet_md md = {
+		.start = pattern, .length = 200 * 1024,
+		.threshold = LNET_MD_THRESH_INF, .handler = handler,
+	};
+	u8 hdr[LNET_WIRE_MSG_HDR_LEN];
+	struct lnet_handle_md h;
+	struct op op = { 0 };
+	int fd, queued, acking, i;
+	u64 timeouts, t0, dt;
+	u16 port;
+
+	fake = nid4(3);
+	/* a tiny receive buffer: its TCP soon stops acknowledging */
+	fd = raw_session_rcvbuf(&port, SOCKLND_CONN_BULK_IN, 4096);
+	wait_fake_attached();
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	timeouts = B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT];
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 0), 0);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1), 0);
+	md.user_ptr = &op;
+	assert_int_equal(lnet_md_bind(&B.ln, &md, &h), 0);
+	t0 = os_now_ns();
+	assert_int_equal(lnet_put(&B.ln, NULL, h, false, &fake, LNET_PID_LUSTRE,
+				  PT_SINK, 1, 0, 200 * 1024, 0), 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	/* half a second on, the PUT is still held by the LND */
+	usleep(500000);
+	assert_true(fake_conn_counts(&queued, &acking));
+	assert_int_equal(queued + acking, 1);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(op.nsend, 0);
+	assert_true(wait_count(&B.ln, &op.nsend, 1));
+	dt = os_now_ns() - t0;
+	assert_int_equal(op.send_status, -EIO);
+	assert_int_equal(B.ln.ln_dp.dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT],
+			 timeouts + 1);
+	lnet_md_unlink(&B.ln, h);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	/* 1 s without progress, seen by a scan once a second */
+	assert_true(dt >= 1000000000ULL && dt < 3500000000ULL);
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: no progress sending for 1 s ("));
+	assert_true(log_has(port, "bytes unacknowledged, "));
+	assert_true(raw_closed(fd));
+	close(fd);
+
+	/* 1000 of 100000 payload bytes, then nothing */
+	raw_put_hdr(hdr, &B.nid, 100000);
+	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
+	raw_write(fd, hdr, sizeof(hdr));
+	raw_write(fd, pattern, 1000);
+	t0 = os_now_ns();
+	for (i = 0; i < 100 && !log_has(port, "no progress receiving"); i++)
+		usleep(50000);
+	dt = os_now_ns() - t0;
+	assert_true(log_has(port, "(127.0.0.3@tcp): closing the connection: no progress receiving a message for 1 s"));
+	assert_true(dt >= 900000000ULL && dt < 3500000000ULL);
+	assert_true(raw_closed(fd));
+	close(fd);
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_TRANSACTION_TIMEOUT, 150), 0);
+	assert_int_equal(lnet_global_set(&B.ln, LNET_GLOBAL_RETRY_COUNT, 2), 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	put_one(LNET_MTU);
+	get_one(LNET_MTU);
+}
+
+/* ---- zero-copy ACKs ------------------------------------------------------------ */
+
+/* ksock_zc_merge: @zc0/@zc1 + @cookie gives @ok and @want0/@want1. */
+static void test_zc_merge(void **state)
+{
+	static const struct {
+		u64 zc0, zc1, cookie;
+		bool ok;
+		u64 want0, want1;
+	} cases[] = {
+		{ 0, 5, 5, true, 0, 5 },	/* one, again */
+		{ 0, 5, 6, true, 6, 5 },	/* one + next: two */
+		{ 0, 5, 9, true, 9, 5 },	/* one + any: two */
+		{ 0, 9, 5, true, 9, 5 },
+		{ 9, 5, 9, true, 9, 5 },	/* two, again */
+		{ 7, 5, 6, true, 5, 7 },	/* two + the middle: a range */
+		{ 6, 5, 7, true, 5, 7 },	/* two + next: a range */
+		{ 6, 5, 4, true, 4, 6 },
+		{ 9, 5, 6, false, 9, 5 },	/* not consecutive */
+		{ 5, 7, 6, true, 5, 7 },	/* in the range */
+		{ 5, 7, 8, true, 5, 8 },	/* range grows */
+		{ 5, 7, 4, true, 4, 7 },
+		{ 5, 7, 9, false, 5, 7 },
+		{ 5, 7, 3, false, 5, 7 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		u64 zc[2] = { cases[i].zc0, cases[i].zc1 };
+
+		print_message("case %zu\n", i);
+		assert_int_equal(ksock_zc_merge(zc, cases[i].cookie), cases[i].ok);
+		assert_int_equal(zc[0], cases[i].want0);
+		assert_int_equal(zc[1], cases[i].want1);
+	}
+}
+
+#define ZC_LEN		(16 * 1024)
+
+/* A 16 KiB PUT from the raw client with ZC cookie @cookie ([0]), in @buf. */
+static size_t raw_zc_put(u8 *buf, u64 cookie)
+{
+	raw_put_hdr(buf, &B.nid, ZC_LEN);
+	lnet_put_le64(buf + 8, cookie);
+	memcpy(buf + LNET_WIRE_MSG_HDR_LEN, pattern, ZC_LEN);
+	return LNET_WIRE_MSG_HDR_LEN + ZC_LEN;
+}
+
+/* The next 24 bytes from @fd are a NOOP with ksm_zc_cookies @c0, @c1. */
+static void raw_expect_noop(int fd, u64 c0, u64 c1)
+{
+	u8 got[LNET_WIRE_KSOCK_HDR_LEN], want[LNET_WIRE_KSOCK_HDR_LEN];
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	lnet_put_le32(want, KSOCK_MSG_NOOP);
+	lnet_put_le32(want + 4, 0);
+	lnet_put_le64(want + 8, c0);
+	lnet_put_le64(want + 16, c1);
+	assert_int_equal(poll(&p, 1, 5000), 1);
+	assert_int_equal(recv(fd, got, sizeof(got), MSG_WAITALL), (ssize_t)sizeof(got));
+	assert_memory_equal(got, want, sizeof(want));
+}
+
+/* Nothing more from @fd for @ms. */
+static void raw_expect_silence(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	assert_int_equal(poll(&p, 1, ms), 0);
+}
+
+/*
+ * A Lustre sender (the raw client, on its BULK_OUT connection: B's
+ * BULK_IN, where B answers): a keepalive NOOP gets no answer; a 16 KiB
+ * PUT with cookie 2 gets NOOP (0, 2) at once; PUTs read in one go merge
+ * their answers into NOOPs not written yet: 3, 4, 5 -> (3, 5), the range;
+ * 10, 20, 30 -> (20, 10), two cookies, then (0, 30). Every PUT lands, a
+ * PUT without cookie gets no NOOP, and A and B still talk.
+ */
+static void test_zc_ack(void **state)
+{
+	static u8 buf[3 * (LNET_WIRE_MSG_HDR_LEN + ZC_LEN)];
+	static const u64 bursts[2][3] = { { 3, 4, 5 }, { 10, 20, 30 } };
+	u8 noop[LNET_WIRE_KSOCK_HDR_LEN] = { 0 };
+	int fd, nput, i, j;
+	size_t len;
+	u16 port;
+
+	fake = nid4(3);
+	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
+	wait_fake_attached();
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = sink_op.nput;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+
+	lnet_put_le32(noop, KSOCK_MSG_NOOP);
+	lnet_put_le64(noop + 16, 1);		/* Lustre's keepalive */
+	raw_write(fd, noop, sizeof(noop));
+	raw_expect_silence(fd, 200);
+
+	len = raw_zc_put(buf, 2);
+	raw_write(fd, buf, len);
+	raw_expect_noop(fd, 0, 2);
+
+	for (j = 0; j < 2; j++) {
+		len = 0;
+		for (i = 0; i < 3; i++)
+			len += raw_zc_put(buf + len, bursts[j][i]);
+		/* B's scheduler waits in lnet_parse() while all of it arrives */
+		os_mutex_lock(&B.ln.ln_api_mutex);
+		raw_write(fd, buf, len);
+		usleep(50000);
+		os_mutex_unlock(&B.ln.ln_api_mutex);
+		if (j == 0) {
+			raw_expect_noop(fd, 3, 5);
+		} else {
+			raw_expect_noop(fd, 20, 10);
+			raw_expect_noop(fd, 0, 30);
+		}
+	}
+	len = raw_zc_put(buf, 0);
+	raw_write(fd, buf, len);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &sink_op.nput, nput + 8));
+	assert_int_equal(sink_op.last_mlength, ZC_LEN);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	raw_expect_silence(fd, 200);
+	assert_memory_equal(sink, pattern, ZC_LEN);
+	close(fd);
+	put_one(LNET_MTU);
 }
 
 /*
@@ -1412,6 +1680,9 @@ int main(void)
 		cmocka_unit_test_setup(test_any_noop_put_ack, log_mark),
 		cmocka_unit_test_setup(test_burst_then_close, log_mark),
 		cmocka_unit_test_setup(test_tx_timeout, log_mark),
+		cmocka_unit_test_setup(test_stalled_connections, log_mark),
+		cmocka_unit_test(test_zc_merge),
+		cmocka_unit_test_setup(test_zc_ack, log_mark),
 		cmocka_unit_test_setup(test_connect_refused, log_mark),
 		cmocka_unit_test_setup(test_two_nets_one_address, log_mark),
 		cmocka_unit_test_setup(test_conns_per_peer_rule, log_mark),

@@ -161,7 +161,8 @@ void ksock_peer_notify(struct ksock_peer *peer, bool alive)
 
 /*
  * Finalize the txs of @txs (taken off every list) with @status and health
- * @hs, without any lock held, and free them.
+ * @hs, without any lock held, and free them. A NOOP (ZC-ACK) has no
+ * message: the core never knew it.
  */
 void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
 			enum lnet_msg_hstatus hs, int status)
@@ -170,8 +171,10 @@ void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
 
 	list_for_each_entry_safe(tx, tmp, txs, tx_list) {
 		list_del(&tx->tx_list);
-		tx->tx_msg->msg_health_status = hs;
-		lnet_finalize(net->n_ln, tx->tx_msg, status);
+		if (tx->tx_msg) {
+			tx->tx_msg->msg_health_status = hs;
+			lnet_finalize(net->n_ln, tx->tx_msg, status);
+		}
 		os_free(tx);
 	}
 }
@@ -230,6 +233,7 @@ static int ksock_threads_start(void)
 		struct ksock_sched *s = &ks.ks_sched[i];
 
 		INIT_LIST_HEAD(&s->s_ready);
+		INIT_LIST_HEAD(&s->s_acking);
 		rc = os_pollset_create(&s->s_ps);
 		snprintf(name, sizeof(name), "socklnd_sd%d", i);
 		if (!rc)

@@ -227,6 +227,8 @@ static struct ksock_conn *ksock_conn_new(struct os_sock *sock, const char *name,
 	snprintf(conn->c_name, sizeof(conn->c_name), "%s", name);
 	INIT_LIST_HEAD(&conn->c_txq);
 	INIT_LIST_HEAD(&conn->c_ready);
+	INIT_LIST_HEAD(&conn->c_ackq);
+	INIT_LIST_HEAD(&conn->c_acking);
 	conn->c_rx_state = KSOCK_RX_HEADER;
 	return conn;
 }
@@ -282,6 +284,8 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 		goto err_unlock;
 	ksock_peer_incarnation(peer, incarnation);
 	peer->p_last_alive = os_now_ns();
+	conn->c_tx_deadline = peer->p_last_alive + net->n_timeout_ns;
+	conn->c_rx_deadline = conn->c_tx_deadline;
 	list_add_tail(&conn->c_list, &peer->p_conns);
 	ksock_peer_notify(peer, true);
 	net->n_nconns++;
@@ -578,7 +582,53 @@ static void ksock_active(struct ksock_peer *peer)
 
 /* ---- tx timeouts -------------------------------------------------------------- */
 
-/* With ks_lock held: expired waiting messages to @txs, stuck connections closed. */
+/* With ks_lock held: the messages queued on @conn. */
+static u32 ksock_conn_queued(const struct ksock_conn *conn)
+{
+	const struct ksock_tx *tx;
+	u32 n = 0;
+
+	list_for_each_entry(tx, &conn->c_txq, tx_list)
+		n++;
+	return n;
+}
+
+/*
+ * With ks_lock held: close @conn if it stalled, as Lustre's socket LND
+ * does: data not acknowledged yet (queued, or in the socket's send queue)
+ * and no progress (bytes written or acknowledged) for the NI's lnd
+ * timeout, or a message partly read and no byte for as long. Its
+ * messages then fail with NETWORK_TIMEOUT and the core resends them,
+ * on another path when there is one. An idle side is never late.
+ */
+static void ksock_conn_check_stall(struct ksock_conn *conn, u64 now)
+{
+	u64 timeout = conn->c_peer->p_net->n_timeout_ns;
+	char why[96];
+
+	if (conn->c_closing)
+		return;
+	ksock_conn_sample_unacked(conn, now);
+	if (list_empty(&conn->c_txq) && !conn->c_tx_unacked) {
+		conn->c_tx_deadline = now + timeout;
+	} else if (now >= conn->c_tx_deadline) {
+		snprintf(why, sizeof(why),
+			 "no progress sending for %llu s (%llu bytes unacknowledged, %u messages queued)",
+			 (unsigned long long)(timeout / 1000000000ULL),
+			 (unsigned long long)conn->c_tx_unacked, ksock_conn_queued(conn));
+		ksock_conn_close_req(conn, why, LNET_MSG_STATUS_NETWORK_TIMEOUT);
+		return;
+	}
+	if (!conn->c_rx_partial) {
+		conn->c_rx_deadline = now + timeout;
+	} else if (now >= conn->c_rx_deadline) {
+		snprintf(why, sizeof(why), "no progress receiving a message for %llu s",
+			 (unsigned long long)(timeout / 1000000000ULL));
+		ksock_conn_close_req(conn, why, LNET_MSG_STATUS_NETWORK_TIMEOUT);
+	}
+}
+
+/* With ks_lock held: expired waiting messages to @txs, stalled connections closed. */
 static void ksock_net_reap(struct ksock_net *net, u64 now, struct list_head *txs)
 {
 	struct ksock_peer *peer;
@@ -589,14 +639,8 @@ static void ksock_net_reap(struct ksock_net *net, u64 now, struct list_head *txs
 		list_for_each_entry_safe(tx, tmp, &peer->p_txq, tx_list)
 			if (tx->tx_deadline <= now)
 				ksock_list_move_tail(&tx->tx_list, txs);
-		list_for_each_entry(conn, &peer->p_conns, c_list) {
-			if (list_empty(&conn->c_txq))
-				continue;
-			tx = list_first_entry(&conn->c_txq, struct ksock_tx, tx_list);
-			if (tx->tx_deadline <= now)
-				ksock_conn_close_req(conn, "a send timed out",
-						     LNET_MSG_STATUS_NETWORK_TIMEOUT);
-		}
+		list_for_each_entry(conn, &peer->p_conns, c_list)
+			ksock_conn_check_stall(conn, now);
 	}
 }
 

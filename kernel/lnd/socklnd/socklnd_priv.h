@@ -40,6 +40,13 @@
 #define KSOCK_RX_STAGE		4096	/* bytes one small read asks for */
 #define KSOCK_MAX_HANDSHAKES	256	/* per listener at once (ks_max_handshakes) */
 #define KSOCK_TOPUP_RETRY_NS	(1000000000ULL)	/* after a failed extra connection */
+/*
+ * Payloads from this size on stay on their connection, once written,
+ * until TCP acknowledged their last byte (c_ackq): the size from which a
+ * Lustre node asks for zero-copy ACKs (zc_min_payload).
+ */
+#define KSOCK_ACKED_MIN		(16U * 1024U)
+#define KSOCK_ACK_POLL_MS	1	/* scheduler wake-up while acks are awaited */
 
 /* Why a connection closes: the log line and the health of its messages. */
 struct ksock_why {
@@ -49,12 +56,14 @@ struct ksock_why {
 };
 
 struct ksock_tx {
-	struct list_head tx_list;	/* on c_txq or p_txq */
-	struct lnet_msg *tx_msg;
+	struct list_head tx_list;	/* on c_txq, c_ackq or p_txq */
+	struct lnet_msg *tx_msg;	/* NULL: a NOOP carrying ZC-ACK cookies */
 	int tx_kind;			/* SOCKLND_CONN_CONTROL / _BULK_OUT */
 	u32 tx_nob;			/* header + payload bytes */
 	u32 tx_sent;			/* of them, written */
 	u64 tx_deadline;		/* os_now_ns() */
+	u64 tx_end;			/* on c_ackq: c_tx_written after its last byte */
+	u64 tx_zc[2];			/* a NOOP's ksm_zc_cookies (see ksock_zc_merge) */
 	u8 tx_hdr[LNET_WIRE_MSG_HDR_LEN];
 };
 
@@ -84,6 +93,19 @@ struct ksock_conn {
 	u64 c_picked;			/* p_picks when last chosen for a send */
 	struct ksock_why c_why;		/* the first reason to close */
 	struct list_head c_txq;		/* struct ksock_tx, in order */
+	/*
+	 * Progress (see ksock_conn_stalled()): written and acknowledged
+	 * bytes push c_tx_deadline on, read bytes c_rx_deadline.
+	 */
+	struct list_head c_ackq;	/* written, waiting for TCP's ACK */
+	struct list_head c_acking;	/* on s_acking while c_ackq is not empty */
+	u64 c_tx_written;		/* bytes written since the connection began */
+	u64 c_tx_unacked;		/* the last os_sock_unacked() seen */
+	u64 c_tx_deadline;		/* no progress by then with data unacked: stalled */
+	u64 c_rx_deadline;		/* the same for a message partly read */
+	bool c_rx_partial;		/* a message is partly read */
+	u64 c_rx_bytes;			/* read since the connection began (scheduler's) */
+	u64 c_rx_zc_cookie;		/* the message being read asks for a ZC-ACK */
 	/* Receive state: the scheduler's, lnd_recv's while in RX_PARSE. */
 	enum ksock_rx_state c_rx_state;
 	bool c_rx_in_parse;		/* inside lnet_parse() */
@@ -159,6 +181,7 @@ struct ksock_sched {
 	struct os_thread s_thread;
 	struct os_pollset *s_ps;
 	struct list_head s_ready;	/* struct ksock_conn */
+	struct list_head s_acking;	/* struct ksock_conn with c_ackq entries */
 	u8 s_slop[KSOCK_SLOP_BUF];
 };
 
@@ -242,5 +265,7 @@ void ksock_conn_close_req(struct ksock_conn *conn, const char *text,
 			  enum lnet_msg_hstatus hs);
 void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx);
 bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx);
+void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now);
+bool ksock_zc_merge(u64 zc[2], u64 cookie);
 
 #endif /* LNET_SOCKLND_PRIV_H */

@@ -6,6 +6,18 @@
  * and writes their tx queues with vectored sends straight from the
  * message buffers. Only the owning scheduler closes and frees a
  * connection; others ask it with ksock_conn_close_req().
+ *
+ * Nothing lost in the socket: a message of KSOCK_ACKED_MIN payload bytes
+ * or more is not finalized when its last byte is written but when TCP
+ * acknowledged it (written total - os_sock_unacked() >= its end offset:
+ * c_ackq, checked after each write and, while any waits, every
+ * KSOCK_ACK_POLL_MS). Until then a black-holed link can still lose it, and
+ * a stalled connection (socklnd_conn.c) fails it with NETWORK_TIMEOUT so
+ * that the core resends it on another path. Smaller messages are
+ * finalized at once: their copy costs little to resend from the upper
+ * layers' own timeouts and waiting on each would cost a wake-up per
+ * message. This is the threshold from which Lustre keeps its messages for
+ * a zero-copy ACK.
  */
 #include "socklnd_priv.h"
 
@@ -54,6 +66,54 @@ void ksock_conn_close_req(struct ksock_conn *conn, const char *text,
 	ksock_conn_schedule(conn, KSOCK_DO_CLOSE);
 }
 
+/* With ks_lock held: @nob more bytes left in the socket: progress. */
+static void ksock_conn_wrote(struct ksock_conn *conn, u32 nob)
+{
+	conn->c_tx_written += nob;
+	conn->c_tx_deadline = os_now_ns() + conn->c_peer->p_net->n_timeout_ns;
+}
+
+/*
+ * With ks_lock held: sample what TCP has not acknowledged yet; less than
+ * at the last sample means the peer acknowledged bytes: progress.
+ */
+void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now)
+{
+	long n = os_sock_unacked(conn->c_sock);
+
+	if (n < 0)
+		return;
+	if ((u64)n < conn->c_tx_unacked) {
+		conn->c_tx_deadline = now + conn->c_peer->p_net->n_timeout_ns;
+		conn->c_peer->p_last_alive = now;
+	}
+	conn->c_tx_unacked = (u64)n;
+}
+
+/*
+ * With ks_lock held: the messages of c_ackq that TCP acknowledged move to
+ * @done; the connection is on its scheduler's s_acking while some wait.
+ */
+static void ksock_conn_acked(struct ksock_conn *conn, struct list_head *done)
+{
+	struct ksock_tx *tx, *tmp;
+	u64 acked;
+
+	if (list_empty(&conn->c_ackq))
+		return;
+	ksock_conn_sample_unacked(conn, os_now_ns());
+	acked = conn->c_tx_written - conn->c_tx_unacked;
+	list_for_each_entry_safe(tx, tmp, &conn->c_ackq, tx_list) {
+		if (tx->tx_end > acked)
+			break;
+		ksock_list_move_tail(&tx->tx_list, done);
+	}
+	if (list_empty(&conn->c_ackq))
+		list_del_init(&conn->c_acking);
+	else if (list_empty(&conn->c_acking))
+		list_add_tail(&conn->c_acking, &conn->c_sched->s_acking);
+}
+
 /* With ks_lock held. */
 void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx)
 {
@@ -81,6 +141,8 @@ bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx)
 
 	if (tx->tx_kind == SOCKLND_CONN_CONTROL && list_empty(&conn->c_txq))
 		rc = os_sock_send(conn->c_sock, iov, tx->tx_msg->msg_len ? 2 : 1);
+	if (rc > 0)
+		ksock_conn_wrote(conn, (u32)rc);
 	if (rc == (long)tx->tx_nob)
 		return true;
 	if (rc > 0)
@@ -105,6 +167,8 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	bool parked;
 	LIST_HEAD(txs);
 
+	LIST_HEAD(acked);
+
 	os_mutex_lock(&ks.ks_lock);
 	conn->c_closing = true;
 	if (conn->c_ready_flags) {
@@ -112,6 +176,10 @@ static void ksock_conn_close(struct ksock_conn *conn)
 		conn->c_ready_flags = 0;
 	}
 	list_del(&conn->c_list);
+	/* what TCP acknowledged before the end is sent; the rest fails */
+	ksock_conn_acked(conn, &acked);
+	list_del_init(&conn->c_acking);
+	ksock_list_splice_init(&conn->c_ackq, &txs);
 	ksock_list_splice_init(&conn->c_txq, &txs);
 	if (conn->c_rx_state == KSOCK_RX_PAYLOAD || conn->c_rx_state == KSOCK_RX_SLOP)
 		rxmsg = conn->c_rx_msg;
@@ -138,6 +206,7 @@ static void ksock_conn_close(struct ksock_conn *conn)
 	}
 	if (parked)
 		lnet_parse_abandon(net->n_ln, net->n_ni, conn);
+	ksock_txs_finalize(net, &acked, LNET_MSG_STATUS_OK, 0);
 	ksock_txs_finalize(net, &txs, conn->c_why.hstatus, -EIO);
 
 	os_mutex_lock(&ks.ks_lock);
@@ -198,6 +267,7 @@ static long ksock_rx_read(struct ksock_conn *conn, void *dst, u32 want)
 		n = os_sock_recv(conn->c_sock, stage ? conn->c_stage : dst, ask);
 		if (n <= 0)
 			return n;
+		conn->c_rx_bytes += (u64)n;
 		conn->c_rx_drained = (u32)n < ask && !conn->c_rx_to_eof;
 		if (!stage)
 			return n;
@@ -244,6 +314,8 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
 				       "bad LNet header (type %u): error %d",
 				       lnet_get_le32(conn->c_rx_hdr + 48), rc);
+	/* a Lustre sender keeps a message with a cookie until we answer it */
+	conn->c_rx_zc_cookie = k.ksm_zc_cookies[0];
 	os_mutex_lock(&ks.ks_lock);
 	conn->c_rx_state = KSOCK_RX_PARSE;
 	conn->c_rx_in_parse = true;
@@ -292,13 +364,118 @@ static int ksock_rx_header(struct ksock_conn *conn)
 					       "bad socket message type 0x%x", type);
 		if (conn->c_rx_got < LNET_WIRE_KSOCK_HDR_LEN)
 			return 0;
-		/* A NOOP is the 24-byte socket header alone: drop it. */
+		/*
+		 * A NOOP is the 24-byte socket header alone: drop it. Its
+		 * cookies answer zero-copy requests (we make none: our large
+		 * messages wait for TCP's ACK instead) or are a keepalive
+		 * (cookie 1 in [1]): nothing to do either way.
+		 */
 		conn->c_rx_got -= LNET_WIRE_KSOCK_HDR_LEN;
 		memmove(hdr, hdr + LNET_WIRE_KSOCK_HDR_LEN, conn->c_rx_got);
 	}
 	if (conn->c_rx_got < LNET_WIRE_MSG_HDR_LEN)
 		return 0;
 	return ksock_rx_parse(conn);
+}
+
+/* ---- zero-copy ACKs ------------------------------------------------------------ */
+
+/*
+ * Add @cookie to the cookies of a NOOP not sent yet, in the forms of the
+ * V3 protocol's ksm_zc_cookies: [0] == 0 is one cookie, [1]; [0] > [1]
+ * two cookies, [0] and [1]; [0] < [1] every cookie from [0] to [1]. One
+ * cookie takes a second at any distance, two take a third that makes the
+ * three consecutive, a range grows at either end. False when @cookie
+ * does not fit: it needs a NOOP of its own. A cookie already held fits.
+ */
+bool ksock_zc_merge(u64 zc[2], u64 cookie)
+{
+	u64 lo, hi;
+
+	if (!zc[0]) {
+		if (cookie == zc[1])
+			return true;
+		zc[0] = cookie > zc[1] ? cookie : zc[1];
+		zc[1] = cookie > zc[1] ? zc[1] : cookie;
+		return true;
+	}
+	if (zc[0] > zc[1]) {
+		if (cookie == zc[0] || cookie == zc[1])
+			return true;
+		lo = cookie < zc[1] ? cookie : zc[1];
+		hi = cookie > zc[0] ? cookie : zc[0];
+		if (hi - lo != 2)
+			return false;
+		zc[0] = lo;
+		zc[1] = hi;
+		return true;
+	}
+	if (cookie >= zc[0] && cookie <= zc[1])
+		return true;
+	if (cookie == zc[1] + 1)
+		zc[1] = cookie;
+	else if (cookie + 1 == zc[0])
+		zc[0] = cookie;
+	else
+		return false;
+	return true;
+}
+
+/* A NOOP's 24 bytes: type, no checksum, its cookies. */
+static void ksock_noop_encode(struct ksock_tx *tx)
+{
+	lnet_put_le32(tx->tx_hdr, KSOCK_MSG_NOOP);
+	lnet_put_le32(tx->tx_hdr + 4, 0);
+	lnet_put_le64(tx->tx_hdr + 8, tx->tx_zc[0]);
+	lnet_put_le64(tx->tx_hdr + 16, tx->tx_zc[1]);
+}
+
+/*
+ * With ks_lock held: where the answer to a zero-copy request read on
+ * @from goes. As a Lustre node does by default (nonblk_zcack), on the
+ * connection that carries the peer's bulk to us (BULK_IN, ours sends
+ * nothing else, so the answer never waits behind our own bulk), else on
+ * an untyped one; failing both, on @from itself. NULL when all close.
+ */
+static struct ksock_conn *ksock_zc_ack_conn(struct ksock_conn *from)
+{
+	struct ksock_conn *conn = ksock_peer_conn(from->c_peer, SOCKLND_CONN_BULK_IN);
+
+	if (conn)
+		return conn;
+	return from->c_closing ? NULL : from;
+}
+
+/*
+ * The message just read on @from carried @cookie: tell the peer we have
+ * it (a NOOP with the cookie in ksm_zc_cookies[1]), at once; a NOOP still
+ * waiting to be written takes the cookie along if it fits (Lustre batches
+ * the same way). Without a connection or memory the answer is dropped:
+ * the peer's own timeout then resends, as for any loss.
+ */
+static void ksock_zc_ack(struct ksock_conn *from, u64 cookie)
+{
+	struct ksock_conn *conn;
+	struct ksock_tx *tx = NULL;
+
+	os_mutex_lock(&ks.ks_lock);
+	conn = ksock_zc_ack_conn(from);
+	if (conn && !list_empty(&conn->c_txq))
+		tx = list_last_entry(&conn->c_txq, struct ksock_tx, tx_list);
+	if (tx && !tx->tx_msg && !tx->tx_sent && ksock_zc_merge(tx->tx_zc, cookie)) {
+		ksock_noop_encode(tx);
+		conn = NULL;
+	}
+	tx = conn ? os_zalloc(sizeof(*tx)) : NULL;
+	if (tx) {
+		tx->tx_kind = conn->c_kind;
+		tx->tx_nob = LNET_WIRE_KSOCK_HDR_LEN;
+		tx->tx_zc[1] = cookie;
+		tx->tx_deadline = os_now_ns() + conn->c_peer->p_net->n_timeout_ns;
+		ksock_noop_encode(tx);
+		ksock_conn_queue_tx(conn, tx);
+	}
+	os_mutex_unlock(&ks.ks_lock);
 }
 
 /* RX_PAYLOAD then RX_SLOP, then the message is done. */
@@ -327,9 +504,28 @@ static int ksock_rx_body(struct ksock_conn *conn, enum ksock_rx_state st)
 	msg = conn->c_rx_msg;
 	conn->c_rx_msg = NULL;
 	ksock_rx_set_state(conn, KSOCK_RX_HEADER);
+	if (conn->c_rx_zc_cookie)
+		ksock_zc_ack(conn, conn->c_rx_zc_cookie);
+	conn->c_rx_zc_cookie = 0;
 	if (msg)
 		lnet_finalize(conn->c_peer->p_net->n_ln, msg, 0);
 	return 0;
+}
+
+/*
+ * The reads stopped (socket empty, or the core holds a header): for the
+ * stall check, is a message partly read (not one the core holds: waiting
+ * for a router buffer is no fault of the network), and did bytes come?
+ */
+static void ksock_rx_progress(struct ksock_conn *conn, bool moved)
+{
+	os_mutex_lock(&ks.ks_lock);
+	conn->c_rx_partial = conn->c_rx_state == KSOCK_RX_PAYLOAD ||
+			     conn->c_rx_state == KSOCK_RX_SLOP ||
+			     (conn->c_rx_state == KSOCK_RX_HEADER && conn->c_rx_got);
+	if (moved)
+		conn->c_rx_deadline = os_now_ns() + conn->c_peer->p_net->n_timeout_ns;
+	os_mutex_unlock(&ks.ks_lock);
 }
 
 /*
@@ -339,6 +535,7 @@ static int ksock_rx_body(struct ksock_conn *conn, enum ksock_rx_state st)
  */
 static int ksock_conn_rx(struct ksock_conn *conn, bool hup)
 {
+	u64 before = conn->c_rx_bytes;
 	enum ksock_rx_state st;
 	int rc;
 
@@ -352,16 +549,18 @@ static int ksock_conn_rx(struct ksock_conn *conn, bool hup)
 		st = conn->c_rx_state;
 		os_mutex_unlock(&ks.ks_lock);
 		if (st == KSOCK_RX_PARSE)
-			return 0;	/* lnd_recv will schedule us */
+			break;		/* lnd_recv will schedule us */
 		if (st == KSOCK_RX_HEADER)
 			rc = ksock_rx_header(conn);
 		else
 			rc = ksock_rx_body(conn, st);
 		if (rc == -EAGAIN)
-			return 0;
+			break;
 		if (rc)
 			return rc;
 	}
+	ksock_rx_progress(conn, conn->c_rx_bytes != before);
+	return 0;
 }
 
 /* ---- send -------------------------------------------------------------------- */
@@ -374,17 +573,19 @@ static int ksock_tx_iov(struct ksock_conn *conn, struct os_iov *iov)
 	int n = 0;
 
 	list_for_each_entry(tx, &conn->c_txq, tx_list) {
+		u32 hlen = tx->tx_msg ? LNET_WIRE_MSG_HDR_LEN : LNET_WIRE_KSOCK_HDR_LEN;
+
 		if (n > KSOCK_TX_IOV - 2)
 			break;
 		off = tx->tx_sent;
-		if (off < LNET_WIRE_MSG_HDR_LEN) {
+		if (off < hlen) {
 			iov[n].iov_base = tx->tx_hdr + off;
-			iov[n++].iov_len = LNET_WIRE_MSG_HDR_LEN - off;
+			iov[n++].iov_len = hlen - off;
 			off = 0;
 		} else {
-			off -= LNET_WIRE_MSG_HDR_LEN;
+			off -= hlen;
 		}
-		if (tx->tx_msg->msg_len > off) {
+		if (tx->tx_msg && tx->tx_msg->msg_len > off) {
 			iov[n].iov_base = (u8 *)tx->tx_msg->msg_buf + off;
 			iov[n++].iov_len = tx->tx_msg->msg_len - off;
 		}
@@ -392,11 +593,22 @@ static int ksock_tx_iov(struct ksock_conn *conn, struct os_iov *iov)
 	return n;
 }
 
-/* With ks_lock held: @nob bytes left; whole messages move to @done. */
+/* Does @tx, once written, wait for TCP's ACK (see the top of the file)? */
+static bool ksock_tx_waits_ack(const struct ksock_tx *tx)
+{
+	return tx->tx_msg && tx->tx_msg->msg_len >= KSOCK_ACKED_MIN;
+}
+
+/*
+ * With ks_lock held: @nob bytes left; whole messages move to @done, or to
+ * c_ackq with the stream offset of their last byte.
+ */
 static void ksock_tx_advance(struct ksock_conn *conn, u32 nob, struct list_head *done)
 {
 	struct ksock_tx *tx, *tmp;
+	u64 end = conn->c_tx_written;
 
+	ksock_conn_wrote(conn, nob);
 	list_for_each_entry_safe(tx, tmp, &conn->c_txq, tx_list) {
 		u32 left = tx->tx_nob - tx->tx_sent;
 
@@ -405,8 +617,11 @@ static void ksock_tx_advance(struct ksock_conn *conn, u32 nob, struct list_head 
 			return;
 		}
 		nob -= left;
+		end += left;
 		tx->tx_sent = tx->tx_nob;
-		ksock_list_move_tail(&tx->tx_list, done);
+		tx->tx_end = end;
+		ksock_list_move_tail(&tx->tx_list,
+				     ksock_tx_waits_ack(tx) ? &conn->c_ackq : done);
 	}
 }
 
@@ -432,6 +647,7 @@ static int ksock_conn_tx(struct ksock_conn *conn)
 					       "send failed: error %ld", rc);
 		os_mutex_lock(&ks.ks_lock);
 		ksock_tx_advance(conn, (u32)rc, &done);
+		ksock_conn_acked(conn, &done);
 		os_mutex_unlock(&ks.ks_lock);
 		ksock_txs_finalize(net, &done, LNET_MSG_STATUS_OK, 0);
 	}
@@ -488,18 +704,46 @@ static bool ksock_sched_run_ready(struct ksock_sched *s, bool *stop)
 	return more;
 }
 
+/*
+ * Finalize what TCP acknowledged on the connections of @s that wait for
+ * it: true while some still wait. Only @s adds to and takes from
+ * s_acking and frees its connections, so the list holds while the lock
+ * is dropped to finalize.
+ */
+static bool ksock_sched_check_acks(struct ksock_sched *s)
+{
+	struct ksock_conn *conn, *tmp;
+	LIST_HEAD(done);
+	bool waiting;
+
+	os_mutex_lock(&ks.ks_lock);
+	list_for_each_entry_safe(conn, tmp, &s->s_acking, c_acking) {
+		ksock_conn_acked(conn, &done);
+		if (list_empty(&done))
+			continue;
+		os_mutex_unlock(&ks.ks_lock);
+		ksock_txs_finalize(conn->c_peer->p_net, &done, LNET_MSG_STATUS_OK, 0);
+		os_mutex_lock(&ks.ks_lock);
+	}
+	waiting = !list_empty(&s->s_acking);
+	os_mutex_unlock(&ks.ks_lock);
+	return waiting;
+}
+
 int ksock_scheduler(void *arg)
 {
 	struct ksock_sched *s = arg;
 	struct os_poll_event ev[32];
-	bool more = false, stop = false;
+	bool more = false, stop = false, acking = false;
 	int i, n;
 
 	while (!stop) {
-		n = os_pollset_wait(s->s_ps, ev, 32, more ? 0 : 1000);
+		n = os_pollset_wait(s->s_ps, ev, 32,
+				    more ? 0 : acking ? KSOCK_ACK_POLL_MS : 1000);
 		for (i = 0; i < n; i++)
 			ksock_conn_run(ev[i].data, ksock_poll_flags(ev[i].events));
 		more = ksock_sched_run_ready(s, &stop);
+		acking = ksock_sched_check_acks(s);
 	}
 	return 0;
 }

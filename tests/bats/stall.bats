@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
+# Stalled connections (socket LND): a black-holed link (a permanent
+# neighbour entry with a wrong MAC address drops what node1 sends on a0)
+# under 1 MiB selftest traffic to a Multi-Rail peer. The connections on it
+# make no progress, are closed within the lnd timeout plus slack, their
+# messages are resent on the other link and every transfer completes.
+# bats file_tags=lnetd-only
+
+load helpers
+load topo
+
+A0=10.21.0.1@tcp
+A1=10.22.0.1@tcp
+B0=10.21.0.2@tcp
+B1=10.22.0.2@tcp
+
+setup() {
+	if [ "$LNET_TRANSPORT" = dev ]; then
+		skip "one /dev/lnet per host: several nodes need one lnetd each"
+	fi
+	topo_init
+}
+
+teardown() {
+	topo_test_teardown
+}
+
+# peer_health N: "nid=value" of node N's peer NIs (`peer show -v 2`).
+peer_health() {
+	run on "$1" lnetctl peer show -v 2
+	yaml_get "' '.join('%s=%s' % (n['nid'], n['health stats']['health value']) for p in d['peer'] for n in p['peer ni'])"
+}
+
+@test "stall: black-holed a0 closed within lnd_timeout + 3 s, traffic on a1, nothing lost; unblocked, a0 carries again" {
+	topo_2x2 mr
+	for n in 1 2; do
+		on $n lnetctl set transaction_timeout 20
+		on $n lnetctl set retry_count 3
+		on $n lnetctl net set --all --lnd-timeout 3
+	done
+	on 1 lnetctl discover $B0
+	# both links carry traffic: connections on a0 and a1
+	run on 1 lnetctl selftest put $B0 --size 1048576 --count 8
+	[ "$status" -eq 0 ]
+	r0=$(stats_count 1 resend_count)
+	mac=$(ip -n "$(topo_ns 2)" -o link show b0 | sed 's/.*link\/ether \([^ ]*\).*/\1/')
+	on 1 lnetctl selftest put $B0 --size 1048576 --count 3000 --concurrency 8 \
+		>"$TD/st.out" 2>&1 &
+	st=$!
+	sleep 0.3
+	t0=$(date +%s.%N)
+	on 1 ip neigh replace 10.21.0.2 lladdr 02:00:00:00:00:09 dev a0 nud permanent
+	wait "$st"
+	cat "$TD/st.out"
+	output=$(cat "$TD/st.out")
+	st_is put $B0 1048576 3000 3000 0 0
+	# the close: logged within lnd_timeout (3 s) + 3 s of the black hole
+	line=$(grep -m1 "10.21.0.2:988 ($B0): closing the connection: no progress sending for 3 s (" \
+		"$(node_log 1)")
+	echo "$line"
+	t1=$(date -d "${line%% *}" +%s.%N)
+	echo "closed $t0 -> $t1"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 2.9 && b - a <= 6) }'
+	# messages caught in the stalled socket were resent
+	r1=$(stats_count 1 resend_count)
+	echo "resends: $r0 -> $r1"
+	[ "$r1" -gt "$r0" ]
+	# B0's health dropped (it recovers later by pings)
+	hs=$(peer_health 1)
+	echo "peer health: $hs"
+	h0=$(tr ' ' '\n' <<<"$hs" | sed -n "s/^$B0=//p")
+	[ "$h0" -lt 1000 ]
+
+	# unblocked: a0 is used again once recovery pings raised its health
+	on 1 ip neigh replace 10.21.0.2 lladdr "$mac" dev a0 nud permanent
+	s0=$(ni_count 1 send_count $A0)
+	for _ in $(seq 30); do
+		on 1 lnetctl selftest put $B0 --size 4096 --count 20 >/dev/null
+		[ "$(ni_count 1 send_count $A0)" -gt "$s0" ] && break
+		sleep 1
+	done
+	[ "$(ni_count 1 send_count $A0)" -gt "$s0" ]
+}
