@@ -255,7 +255,15 @@ bool cfg_unreachable(const struct cfg_handle *h);
 /* --- operations ----------------------------------------------------------- */
 /* Each returns 0 or -errno with a message in @err. */
 
+/* cfg_lnet_configure_flags() with no flag. */
 int cfg_lnet_configure(struct cfg_handle *h, struct cfg_err *err);
+/*
+ * Bring LNet up with @flags, LNET_CONFIG_F_* of lnet_ioctl.h (-EINVAL for
+ * another bit, nothing sent): LNET_CONFIG_F_LARGE_NIDS (`lnet configure
+ * --large`) makes an interface's IPv6 address come first for the NIs
+ * added by interface until the unconfigure, also when LNet was up already.
+ */
+int cfg_lnet_configure_flags(struct cfg_handle *h, uint32_t flags, struct cfg_err *err);
 int cfg_lnet_unconfigure(struct cfg_handle *h, struct cfg_err *err);
 
 /* One NI per interface; a failure deletes the NIs this call added. */

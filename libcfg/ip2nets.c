@@ -447,7 +447,7 @@ int cfg_ifs_read(struct cfg_handle *h, struct cfg_ifinfo **ifs, size_t *n,
 	int rc;
 
 	for (;;) {
-		rc = cfg_if_get(h, (u32)count, &f);
+		rc = cfg_if_get(h, (u32)count, 0, &f);
 		if (rc == -ENOENT)
 			break;
 		if (rc) {

@@ -17,8 +17,9 @@
  *    IPv4 address;
  *  - a rule that matches nothing is skipped; only the first matching rule
  *    of each net applies; no rule applying at all is an error.
- * An interface's address is the one an NI on it would get (its first
- * IPv4 address, else its first global IPv6 one).
+ * An interface's address is the one an NI on it would get without large
+ * NIDs (its first IPv4 address, else its first global IPv6 one: GET_IF's
+ * default address).
  */
 #ifndef LNET_CFG_IP2NETS_H
 #define LNET_CFG_IP2NETS_H

@@ -76,10 +76,10 @@ int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
 
 /* --- LNet ------------------------------------------------------------------ */
 
-static int lnet_config_cmd(struct cfg_handle *h, unsigned int cmd,
+static int lnet_config_cmd(struct cfg_handle *h, unsigned int cmd, u32 flags,
 			   const char *doing, struct cfg_err *err)
 {
-	struct lnet_ioc_config c = { .cfg_hdr.ioc_len = sizeof(c) };
+	struct lnet_ioc_config c = { .cfg_hdr.ioc_len = sizeof(c), .cfg_flags = flags };
 	int rc = cfg_ioctl(h, cmd, &c);
 
 	return rc ? cfg_ioc_fail(h, rc, err, NULL, doing) : 0;
@@ -87,12 +87,21 @@ static int lnet_config_cmd(struct cfg_handle *h, unsigned int cmd,
 
 int cfg_lnet_configure(struct cfg_handle *h, struct cfg_err *err)
 {
-	return lnet_config_cmd(h, IOC_LIBCFS_CONFIGURE, "cannot configure LNet", err);
+	return cfg_lnet_configure_flags(h, 0, err);
+}
+
+int cfg_lnet_configure_flags(struct cfg_handle *h, uint32_t flags, struct cfg_err *err)
+{
+	if (lnet_configure_check(flags, NULL))
+		return cfg_fail(err, -EINVAL, NULL,
+				"cannot configure LNet: flags %#x: expected 0 or LNET_CONFIG_F_LARGE_NIDS (%#x)",
+				flags, LNET_CONFIG_F_LARGE_NIDS);
+	return lnet_config_cmd(h, IOC_LIBCFS_CONFIGURE, flags, "cannot configure LNet", err);
 }
 
 int cfg_lnet_unconfigure(struct cfg_handle *h, struct cfg_err *err)
 {
-	return lnet_config_cmd(h, IOC_LIBCFS_UNCONFIGURE, "cannot unconfigure LNet", err);
+	return lnet_config_cmd(h, IOC_LIBCFS_UNCONFIGURE, 0, "cannot unconfigure LNet", err);
 }
 
 /* --- nets ---------------------------------------------------------------------- */
@@ -274,11 +283,12 @@ static int ni_del(struct cfg_handle *h, u32 net_id, const char *ifname)
 	return cfg_ioctl(h, IOC_LIBCFS_DEL_NET, &ni);
 }
 
-int cfg_if_get(struct cfg_handle *h, u32 index, struct lnet_ioc_if *out)
+int cfg_if_get(struct cfg_handle *h, u32 index, u8 want_len, struct lnet_ioc_if *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->if_hdr.ioc_len = sizeof(*out);
 	out->if_index = index;
+	out->if_want_len = want_len;
 	return cfg_ioctl(h, IOC_LNET_GET_IF, out);
 }
 
@@ -291,7 +301,7 @@ int cfg_if_of_nid(struct cfg_handle *h, const struct lnet_nid *nid,
 	int rc;
 
 	for (i = 0;; i++) {
-		rc = cfg_if_get(h, i, &f);
+		rc = cfg_if_get(h, i, nid->nid_addr_len, &f);
 		if (rc == -ENOENT)
 			break;
 		if (rc)

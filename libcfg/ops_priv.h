@@ -111,11 +111,15 @@ extern const struct cfg_global_spec cfg_global_specs[];
 
 int cfg_global_doc_check(const struct cfg_global *g, struct cfg_err *err);
 
-/* The @index-th interface where LNet runs (IOC_LNET_GET_IF): 0, -ENOENT past the end. */
-int cfg_if_get(struct cfg_handle *h, u32 index, struct lnet_ioc_if *out);
 /*
- * The interface whose address (as an NI would get it) is @nid's, into
- * @ifname (LNET_IFNAME_LEN bytes): 0, or -ENODEV with the message.
+ * The @index-th interface where LNet runs (IOC_LNET_GET_IF) with its address
+ * of length @want_len (0: the default one): 0, -ENOENT past the end.
+ */
+int cfg_if_get(struct cfg_handle *h, u32 index, u8 want_len, struct lnet_ioc_if *out);
+/*
+ * The interface that has @nid's address (its first IPv4 or first global
+ * IPv6 one, as ADD_NET takes a NID), into @ifname (LNET_IFNAME_LEN bytes):
+ * 0, or -ENODEV with the message.
  */
 int cfg_if_of_nid(struct cfg_handle *h, const struct lnet_nid *nid,
 		  const struct cfg_loc *loc, char *ifname, struct cfg_err *err);

@@ -24,10 +24,11 @@ static const struct lnetctl_opt net_add_opts[] = {
 	[NC_NET] = { "net", 'n', LNETCTL_VALUE, "NET to add the NIs to, e.g. tcp or o2ib1",
 		     .values = LNETCTL_VALUES_NETS },
 	[NC_IF] = { "if", 'i', LNETCTL_VALUE,
-		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one)",
+		    "interfaces IF[,IF...], one NI each (its IPv4 address, else its IPv6 one; "
+		    "IPv6 first after 'lnet configure --large')",
 		    .values = LNETCTL_VALUES_TYPED },
 	[NA_NID] = { "nid", 0, LNETCTL_VALUE,
-		     "the NI's NID: checked against --if's address, or without --if (and --net) it finds the interface",
+		     "the NI's NID: one of --if's addresses (IPv4 or IPv6) must make it, or without --if (and --net) it finds the interface",
 		     .values = LNETCTL_VALUES_TYPED },
 	[NA_IP2NET] = { "ip2net", 'p', LNETCTL_VALUE,
 			"Lustre's ip2nets rules, e.g. \"tcp(eth0) 192.168.0.[2-20]; o2ib 10.0.0.*\"",

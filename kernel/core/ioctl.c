@@ -7,6 +7,7 @@
  */
 #include "lnet_priv.h"
 #include "selftest.h"
+#include "validate.h"
 
 /* The uapi indexes are the core's (lc_msgs, lh_fail, dp_hstatus_count). */
 #define LNET_SAME(a, b)	((int)(a) == (int)(b))
@@ -58,11 +59,20 @@ static bool lnet_u32s_zero(const u32 *v, unsigned int n)
 
 #define LNET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* UNCONFIGURE: no flag. */
 static bool lnet_config_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_config *c = buf;
 
 	return !c->cfg_flags && !c->cfg_reserved;
+}
+
+/* CONFIGURE: only the LNET_CONFIG_F_* flags. */
+static bool lnet_configure_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_config *c = buf;
+
+	return !lnet_configure_check(c->cfg_flags, NULL) && !c->cfg_reserved;
 }
 
 static bool lnet_ni_reserved_zero(const void *buf)
@@ -135,10 +145,19 @@ static int lnet_ioc_nid_check(const struct lnet_nid *nid, bool zero_ok)
 
 /* --- CONFIGURE / UNCONFIGURE ------------------------------------------------ */
 
+/*
+ * LNET_CONFIG_F_LARGE_NIDS is set by every CONFIGURE that has it, LNet
+ * up already or not (as Lustre's configure); only the unconfigure clears it.
+ */
 static int lnet_ioc_configure(struct lnet *ln, unsigned int cmd, void *buf,
 			      u32 len)
 {
-	return lnet_configure(ln);
+	const struct lnet_ioc_config *c = buf;
+	int rc = lnet_configure(ln);
+
+	if (!rc && (c->cfg_flags & LNET_CONFIG_F_LARGE_NIDS))
+		ln->ln_large_nids = true;
+	return rc;
 }
 
 static int lnet_ioc_unconfigure(struct lnet *ln, unsigned int cmd, void *buf,
@@ -888,8 +907,21 @@ static bool lnet_if_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_if *f = buf;
 
-	return !f->if_pad[0] && !f->if_pad[1] && !f->if_pad[2] &&
+	return !f->if_pad[0] && !f->if_pad[1] &&
+	       (!f->if_want_len || f->if_want_len == 4 || f->if_want_len == 16) &&
 	       lnet_u32s_zero(f->if_reserved, LNET_ARRAY_SIZE(f->if_reserved));
+}
+
+/* GET_IF's address: the one if_want_len asks for, else the default one. */
+static void lnet_if_addr_report(struct lnet_ioc_if *f, const struct os_ifaddr *ifa)
+{
+	const u8 *addr = f->if_want_len ? lnet_ifaddr_of_len(ifa, f->if_want_len) : ifa->addr;
+	u8 len = f->if_want_len ? f->if_want_len : ifa->addr_len;
+
+	if (!addr || len > sizeof(f->if_addr))
+		return;
+	f->if_addr_len = len;
+	memcpy(f->if_addr, addr, len);
 }
 
 static int lnet_ioc_get_if(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
@@ -911,8 +943,7 @@ static int lnet_ioc_get_if(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 	if (rc)
 		return rc;
 	f->if_status = ifa.up ? LNET_NI_STATUS_UP : LNET_NI_STATUS_DOWN;
-	f->if_addr_len = ifa.addr_len;
-	memcpy(f->if_addr, ifa.addr, ifa.addr_len);
+	lnet_if_addr_report(f, &ifa);
 	return 0;
 }
 
@@ -920,7 +951,7 @@ static int lnet_ioc_get_if(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 
 static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	{ IOC_LIBCFS_CONFIGURE, sizeof(struct lnet_ioc_config), true, true,
-	  lnet_config_reserved_zero, lnet_ioc_configure },
+	  lnet_configure_reserved_zero, lnet_ioc_configure },
 	{ IOC_LIBCFS_UNCONFIGURE, sizeof(struct lnet_ioc_config), true, true,
 	  lnet_config_reserved_zero, lnet_ioc_unconfigure },
 	{ IOC_LIBCFS_ADD_NET, sizeof(struct lnet_ioc_ni), true, false,

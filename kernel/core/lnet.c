@@ -77,6 +77,7 @@ int lnet_unconfigure(struct lnet *ln)
 	 * is dropped around the LNDs' shutdown, and LNDs' messages drop.
 	 */
 	ln->ln_configured = false;
+	ln->ln_large_nids = false;
 	lnet_dp_shutdown(ln);
 	/* The engine first: its rules go without touching the objects. */
 	lnet_hook(ln, unconfigure);

@@ -218,6 +218,12 @@ struct lnet_route {
 struct lnet {
 	struct os_mutex ln_api_mutex;
 	bool ln_configured;
+	/*
+	 * LNET_CONFIG_F_LARGE_NIDS: set by a CONFIGURE that has it, cleared
+	 * by the unconfigure; an NI added by interface takes the IPv6
+	 * address first (lnet_ni_add_lnd()).
+	 */
+	bool ln_large_nids;
 	struct list_head ln_nets;		/* 0@lo's net first */
 	struct list_head ln_peers;
 	struct list_head ln_routes;
@@ -284,8 +290,10 @@ int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		const struct lnet_ni_tunables *tun);
 /*
  * lnet_ni_add() with the LND tunables @lnd_tun (NULL: the defaults) and,
- * when @want is not NULL, only if the interface's address makes the NID
- * @want (-ENXIO otherwise).
+ * when @want is not NULL, the NID @want: only if one of the interface's
+ * addresses (its IPv4 or its IPv6 one) makes it (-ENXIO otherwise).
+ * Without @want the NID is the interface's IPv4 address, else its IPv6
+ * one; the other way round with ln_large_nids.
  */
 int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 		    const struct lnet_ni_tunables *tun,

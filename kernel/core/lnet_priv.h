@@ -28,6 +28,12 @@ struct lnet_peer_ni *lnet_lpni_hash_find(struct lnet *ln,
 
 /* net.c */
 int lnet_lo_net_create(struct lnet *ln);
+/*
+ * The address of length @len (4: IPv4, 16: IPv6) that the lookup @ifa
+ * found, NULL if none. A lookup that sets neither has4 nor has6 tells
+ * addr alone.
+ */
+const u8 *lnet_ifaddr_of_len(const struct os_ifaddr *ifa, u8 len);
 /* "NI <nid> (<ifname>) <what>" into the log, at info: an NI's lifecycle. */
 void lnet_ni_log(const struct lnet_ni *ni, const char *what);
 void lnet_nets_destroy(struct lnet *ln);

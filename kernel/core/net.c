@@ -346,6 +346,54 @@ u64 lnet_ni_lnd_timeout_ns(struct lnet *ln, const struct lnet_ni *ni)
 	return lnet_lnd_timeout_ns(ln);
 }
 
+const u8 *lnet_ifaddr_of_len(const struct os_ifaddr *ifa, u8 len)
+{
+	if (len == 4 && ifa->has4)
+		return ifa->addr4;
+	if (len == 16 && ifa->has6)
+		return ifa->addr6;
+	/* a lookup that tells its one address only (the unit tests' fakes) */
+	return ifa->addr_len == len ? ifa->addr : NULL;
+}
+
+/* @ifa's address of length @first (4 or 16), else of the other length. */
+static u8 lnet_ifaddr_first(const struct os_ifaddr *ifa, u8 first, const u8 **addr)
+{
+	u8 other = first == 4 ? 16 : 4;
+
+	*addr = lnet_ifaddr_of_len(ifa, first);
+	if (*addr)
+		return first;
+	*addr = lnet_ifaddr_of_len(ifa, other);
+	return *addr ? other : 0;
+}
+
+/*
+ * The NID of a new NI of @net_id on the interface @ifa: @want when one of
+ * the interface's addresses makes it (-ENXIO otherwise); without @want,
+ * its IPv6 address first when large NIDs are on, else its IPv4 one first.
+ */
+static int lnet_ni_nid_pick(const struct lnet *ln, u32 net_id,
+			    const struct os_ifaddr *ifa, const struct lnet_nid *want,
+			    struct lnet_nid *nid)
+{
+	const u8 *addr;
+	u8 len;
+
+	if (want) {
+		addr = lnet_ifaddr_of_len(ifa, want->nid_addr_len);
+		if (!addr)
+			return -ENXIO;
+		lnet_nid_make(nid, net_id, addr, want->nid_addr_len);
+		return lnet_nid_equal(want, nid) ? 0 : -ENXIO;
+	}
+	len = lnet_ifaddr_first(ifa, ln->ln_large_nids ? 16 : 4, &addr);
+	if (!len)
+		return -EADDRNOTAVAIL;
+	lnet_nid_make(nid, net_id, addr, len);
+	return 0;
+}
+
 int lnet_ni_add(struct lnet *ln, u32 net_id, const char *ifname,
 		const struct lnet_ni_tunables *tun)
 {
@@ -374,12 +422,10 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 	if (rc)
 		return rc;
 	lnet_ni_tunables_fill(&rtun);
-	if (ifa.addr_len != 4 && ifa.addr_len != 16)
-		return -EADDRNOTAVAIL;
-	lnet_nid_make(&nid, net_id, ifa.addr, ifa.addr_len);
 	/* a configuration naming the NID: the interface must still make it */
-	if (want && !lnet_nid_equal(want, &nid))
-		return -ENXIO;
+	rc = lnet_ni_nid_pick(ln, net_id, &ifa, want, &nid);
+	if (rc)
+		return rc;
 	/*
 	 * our NID, or another node's peer NI: a NID names one node (this
 	 * node as its own peer keeps a NID of a net deleted since)

@@ -225,6 +225,11 @@ int lnet_buffers_check(const s32 counts[LNET_NBUF_KINDS], struct lnet_bad *bad)
 	return 0;
 }
 
+int lnet_configure_check(u32 flags, struct lnet_bad *bad)
+{
+	return flags & ~(u32)__LNET_CONFIG_F_ALL ? lnet_bad(bad, LNET_BAD_FLAGS, 0, 0) : 0;
+}
+
 /* --- objects: peers, routes, routing, rules --------------------------------- */
 
 static bool lnet_nid_lo(const struct lnet_nid *nid)

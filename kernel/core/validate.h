@@ -113,6 +113,12 @@ int lnet_global_range_check(u32 id, u32 value, struct lnet_bad *bad);
 int lnet_global_check(const u32 cur[__LNET_GLOBAL_MAX], u32 id, u32 value,
 		      struct lnet_bad *bad);
 
+/*
+ * CONFIGURE's @flags: LNET_CONFIG_F_* bits only, else LNET_BAD_FLAGS.
+ * (UNCONFIGURE takes no flag: 0 is its only value.)
+ */
+int lnet_configure_check(u32 flags, struct lnet_bad *bad);
+
 /* --- objects: peers, routes, routing, rules --------------------------------
  * The checks of ADD_PEER_NI, DEL_NET, ADD_ROUTE, CONFIG_RTR and DEL_UDSP
  * that need no state. What needs state has an errno of its own (see

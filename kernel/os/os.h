@@ -52,16 +52,36 @@
  * "\n" (the kernel needs it; lnetd adds a missing one).
  */
 
-/* What os_if_lookup() reports about one interface. */
+/*
+ * What os_if_lookup() reports about one interface: its first usable
+ * address of each family (has4/addr4, has6/addr6), and in addr/addr_len
+ * the IPv4 one, else the IPv6 one (what most callers want).
+ */
 struct os_ifaddr {
 	u8   addr_len;		/* 4 (IPv4) or 16 (IPv6) */
 	u8   addr[16];		/* network byte order */
+	bool has4, has6;	/* addr4 / addr6 hold an address */
+	u8   addr4[4];		/* the first IPv4 address, not loopback */
+	u8   addr6[16];		/* the first global IPv6 address */
 	bool up;		/* IFF_UP and carrier */
 	u32  speed_mbps;	/* link speed in Mb/s, 0 when the device tells none */
 };
 
+/* addr/addr_len from has4/has6: IPv4 first. False when it has neither. */
+static inline bool os_ifaddr_pick(struct os_ifaddr *a)
+{
+	if (a->has4) {
+		a->addr_len = 4;
+		memcpy(a->addr, a->addr4, 4);
+	} else if (a->has6) {
+		a->addr_len = 16;
+		memcpy(a->addr, a->addr6, 16);
+	}
+	return a->has4 || a->has6;
+}
+
 /*
- * Look up interface @ifname: its first IPv4 address, else its first global
+ * Look up interface @ifname: its first IPv4 address and its first global
  * IPv6 address. Loopback and link-local addresses are never returned.
  * The speed is the device's ethtool link speed (veth says 10000).
  * Returns 0, -ENODEV (no such interface) or -EADDRNOTAVAIL (no usable

@@ -30,12 +30,11 @@ static struct net *os_if_netns(void)
 	return &init_net;
 }
 
-/* The first IPv4 address of @dev that is not a loopback address. */
-static bool os_if_ipv4(struct net_device *dev, struct os_ifaddr *out)
+/* The first IPv4 address of @dev that is not a loopback address: addr4. */
+static void os_if_ipv4(struct net_device *dev, struct os_ifaddr *out)
 {
 	const struct in_ifaddr *ifa;
 	struct in_device *in_dev;
-	bool found = false;
 
 	rcu_read_lock();
 	in_dev = __in_dev_get_rcu(dev);
@@ -43,43 +42,36 @@ static bool os_if_ipv4(struct net_device *dev, struct os_ifaddr *out)
 		in_dev_for_each_ifa_rcu(ifa, in_dev) {
 			if (ipv4_is_loopback(ifa->ifa_local))
 				continue;
-			memcpy(out->addr, &ifa->ifa_local, 4);
-			out->addr_len = 4;
-			found = true;
+			memcpy(out->addr4, &ifa->ifa_local, 4);
+			out->has4 = true;
 			break;
 		}
 	}
 	rcu_read_unlock();
-	return found;
 }
 
-/* The first IPv6 address of @dev that is neither loopback nor link-local. */
-static bool os_if_ipv6(struct net_device *dev, struct os_ifaddr *out)
+/* The first IPv6 address of @dev that is neither loopback nor link-local: addr6. */
+static void os_if_ipv6(struct net_device *dev, struct os_ifaddr *out)
 {
 #if IS_ENABLED(CONFIG_IPV6)
 	const int skip = IPV6_ADDR_LOOPBACK | IPV6_ADDR_LINKLOCAL |
 			 IPV6_ADDR_MULTICAST;
 	struct inet6_ifaddr *ifp;
 	struct inet6_dev *idev;
-	bool found = false;
 
 	idev = in6_dev_get(dev);
 	if (!idev)
-		return false;
+		return;
 	read_lock_bh(&idev->lock);
 	list_for_each_entry(ifp, &idev->addr_list, if_list) {
 		if (ipv6_addr_type(&ifp->addr) & skip)
 			continue;
-		memcpy(out->addr, &ifp->addr, 16);
-		out->addr_len = 16;
-		found = true;
+		memcpy(out->addr6, &ifp->addr, 16);
+		out->has6 = true;
 		break;
 	}
 	read_unlock_bh(&idev->lock);
 	in6_dev_put(idev);
-	return found;
-#else
-	return false;
 #endif
 }
 
@@ -112,7 +104,9 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 	if (!dev)
 		return -ENODEV;
 	out->up = netif_running(dev) && netif_carrier_ok(dev);
-	found = os_if_ipv4(dev, out) || os_if_ipv6(dev, out);
+	os_if_ipv4(dev, out);
+	os_if_ipv6(dev, out);
+	found = os_ifaddr_pick(out);
 	if (found)
 		out->speed_mbps = os_if_speed(dev);
 	dev_put(dev);

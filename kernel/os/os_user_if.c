@@ -19,9 +19,7 @@
 
 struct os_if_pick {
 	int ifindex;
-	bool have4, have6;
-	u8 addr4[4];
-	u8 addr6[16];
+	struct os_ifaddr *out;
 };
 
 static bool os_ipv4_usable(const u8 *a)
@@ -44,6 +42,7 @@ static void os_if_addr_visit(struct nl_object *obj, void *arg)
 {
 	struct rtnl_addr *ra = (struct rtnl_addr *)obj;
 	struct os_if_pick *pick = arg;
+	struct os_ifaddr *out = pick->out;
 	struct nl_addr *a;
 	unsigned int len;
 
@@ -53,14 +52,14 @@ static void os_if_addr_visit(struct nl_object *obj, void *arg)
 	if (!a)
 		return;
 	len = nl_addr_get_len(a);
-	if (nl_addr_get_family(a) == AF_INET && len == 4 && !pick->have4 &&
+	if (nl_addr_get_family(a) == AF_INET && len == 4 && !out->has4 &&
 	    os_ipv4_usable(nl_addr_get_binary_addr(a))) {
-		memcpy(pick->addr4, nl_addr_get_binary_addr(a), 4);
-		pick->have4 = true;
+		memcpy(out->addr4, nl_addr_get_binary_addr(a), 4);
+		out->has4 = true;
 	} else if (nl_addr_get_family(a) == AF_INET6 && len == 16 &&
-		   !pick->have6 && os_ipv6_usable(nl_addr_get_binary_addr(a))) {
-		memcpy(pick->addr6, nl_addr_get_binary_addr(a), 16);
-		pick->have6 = true;
+		   !out->has6 && os_ipv6_usable(nl_addr_get_binary_addr(a))) {
+		memcpy(out->addr6, nl_addr_get_binary_addr(a), 16);
+		out->has6 = true;
 	}
 }
 
@@ -86,23 +85,14 @@ static int os_if_link(struct nl_sock *sk, const char *ifname,
 
 static int os_if_addr(struct nl_sock *sk, int ifindex, struct os_ifaddr *out)
 {
-	struct os_if_pick pick = { .ifindex = ifindex };
+	struct os_if_pick pick = { .ifindex = ifindex, .out = out };
 	struct nl_cache *cache = NULL;
 
 	if (rtnl_addr_alloc_cache(sk, &cache) < 0)
 		return -EIO;
 	nl_cache_foreach(cache, os_if_addr_visit, &pick);
 	nl_cache_free(cache);
-	if (pick.have4) {
-		out->addr_len = 4;
-		memcpy(out->addr, pick.addr4, 4);
-	} else if (pick.have6) {
-		out->addr_len = 16;
-		memcpy(out->addr, pick.addr6, 16);
-	} else {
-		return -EADDRNOTAVAIL;
-	}
-	return 0;
+	return os_ifaddr_pick(out) ? 0 : -EADDRNOTAVAIL;
 }
 
 /*

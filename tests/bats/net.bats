@@ -72,6 +72,96 @@ add_ipv6_if() {
       0: veth2"
 }
 
+# dual0 with 10.11.4.1 and 2001:db8:14::1 (its peer end dual1 has none).
+add_dual_if() {
+	ip -n "$NS" link add dual0 type veth peer name dual1
+	ip -n "$NS" addr add 10.11.4.1/24 dev dual0
+	ip -n "$NS" -6 addr add 2001:db8:14::1/64 dev dual0 nodad
+	ip -n "$NS" link set dual0 up
+	ip -n "$NS" link set dual1 up
+}
+
+# net_tcp_is NID: `net show --net tcp` is one NI, NID on dual0. The status
+# line is left out: whether the socket LND runs an IPv6 NI is not this
+# test's business.
+net_tcp_is() {
+	run lnetctl net show --net tcp
+	[ "$status" -eq 0 ]
+	output=$(grep -v '^ *status: ' <<<"$output")
+	[ "$output" = "net:
+-   net type: tcp
+    local NI(s):
+    -   nid: $1
+        interfaces:
+            0: dual0" ] || { echo "got: $output"; return 1; }
+}
+
+@test "lnet configure --large: a dual-stack interface gives its IPv6 NID until unconfigure" {
+	add_dual_if
+	lnetctl net add --net tcp --if dual0
+	net_tcp_is 10.11.4.1@tcp
+	lnetctl lnet unconfigure
+	lnetctl lnet configure --large
+	lnetctl net add --net tcp --if dual0
+	net_tcp_is 2001:db8:14::1@tcp
+	# the IPv4-only and IPv6-only interfaces give their one address either way
+	add_ipv6_if
+	lnetctl net add --net tcp1 --if veth1
+	lnetctl net add --net tcp2 --if veth2
+	run lnetctl net show
+	[ "$(yaml_get "[ni['nid'] for n in d['net'][2:] for ni in n['local NI(s)']]")" = \
+	  "['10.11.0.2@tcp1', '2001:db8:12::1@tcp2']" ]
+	# configure without -l while up keeps it
+	lnetctl lnet configure
+	lnetctl net del --net tcp
+	lnetctl net add --net tcp --if dual0
+	net_tcp_is 2001:db8:14::1@tcp
+	lnetctl lnet unconfigure
+	lnetctl lnet configure
+	lnetctl net add --net tcp --if dual0
+	net_tcp_is 10.11.4.1@tcp
+}
+
+@test "lnet configure -l when up: large NIDs for the NIs added after; those there keep theirs" {
+	add_dual_if
+	lnetctl net add --net tcp --if dual0
+	lnetctl lnet configure -l
+	net_tcp_is 10.11.4.1@tcp
+	lnetctl net add --net tcp1 --if dual0
+	run lnetctl net show --net tcp1
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "2001:db8:14::1@tcp1" ]
+	# an imported NI by interface alone too
+	printf 'net:\n- net type: tcp2\n  local NI(s):\n  - interfaces: {0: dual0}\n' | lnetctl import
+	run lnetctl net show --net tcp2
+	[ "$(yaml_get "d['net'][0]['local NI(s)'][0]['nid']")" = "2001:db8:14::1@tcp2" ]
+}
+
+@test "a NID named on a dual-stack interface: either address, without --large" {
+	add_dual_if
+	lnetctl net add --net tcp --if dual0 --nid 2001:db8:14::1@tcp
+	net_tcp_is 2001:db8:14::1@tcp
+	lnetctl net del --net tcp
+	# the NID alone finds the interface by either address
+	lnetctl net add --nid 2001:db8:14::1@tcp
+	net_tcp_is 2001:db8:14::1@tcp
+	lnetctl net del --net tcp
+	printf 'net:\n- net type: tcp\n  local NI(s):\n  - nid: 2001:db8:14::1@tcp\n    interfaces: {0: dual0}\n' \
+		>"$T/dual.yaml"
+	lnetctl import "$T/dual.yaml"
+	net_tcp_is 2001:db8:14::1@tcp
+	lnetctl import --del "$T/dual.yaml"
+	printf 'net:\n- net type: tcp\n  local NI(s):\n  - nid: 2001:db8:14::1@tcp\n' >"$T/nid.yaml"
+	lnetctl import "$T/nid.yaml"
+	net_tcp_is 2001:db8:14::1@tcp
+	lnetctl net del --net tcp
+	# with --large the IPv4 NID named is taken just the same
+	lnetctl lnet configure --large
+	lnetctl net add --net tcp --if dual0 --nid 10.11.4.1@tcp
+	net_tcp_is 10.11.4.1@tcp
+	fails 1 "lnetctl net add: NID '2001:db8:14::2@tcp1' is not the address of interface 'dual0'" \
+		net add --net tcp1 --if dual0 --nid 2001:db8:14::2@tcp1
+}
+
 @test "tcp0 is tcp; short options -n -i" {
 	lnetctl net add -n tcp0 -i veth0
 	run lnetctl net show -n tcp

@@ -223,7 +223,7 @@ static int cmd_frame(void)
 	c.cfg_reserved = 1;
 	frame_case("reserved-set", do_ioctl(fd, IOC_LIBCFS_CONFIGURE, &c));
 	c.cfg_reserved = 0;
-	c.cfg_flags = 1;
+	c.cfg_flags = 1U << 1;	/* bit 0 is LNET_CONFIG_F_LARGE_NIDS */
 	frame_case("unknown-flag", do_ioctl(fd, IOC_LIBCFS_CONFIGURE, &c));
 	close(fd);
 	return 0;

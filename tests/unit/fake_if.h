@@ -17,13 +17,19 @@
 #include "../../kernel/udsp/udsp.h"
 #include "../../kernel/builtin/builtin.h"
 
-/* An interface and what a lookup of it answers: @rc, else the address. */
+/*
+ * An interface and what a lookup of it answers: @rc, else the address
+ * (@len 4 or 16) and, with @dual, a global IPv6 address @addr6 besides the
+ * IPv4 one.
+ */
 struct fake_if {
 	const char *name;
 	int rc;
 	u8 len;
 	u8 addr[16];
 	bool up;
+	bool dual;
+	u8 addr6[16];
 };
 
 /* An IPv4 interface a.b.c.d that is up. */
@@ -46,8 +52,11 @@ static inline int fake_if_lookup(const struct fake_if *tab, size_t n,
 		if (f->rc)
 			return f->rc;
 		memset(out, 0, sizeof(*out));
-		out->addr_len = f->len;
-		memcpy(out->addr, f->addr, f->len);
+		out->has4 = f->len == 4;
+		memcpy(out->addr4, f->addr, sizeof(out->addr4));
+		out->has6 = f->len == 16 || f->dual;
+		memcpy(out->addr6, f->dual ? f->addr6 : f->addr, sizeof(out->addr6));
+		os_ifaddr_pick(out);
 		out->up = f->up;
 		return 0;
 	}

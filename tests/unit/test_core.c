@@ -28,6 +28,8 @@ static const struct fake_if fake_ifs[] = {
 	FAKE_IF4("eth0alias", 10, 0, 0, 1),	/* same address as eth0 */
 	{ "v6", 0, 16, { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 }, true },
 	{ "noaddr", -EADDRNOTAVAIL, 0, { 0 }, true },
+	/* 10.0.0.9 and 2001:db8::9: which one is the NID depends */
+	{ "dual", 0, 4, { 10, 0, 0, 9 }, true, true, { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 } },
 };
 
 static int fake_lookup(const char *ifname, struct os_ifaddr *out)
@@ -987,6 +989,187 @@ static void test_ioctl_reserved(void **state)
 	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -EINVAL);
 }
 
+static int ioc_config_flags(struct lnet *ln, unsigned int cmd, u32 flags)
+{
+	struct lnet_ioc_config c;
+
+	memset(&c, 0, sizeof(c));
+	ioc_hdr(&c.cfg_hdr, sizeof(c));
+	c.cfg_flags = flags;
+	return lnet_ioctl(ln, cmd, &c, sizeof(c), true);
+}
+
+/*
+ * CONFIGURE's flags: LNET_CONFIG_F_LARGE_NIDS only (an unknown bit is
+ * EINVAL and changes nothing, up or down); set by each CONFIGURE that has
+ * it, up or not, kept by one without it, cleared by UNCONFIGURE, which
+ * takes no flag.
+ */
+static void test_ioctl_configure_flags(void **state)
+{
+	struct lnet *ln = *state;
+	s64 objs = ln->ln_nobjects;
+
+	assert_false(ln->ln_large_nids);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE, 1U << 1), -EINVAL);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE,
+					  LNET_CONFIG_F_LARGE_NIDS | 1U << 31), -EINVAL);
+	assert_false(ln->ln_large_nids);
+	assert_true(ln->ln_configured);
+	assert_int_equal(ln->ln_nobjects, objs);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_UNCONFIGURE,
+					  LNET_CONFIG_F_LARGE_NIDS), -EINVAL);
+	assert_true(ln->ln_configured);
+
+	/* up already: the flag is set all the same, and stays */
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE,
+					  LNET_CONFIG_F_LARGE_NIDS), 0);
+	assert_true(ln->ln_large_nids);
+	assert_int_equal(ln->ln_nobjects, objs);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE, 0), 0);
+	assert_true(ln->ln_large_nids);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE, 1U << 2), -EINVAL);
+	assert_true(ln->ln_large_nids);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_UNCONFIGURE, 0), 0);
+	assert_false(ln->ln_large_nids);
+
+	/* down: a refused CONFIGURE leaves it down */
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE, 1U << 1), -EINVAL);
+	assert_false(ln->ln_configured);
+	assert_int_equal(ln->ln_nobjects, 0);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE, 0), 0);
+	assert_false(ln->ln_large_nids);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_UNCONFIGURE, 0), 0);
+	assert_int_equal(ioc_config_flags(ln, IOC_LIBCFS_CONFIGURE,
+					  LNET_CONFIG_F_LARGE_NIDS), 0);
+	assert_true(ln->ln_configured);
+	assert_true(ln->ln_large_nids);
+}
+
+static struct lnet_nid nid6(u32 net_id, u8 last)
+{
+	u8 addr[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = last };
+	struct lnet_nid n;
+
+	memset(&n, 0, sizeof(n));
+	lnet_nid_make(&n, net_id, addr, 16);
+	return n;
+}
+
+/* The NID an NI added on @ifname (no NID named) gets on net @net_id: added, then deleted. */
+static struct lnet_nid added_nid(struct lnet *ln, u32 net_id, const char *ifname)
+{
+	struct lnet_ioc_ni n = ioc_ni(net_id, ifname, 0);
+	struct lnet_ioc_ni got = ioc_ni(net_id, NULL, 0);
+
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_NET, &got, sizeof(got), false), 0);
+	assert_int_equal(lnet_net_del(ln, net_id, ifname), 0);
+	return got.ni_nid;
+}
+
+/*
+ * Large NIDs change the order only: a dual-stack interface gives its IPv6
+ * address first, a one-family interface its one address either way.
+ */
+static void test_ni_add_large_nids(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid d4 = nid4(TCP, 10, 0, 0, 9), d6 = nid6(TCP, 9);
+	struct lnet_nid e0 = nid4(TCP, 10, 0, 0, 1), v6 = nid6(TCP, 5);
+	struct lnet_nid got;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		bool large = round == 1;
+
+		ln->ln_large_nids = large;
+		got = added_nid(ln, TCP, "dual");
+		assert_true(lnet_nid_equal(&got, large ? &d6 : &d4));
+		got = added_nid(ln, TCP, "eth0");
+		assert_true(lnet_nid_equal(&got, &e0));
+		got = added_nid(ln, TCP, "v6");
+		assert_true(lnet_nid_equal(&got, &v6));
+	}
+	/* the unconfigure forgets it */
+	assert_int_equal(lnet_unconfigure(ln), 0);
+	assert_int_equal(lnet_configure(ln), 0);
+	assert_false(ln->ln_large_nids);
+	got = added_nid(ln, TCP, "dual");
+	assert_true(lnet_nid_equal(&got, &d4));
+}
+
+/*
+ * ADD_NET naming the NID: either address of the interface makes it, the
+ * flag or not; another address (or family the interface lacks) is ENXIO.
+ */
+static void test_ni_add_named_nid_dual(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_ni n;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		ln->ln_large_nids = round == 1;
+		n = ioc_ni(TCP, "dual", 0);
+		n.ni_nid = nid6(TCP, 9);
+		assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+		assert_non_null(lnet_ni_find(ln, &n.ni_nid));
+		assert_int_equal(lnet_net_del(ln, TCP, "dual"), 0);
+		n.ni_nid = nid4(TCP, 10, 0, 0, 9);
+		assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), 0);
+		assert_non_null(lnet_ni_find(ln, &n.ni_nid));
+		assert_int_equal(lnet_net_del(ln, TCP, "dual"), 0);
+		n.ni_nid = nid6(TCP, 8);
+		assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -ENXIO);
+		n.ni_nid = nid6(TCP1, 9);			/* the address, another net */
+		assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -ENXIO);
+		n = ioc_ni(TCP, "eth0", 0);			/* IPv4 only */
+		n.ni_nid = nid6(TCP, 9);
+		assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -ENXIO);
+		n = ioc_ni(TCP, "v6", 0);			/* IPv6 only */
+		n.ni_nid = nid4(TCP, 10, 0, 0, 9);
+		assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_ADD_NET, &n, sizeof(n), true), -ENXIO);
+		assert_null(lnet_net_find(ln, TCP));
+	}
+}
+
+/* GET_IF's if_want_len: the address of that length, none when it lacks one. */
+static void test_ioctl_get_if_want_len(void **state)
+{
+	struct lnet *ln = *state;
+	const u8 d6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 };
+	const u8 d4[4] = { 10, 0, 0, 9 };
+	struct lnet_ioc_if f;
+	u32 dual = FAKE_IF_COUNT(fake_ifs) - 1;
+
+	ln->ln_if_name = fake_name;
+	ln->ln_large_nids = true;		/* the default address is IPv4 first still */
+	memset(&f, 0, sizeof(f));
+	ioc_hdr(&f.if_hdr, sizeof(f));
+	f.if_index = dual;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), 0);
+	assert_string_equal(f.if_name, "dual");
+	assert_int_equal(f.if_addr_len, 4);
+	assert_memory_equal(f.if_addr, d4, 4);
+	f.if_want_len = 16;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), 0);
+	assert_int_equal(f.if_addr_len, 16);
+	assert_memory_equal(f.if_addr, d6, 16);
+	f.if_want_len = 4;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), 0);
+	assert_int_equal(f.if_addr_len, 4);
+	f.if_index = 4;				/* v6: no IPv4 address */
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), 0);
+	assert_string_equal(f.if_name, "v6");
+	assert_int_equal(f.if_addr_len, 0);
+	f.if_want_len = 8;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), -EINVAL);
+	f.if_want_len = 0;
+	f.if_pad[1] = 1;
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_GET_IF, &f, sizeof(f), false), -EINVAL);
+}
+
 static void test_ioctl_perm_and_state(void **state)
 {
 	struct lnet *ln = *state;
@@ -1414,6 +1597,10 @@ int main(void)
 		T(test_ioctl_ni_nid_lnd),
 		T(test_ioctl_set_ni_lnd),
 		T(test_ioctl_perm_and_state),
+		T(test_ioctl_configure_flags),
+		T(test_ni_add_large_nids),
+		T(test_ni_add_named_nid_dual),
+		T(test_ioctl_get_if_want_len),
 		T(test_ioctl_nets),
 		T(test_ioctl_peers),
 		T(test_ioctl_peer_walk),

@@ -164,6 +164,28 @@ static void test_ioc_len_checked_locally(void **state)
 	assert_lnetd_serves();
 }
 
+/*
+ * cfg_lnet_configure_flags(): an unknown flag is refused before anything is
+ * sent, naming the value and the one flag there is; the raw request is
+ * refused by lnetd too; LNET_CONFIG_F_LARGE_NIDS is taken, LNet up or not.
+ */
+static void test_configure_flags(void **state)
+{
+	struct lnet_ioc_config c = { .cfg_hdr.ioc_len = sizeof(c), .cfg_flags = 1U << 3 };
+
+	reset_err();
+	assert_int_equal(cfg_lnet_configure_flags(h, 1U << 3, &err), -EINVAL);
+	assert_string_equal(err.msg,
+			    "cannot configure LNet: flags 0x8: expected 0 or LNET_CONFIG_F_LARGE_NIDS (0x1)");
+	assert_int_equal(cfg_ioctl(h, IOC_LIBCFS_CONFIGURE, &c), -EINVAL);
+	c.cfg_flags = LNET_CONFIG_F_LARGE_NIDS;
+	assert_int_equal(cfg_ioctl(h, IOC_LIBCFS_UNCONFIGURE, &c), -EINVAL);
+	reset_err();
+	assert_int_equal(cfg_lnet_configure_flags(h, LNET_CONFIG_F_LARGE_NIDS, &err), 0);
+	assert_int_equal(cfg_lnet_configure_flags(h, LNET_CONFIG_F_LARGE_NIDS, &err), 0);
+	assert_lnetd_serves();
+}
+
 static void test_net_messages(void **state)
 {
 	struct cfg_net n;
@@ -672,6 +694,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_configure_get_lo),
 		cmocka_unit_test(test_ioc_len_checked_locally),
+		cmocka_unit_test(test_configure_flags),
 		cmocka_unit_test(test_net_messages),
 		cmocka_unit_test(test_peer_add_rollback),
 		cmocka_unit_test(test_peer_del),

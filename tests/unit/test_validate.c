@@ -381,6 +381,19 @@ static void test_net_del_routing_udsp(void **state)
 	assert_int_equal(lnet_udsp_del_check(-2, NULL), -EINVAL);
 }
 
+/* CONFIGURE's flags: LNET_CONFIG_F_LARGE_NIDS or none; any other bit refused. */
+static void test_configure_flags(void **state)
+{
+	struct lnet_bad bad = { 0 };
+
+	assert_int_equal(lnet_configure_check(0, &bad), 0);
+	assert_int_equal(lnet_configure_check(LNET_CONFIG_F_LARGE_NIDS, &bad), 0);
+	assert_int_equal(lnet_configure_check(1U << 1, &bad), -EINVAL);
+	assert_bad(&bad, LNET_BAD_FLAGS, 0, 0);
+	assert_int_equal(lnet_configure_check(LNET_CONFIG_F_LARGE_NIDS | 1U << 31, NULL),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_peer_add),
 		cmocka_unit_test(test_route_add),
 		cmocka_unit_test(test_net_del_routing_udsp),
+		cmocka_unit_test(test_configure_flags),
 		cmocka_unit_test(test_buffer_table),
 		cmocka_unit_test(test_buffers_check),
 	};

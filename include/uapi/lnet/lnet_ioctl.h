@@ -94,20 +94,41 @@ struct lnet_nid {
  * IOC_LIBCFS_CONFIGURE (59) / IOC_LIBCFS_UNCONFIGURE (56)
  * Bring LNet up (creates the 0@lo NI) or down (frees every net, NI, peer
  * and UDSP rule). CONFIGURE when up, UNCONFIGURE when down: 0.
- * flags: none defined yet (EINVAL if not zero).
+ * cfg_flags of CONFIGURE: LNET_CONFIG_F_* (EINVAL for any other bit);
+ * of UNCONFIGURE: 0 (EINVAL otherwise).
+ *   LNET_CONFIG_F_LARGE_NIDS  use large NIDs (Lustre's `lnet configure
+ *       --large`). Every NID here is already a large NID; what the flag
+ *       changes is the order in which an interface's addresses give the
+ *       NID of an NI added by interface (ADD_NET without ni_nid): its
+ *       first global IPv6 address first, else its first IPv4 address
+ *       (without the flag: IPv4 first). An interface with one family
+ *       gives that one either way, and ADD_NET with ni_nid is not
+ *       affected. The flag is set by every CONFIGURE that has it, also
+ *       when LNet is already up (as Lustre's configure does; the NIs
+ *       already there keep their NIDs), a CONFIGURE without it leaves
+ *       it as it is, and UNCONFIGURE clears it. Nothing shows it
+ *       (neither does Lustre).
  */
+enum lnet_config_flags {
+	LNET_CONFIG_F_LARGE_NIDS	= 1U << 0,
+	__LNET_CONFIG_F_ALL		= (1U << 1) - 1,
+};
+
 struct lnet_ioc_config {
 	struct lnet_ioc_hdr cfg_hdr;
-	__u32 cfg_flags;
+	__u32 cfg_flags;			/* LNET_CONFIG_F_* (CONFIGURE only) */
 	__u32 cfg_reserved;
 };
 
 /*
  * IOC_LIBCFS_ADD_NET (84)
  *   In: ni_net (an existing or new net; not lo), ni_ifname (the interface
- *   whose address gives the NID: IPv4 first, else a global IPv6 address),
- *   ni_nid (the zero NID, or the NID the configuration names: the NI is
- *   added only if the interface's address makes this NID),
+ *   whose address gives the NID: its first IPv4 address, else its first
+ *   global IPv6 one; the IPv6 one first after a CONFIGURE with
+ *   LNET_CONFIG_F_LARGE_NIDS), ni_nid (the zero NID, or the NID the
+ *   configuration names: the NI is added only if one of the interface's
+ *   two addresses, its first IPv4 or its first global IPv6 one, makes
+ *   this NID; the flag plays no part then),
  *   ni_tun (each field -1 = its default, else within its range: the rows
  *   of LNET_NI_TUNABLES in lnet_tunables.h), ni_flags (LNET_NI_F_LND_TUN
  *   or 0), ni_lnd_tun with LNET_NI_F_LND_TUN (the socket LND's tunables,
@@ -119,7 +140,7 @@ struct lnet_ioc_config {
  *   usable address: loopback addresses are not NIDs), EEXIST (the net
  *   already has an NI on this interface), EADDRINUSE (the interface's
  *   address on this net is already a NID: another NI's, or a peer's),
- *   ENXIO (ni_nid given, and not the NID the interface's address makes).
+ *   ENXIO (ni_nid given, and neither of the interface's addresses makes it).
  *
  * IOC_LIBCFS_DEL_NET (85)
  *   In: ni_net, and ni_ifname (delete the NI on that interface) or an empty
@@ -235,7 +256,7 @@ enum lnet_ni_down_reason {
 	LNET_NI_DOWN_NONE	= 0,	/* up */
 	LNET_NI_DOWN_LINK	= 1,	/* the interface is down or has no carrier */
 	LNET_NI_DOWN_NO_LND	= 2,	/* no LND of the net's type here (o2ib, gni, kfi...) */
-	LNET_NI_DOWN_FAMILY	= 3,	/* the LND does not carry the address family (IPv6 on tcp today) */
+	LNET_NI_DOWN_FAMILY	= 3,	/* its LND refused the address family (-EAFNOSUPPORT at startup) */
 };
 
 /*
@@ -835,10 +856,15 @@ struct lnet_ioc_ping {
  *   kernel: the caller's network namespace; lnetd: its own), so that a
  *   configuration naming a NID (net add --nid) or address ranges (ip2nets)
  *   finds its interfaces where LNet runs. In: if_index (0, 1, ...: the
- *   index-th interface, in the system's order). Out: if_name, if_status
+ *   index-th interface, in the system's order), if_want_len (0, 4 or 16:
+ *   which address to report, EINVAL otherwise). Out: if_name, if_status
  *   (enum lnet_ni_status: up with IFF_UP and a carrier), and if_addr of
- *   if_addr_len bytes, the address an NI on it would get (4: IPv4, 16:
- *   IPv6, 0: none usable; loopback and link-local addresses never are).
+ *   if_addr_len bytes (4: IPv4, 16: IPv6, 0: none usable; loopback and
+ *   link-local addresses never are): with if_want_len 0 its first IPv4
+ *   address, else its first global IPv6 one (what ADD_NET gives without
+ *   LNET_CONFIG_F_LARGE_NIDS; ip2nets matches these); with 4 or 16 its
+ *   first usable address of that length only, so that a NID of either
+ *   family finds a dual-stack interface (ADD_NET's ni_nid takes either).
  *   Errors: ENOENT past the last interface. Not a mutating command; LNet
  *   need not be configured (ENETDOWN is never returned).
  */
@@ -848,7 +874,8 @@ struct lnet_ioc_if {
 	__u32 if_status;			/* out: enum lnet_ni_status */
 	char  if_name[LNET_IFNAME_LEN];		/* out */
 	__u8  if_addr_len;			/* out: 0, 4 or 16 */
-	__u8  if_pad[3];
+	__u8  if_want_len;			/* in: 0 (the default), 4 or 16 */
+	__u8  if_pad[2];
 	__u8  if_addr[16];			/* out: network byte order */
 	__u32 if_reserved[3];
 };
