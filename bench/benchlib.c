@@ -235,12 +235,22 @@ void enter_ns(const char *ns)
 	close(fd);
 }
 
-static struct sockaddr_in sin_of(const char *addr, int port)
+/* @addr (IPv4 or IPv6) and @port as a socket address; its length. */
+static socklen_t sa_of(const char *addr, int port, struct sockaddr_in6 *sa)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+	struct sockaddr_in *sin = (struct sockaddr_in *)sa;
 
-	inet_pton(AF_INET, addr, &sa.sin_addr);
-	return sa;
+	memset(sa, 0, sizeof(*sa));
+	if (strchr(addr, ':')) {
+		sa->sin6_family = AF_INET6;
+		sa->sin6_port = htons(port);
+		inet_pton(AF_INET6, addr, &sa->sin6_addr);
+		return sizeof(*sa);
+	}
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(port);
+	inet_pton(AF_INET, addr, &sin->sin_addr);
+	return sizeof(*sin);
 }
 
 bool io_all(int fd, void *buf, size_t len, bool wr)
@@ -274,16 +284,17 @@ void nodelay(int fd)
  */
 static void tcp_receiver(const struct tcp_path *path, int ready, bool stream, long long total)
 {
-	struct sockaddr_in sa = sin_of(path->rx_addr, path->port);
+	struct sockaddr_in6 sa;
+	socklen_t salen = sa_of(path->rx_addr, path->port, &sa);
 	int one = 1, ls, fd;
 	char *buf;
 	ssize_t n;
 
 	enter_ns(path->rx_ns);
 	buf = malloc(MIB);
-	ls = socket(AF_INET, SOCK_STREAM, 0);
+	ls = socket(sa.sin6_family, SOCK_STREAM, 0);
 	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (!buf || ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) || listen(ls, 1))
+	if (!buf || ls < 0 || bind(ls, (struct sockaddr *)&sa, salen) || listen(ls, 1))
 		_exit(1);
 	if (write(ready, "r", 1) != 1)
 		_exit(1);
@@ -308,15 +319,16 @@ static void tcp_receiver(const struct tcp_path *path, int ready, bool stream, lo
 /* The sender: the seconds it took, written to @result. */
 static void tcp_sender(const struct tcp_path *path, int result, bool stream, long long amount)
 {
-	struct sockaddr_in sa = sin_of(path->tx_addr, path->port);
+	struct sockaddr_in6 sa;
+	socklen_t salen = sa_of(path->tx_addr, path->port, &sa);
 	char *buf = malloc(MIB);
 	double t0, dt;
 	long long i;
 	int fd;
 
 	enter_ns(path->tx_ns);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (!buf || fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+	fd = socket(sa.sin6_family, SOCK_STREAM, 0);
+	if (!buf || fd < 0 || connect(fd, (struct sockaddr *)&sa, salen))
 		_exit(1);
 	nodelay(fd);
 	memset(buf, 0x5a, MIB);

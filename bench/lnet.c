@@ -21,6 +21,10 @@
  * LNETCTL_BIN override build/lnetd and build/lnetctl; LNET_BENCH_MIB, the
  * MiB per throughput run (default 1024), LNET_BENCH_MSGS, the small
  * messages per run (default 10000)).
+ *
+ * Both comparisons run twice: over IPv4 (tcp NIs on 10.31.0.1/2) and over
+ * IPv6 (tcp1 NIs on fd00:31::1/2 of the same veth pair: hello V4 and
+ * 120-byte headers), each against raw TCP of its own family.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,9 @@
 #define ADDR1		"10.31.0.1"
 #define ADDR2		"10.31.0.2"
 #define NID2		ADDR2 "@tcp"
+#define ADDR6_1		"fd00:31::1"
+#define ADDR6_2		"fd00:31::2"
+#define NID6_2		ADDR6_2 "@tcp1"
 
 static const char *const ifname[2] = { "a0", "b0" };
 
@@ -39,12 +46,22 @@ static const struct tcp_path direct = {
 	.port = TCP_PORT,
 };
 
-static void add_ni(int i)
+static const struct tcp_path direct6 = {
+	.rx_ns = nodes[1].ns, .rx_addr = ADDR6_2,
+	.tx_ns = nodes[0].ns, .tx_addr = ADDR6_2,
+	.port = TCP_PORT,
+};
+
+/* Node @i's IPv4 NI on tcp, and its IPv6 one (@addr6) on tcp1. */
+static void add_nis(int i, const char *addr6)
 {
 	char out[4096];
 
 	if (lnetctl(&nodes[i], out, sizeof(out), "net add --net tcp --if %s", ifname[i]))
 		die("net add", out);
+	if (lnetctl(&nodes[i], out, sizeof(out), "net add --net tcp1 --if %s --nid %s@tcp1",
+		    ifname[i], addr6))
+		die("net add (IPv6)", out);
 }
 
 static void setup(void)
@@ -56,10 +73,22 @@ static void setup(void)
 	    sh("ip -n %s addr add %s/24 dev a0 && ip -n %s link set a0 up",
 	       nodes[0].ns, ADDR1, nodes[0].ns) ||
 	    sh("ip -n %s addr add %s/24 dev b0 && ip -n %s link set b0 up",
-	       nodes[1].ns, ADDR2, nodes[1].ns))
+	       nodes[1].ns, ADDR2, nodes[1].ns) ||
+	    sh("ip -n %s -6 addr add %s/64 dev a0 nodad", nodes[0].ns, ADDR6_1) ||
+	    sh("ip -n %s -6 addr add %s/64 dev b0 nodad", nodes[1].ns, ADDR6_2))
 		die("cannot make the veth pair a0 <-> b0", NULL);
-	add_ni(0);
-	add_ni(1);
+	add_nis(0, ADDR6_1);
+	add_nis(1, ADDR6_2);
+	/*
+	 * No discovery: a peer stays the one NID each run names, so the IPv6
+	 * run's messages do not spread onto the IPv4 NI (one Multi-Rail peer).
+	 */
+	for (int i = 0; i < 2; i++) {
+		char out[4096];
+
+		if (lnetctl(&nodes[i], out, sizeof(out), "set discovery 0"))
+			die("set discovery 0", out);
+	}
 }
 
 int main(void)
@@ -74,6 +103,10 @@ int main(void)
 	       "(socket LND)\n", ADDR1, ADDR2);
 	bench_throughput(&nodes[0], NID2, &direct, mib, "", "raw TCP stream");
 	bench_small(&nodes[0], NID2, &direct, msgs, "", "raw TCP 64-byte ping-pong");
+	printf("bench/lnet: the same over IPv6, %s <-> %s (hello V4, 120-byte headers)\n",
+	       ADDR6_1, ADDR6_2);
+	bench_throughput(&nodes[0], NID6_2, &direct6, mib, " (IPv6)", "raw TCP/IPv6 stream");
+	bench_small(&nodes[0], NID6_2, &direct6, msgs, " (IPv6)", "raw TCP/IPv6 64-byte ping-pong");
 	cleanup();
 	return 0;
 }

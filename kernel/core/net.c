@@ -81,7 +81,7 @@ static int lnet_ni_startup(struct lnet *ln, struct lnet_ni *ni)
 	if (lnd->lnd_startup) {
 		rc = lnd->lnd_startup(ln, ni);
 		/*
-		 * An address its wire cannot carry (IPv6 on socklnd): the NI
+		 * An address family its wire cannot carry (-EAFNOSUPPORT): the NI
 		 * is kept as configuration only, like one without an LND.
 		 */
 		if (rc == -EAFNOSUPPORT) {
@@ -110,8 +110,8 @@ static bool lnet_lnd_type_carried(u32 lnd_type)
 
 bool lnet_lnd_carries_family(u32 lnd_type, u8 addr_len)
 {
-	if (lnd_type == LNET_LND_TCP)
-		return addr_len == 4;	/* the socket LND's hello V3 carries IPv4 NIDs only */
+	if (lnd_type == LNET_LND_TCP)	/* hello V3 on IPv4, V4 on IPv6 */
+		return addr_len == 4 || addr_len == 16;
 	return lnet_lnd_type_carried(lnd_type);
 }
 

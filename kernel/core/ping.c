@@ -97,12 +97,16 @@ struct lnet_ping_info *lnet_ping_info_alloc(u32 nnis)
 			 (size_t)nnis * sizeof(struct lnet_ping_ni));
 }
 
-/* NIs that go in our ping info: live, and with a NID the wire can carry. */
+/*
+ * NIs that go in our ping info: live, and with a NID the wire can carry:
+ * a nid4 entry, or an IPv6 one in a large entry (lnet_wire.h).
+ */
 static bool lnet_ni_in_ping_info(const struct lnet_ni *ni)
 {
 	u64 w;
 
-	return !ni->ni_dying && lnet_nid_to_wire(&ni->ni_nid, &w) == 0;
+	return !ni->ni_dying && (lnet_nid_to_wire(&ni->ni_nid, &w) == 0 ||
+				 ni->ni_nid.nid_addr_len == 16);
 }
 
 static u32 lnet_ping_info_count(struct lnet *ln)
@@ -148,13 +152,15 @@ static void lnet_ping_info_fill(struct lnet *ln, struct lnet_ping_info *pi,
 			p->ns_msg_size = 0;
 			pi->pi_nnis++;
 		}
+	/* as Lustre: the primary (the first NI after 0@lo) is a large one */
+	if (pi->pi_nnis > 1 && pi->pi_ni[1].ns_nid.nid_addr_len == 16)
+		pi->pi_features |= LNET_PING_FEAT_PRIMARY_LARGE;
 }
 
 /* Our ping info in wire bytes, in a new buffer: its length or -errno. */
 static int lnet_ping_info_build(struct lnet *ln, u8 **out)
 {
-	u32 n = lnet_ping_info_count(ln);
-	u32 len = LNET_WIRE_PING_HDR_LEN + n * LNET_WIRE_PING_NI_LEN;
+	u32 n = lnet_ping_info_count(ln), len;
 	struct lnet_ping_info *pi;
 	u8 *buf;
 	int rc = -ENOMEM;
@@ -162,10 +168,11 @@ static int lnet_ping_info_build(struct lnet *ln, u8 **out)
 	pi = lnet_ping_info_alloc(n);
 	if (!pi)
 		return rc;
+	lnet_ping_info_fill(ln, pi, n);
+	len = lnet_ping_info_wire_len(pi);
 	buf = lnet_obj_alloc(ln, len);
 	if (!buf)
 		goto err_pi;
-	lnet_ping_info_fill(ln, pi, n);
 	rc = lnet_ping_info_encode(pi, buf, len);
 	if (rc < 0)
 		goto err_buf;

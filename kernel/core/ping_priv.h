@@ -10,9 +10,12 @@
 
 #include "lnet_priv.h"
 
-/* Room for the largest ping info: the header and LNET_PING_MAX_NIS NIs. */
+/*
+ * Room for the largest ping info: the header and LNET_PING_MAX_NIS NIs,
+ * each at most a large (IPv6) entry's size.
+ */
 #define LNET_PING_INFO_MAX_LEN \
-	(LNET_WIRE_PING_HDR_LEN + LNET_PING_MAX_NIS * LNET_WIRE_PING_NI_LEN)
+	(LNET_WIRE_PING_HDR_LEN + LNET_PING_MAX_NIS * LNET_WIRE_PING_LARGE_NI_LEN)
 /* Received pushes waiting for the monitor, at most. */
 #define LNET_PUSHQ_MAX			64
 /* How often the monitor looks at timeouts and recovery (ns). */

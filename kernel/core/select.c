@@ -145,6 +145,43 @@ static struct lnet_ni *lnet_select_ni(struct lnet_net *net)
 }
 
 /*
+ * Can @ni reach @lpni at all? A net may hold IPv4 and IPv6 NIs side by
+ * side (tcp), and a socket connects two addresses of one family: the
+ * peer NIs of the other family are not candidates for this NI.
+ */
+static bool lnet_same_family(const struct lnet_ni *ni, const struct lnet_peer_ni *lpni)
+{
+	return !ni || ni->ni_nid.nid_addr_len == lpni->lpni_nid.nid_addr_len;
+}
+
+/* Has @lpn a peer NI that @ni can reach (lnet_same_family())? */
+static bool lnet_lpn_reachable(const struct lnet_peer_net *lpn, const struct lnet_ni *ni)
+{
+	const struct lnet_peer_ni *lpni;
+
+	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list)
+		if (lnet_same_family(ni, lpni))
+			return true;
+	return false;
+}
+
+/*
+ * B again when the best NI reaches none of the peer's NIs (only the other
+ * family's): the best of the NIs that reach one, or NULL.
+ */
+static struct lnet_ni *lnet_select_ni_reaching(struct lnet_net *net,
+					       const struct lnet_peer_net *lpn)
+{
+	struct lnet_ni *ni, *best = NULL;
+
+	list_for_each_entry(ni, &net->net_nis, ni_list)
+		if (!ni->ni_dying && lnet_lpn_reachable(lpn, ni) &&
+		    (!best || lnet_ni_cmp(ni, best) > 0))
+			best = ni;
+	return best;
+}
+
+/*
  * Is @nid on the peer NI's preferred list? Compared field by field inline:
  * this runs on the send path for every candidate peer NI that ties on
  * health and priority.
@@ -212,6 +249,8 @@ static struct lnet_peer_ni *lnet_select_lpni(struct lnet_peer_net *lpn,
 	struct lnet_peer_ni *lpni;
 
 	list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+		if (!lnet_same_family(ni, lpni))
+			continue;
 		c.lpni = lpni;
 		c.pref = -1;
 		if (!best.lpni || lnet_lpni_cmp(&c, &best, ni) > 0)
@@ -265,9 +304,13 @@ static int lnet_select_path(struct lnet *ln, struct lnet_peer *lp,
 		if (!lnet_select_net(ln, lp, &p->nc))
 			return -EHOSTUNREACH;
 		p->ni = lnet_select_ni(p->nc.net);
+		if (p->ni && !lnet_lpn_reachable(p->nc.lpn, p->ni))
+			p->ni = lnet_select_ni_reaching(p->nc.net, p->nc.lpn);
+		if (!p->ni)
+			return -EHOSTUNREACH;
 	}
 	p->lpni = lnet_select_lpni(p->nc.lpn, p->ni);
-	return 0;
+	return p->lpni ? 0 : -EHOSTUNREACH;
 }
 
 /* The path is taken: the round robins move on. */

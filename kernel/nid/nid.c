@@ -621,6 +621,24 @@ int lnet_nid_print(const struct lnet_nid *nid, char *buf, size_t len)
 	return nid_sb_done(&sb);
 }
 
+int lnet_ip_print(const u8 *addr, u8 addr_len, u16 port, char *buf, size_t len)
+{
+	struct nid_sb sb = { buf, len, 0 };
+
+	if (addr_len == 16) {
+		nid_sb_str(&sb, "[");
+		nid_sb_ip6(&sb, addr);
+		nid_sb_str(&sb, "]");
+	} else if (addr_len == 4) {
+		sb_ip4(&sb, addr);
+	} else {
+		nid_sb_str(&sb, "<none>");
+	}
+	nid_sb_str(&sb, ":");
+	nid_sb_u32(&sb, port, false);
+	return nid_sb_done(&sb);
+}
+
 u32 lnet_nid_net(const struct lnet_nid *nid)
 {
 	return LNET_NET_ID(nid->nid_lnd, nid->nid_netnum);

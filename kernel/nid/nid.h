@@ -41,6 +41,11 @@ int lnet_net_print(u32 net_id, char *buf, size_t len);
 int lnet_nid_parse(const char *s, struct lnet_nid *nid, char *err, size_t errlen);
 /* Canonical: "10.0.0.1@tcp", "2001:db8::1@tcp1" (RFC 5952), "5@gni", "0@lo". */
 int lnet_nid_print(const struct lnet_nid *nid, char *buf, size_t len);
+/*
+ * An IP endpoint as "a.b.c.d:port" (@addr_len 4) or "[v6]:port" (16, the
+ * address in the compressed form NIDs use): like lnet_nid_print().
+ */
+int lnet_ip_print(const u8 *addr, u8 addr_len, u16 port, char *buf, size_t len);
 u32  lnet_nid_net(const struct lnet_nid *nid);
 bool lnet_nid_is_zero(const struct lnet_nid *nid);
 bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b);

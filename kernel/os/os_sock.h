@@ -85,6 +85,10 @@ int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
  */
 int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 			int tos, struct os_sock **out);
+/* The same in either family. */
+int os_sock_connect_to_tos(const struct os_sockaddr *laddr, u16 lport,
+			   const struct os_sockaddr *raddr, u16 rport, int tos,
+			   struct os_sock **out);
 /* 0 once connected, -EINPROGRESS still going, or why it failed. */
 int os_sock_connect_result(struct os_sock *s);
 
@@ -132,11 +136,12 @@ struct os_sock_route {
 	int r_ifindex;
 	int r_prefixlen;
 	u32 r_table;
-	u8 r_addr[4];
+	struct os_sockaddr r_addr;	/* IPv4 or IPv6 */
 	bool r_set;		/* ours to remove */
 };
 
-int os_sock_route_source(const char *ifname, const u8 addr[4], struct os_sock_route *out);
+int os_sock_route_source(const char *ifname, const struct os_sockaddr *addr,
+			 struct os_sock_route *out);
 /* Remove what os_sock_route_source() set up (nothing unless it succeeded). */
 void os_sock_unroute_source(struct os_sock_route *r);
 

@@ -208,10 +208,6 @@ int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 	return os_sock_connect_tos(laddr, lport, raddr, rport, -1, out);
 }
 
-static int os_sock_connect_addr_tos(const struct os_sockaddr *laddr, u16 lport,
-				    const struct os_sockaddr *raddr, u16 rport,
-				    int tos, struct os_sock **out);
-
 int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 			int tos, struct os_sock **out)
 {
@@ -219,18 +215,18 @@ int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rpo
 
 	os_sockaddr_make(&l, laddr, 4);
 	os_sockaddr_make(&r, raddr, 4);
-	return os_sock_connect_addr_tos(&l, lport, &r, rport, tos, out);
+	return os_sock_connect_to_tos(&l, lport, &r, rport, tos, out);
 }
 
 int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
 		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out)
 {
-	return os_sock_connect_addr_tos(laddr, lport, raddr, rport, -1, out);
+	return os_sock_connect_to_tos(laddr, lport, raddr, rport, -1, out);
 }
 
-static int os_sock_connect_addr_tos(const struct os_sockaddr *laddr, u16 lport,
-				    const struct os_sockaddr *raddr, u16 rport,
-				    int tos, struct os_sock **out)
+int os_sock_connect_to_tos(const struct os_sockaddr *laddr, u16 lport,
+			   const struct os_sockaddr *raddr, u16 rport, int tos,
+			   struct os_sock **out)
 {
 	bool v6 = laddr->sa_len == 16;
 	union os_sa u;

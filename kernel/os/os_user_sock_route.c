@@ -16,6 +16,8 @@
  * comes in is taken on any interface, as before. This is what Lustre's
  * `lnetctl setup-mrrouting` (ksocklnd-config) installs, done here by the
  * LND for each NI it starts, and removed when the NI's address goes.
+ * IPv4 and IPv6 alike: the rule and the route are of the address's family
+ * (tables are per family, so one number per interface serves both).
  */
 #include <net/if.h>
 #include <netinet/in.h>
@@ -37,9 +39,14 @@
 
 struct os_prefix_find {
 	int ifindex;
-	const u8 *addr;
+	const struct os_sockaddr *addr;
 	int prefixlen;		/* -1: not found */
 };
+
+static int os_route_family(const struct os_sockaddr *a)
+{
+	return a->sa_len == 16 ? AF_INET6 : AF_INET;
+}
 
 static void os_prefix_visit(struct nl_object *obj, void *arg)
 {
@@ -48,14 +55,16 @@ static void os_prefix_visit(struct nl_object *obj, void *arg)
 	struct nl_addr *a = rtnl_addr_get_local(ra);
 
 	if (rtnl_addr_get_ifindex(ra) != f->ifindex || !a ||
-	    nl_addr_get_family(a) != AF_INET || nl_addr_get_len(a) != 4 ||
-	    memcmp(nl_addr_get_binary_addr(a), f->addr, 4))
+	    nl_addr_get_family(a) != os_route_family(f->addr) ||
+	    nl_addr_get_len(a) != f->addr->sa_len ||
+	    memcmp(nl_addr_get_binary_addr(a), f->addr->sa_addr, f->addr->sa_len))
 		return;
 	f->prefixlen = (int)nl_addr_get_prefixlen(a);
 }
 
 /* The prefix length of @addr on interface @ifindex, or -EADDRNOTAVAIL. */
-static int os_route_prefixlen(struct nl_sock *sk, int ifindex, const u8 addr[4])
+static int os_route_prefixlen(struct nl_sock *sk, int ifindex,
+			      const struct os_sockaddr *addr)
 {
 	struct os_prefix_find f = { .ifindex = ifindex, .addr = addr, .prefixlen = -1 };
 	struct nl_cache *cache = NULL;
@@ -67,20 +76,23 @@ static int os_route_prefixlen(struct nl_sock *sk, int ifindex, const u8 addr[4])
 	return f.prefixlen < 0 ? -EADDRNOTAVAIL : f.prefixlen;
 }
 
-/* An IPv4 nl_addr of @addr masked to @prefixlen bits. */
-static struct nl_addr *os_route_net(const u8 addr[4], int prefixlen)
+/* An nl_addr of @addr masked to @prefixlen bits. */
+static struct nl_addr *os_route_net(const struct os_sockaddr *addr, int prefixlen)
 {
-	u32 a, mask = prefixlen ? ~0U << (32 - prefixlen) : 0;
 	struct nl_addr *n;
-	u8 net[4];
+	u8 net[16];
+	int i;
 
-	a = (u32)addr[0] << 24 | (u32)addr[1] << 16 | (u32)addr[2] << 8 | addr[3];
-	a &= mask;
-	net[0] = (u8)(a >> 24);
-	net[1] = (u8)(a >> 16);
-	net[2] = (u8)(a >> 8);
-	net[3] = (u8)a;
-	n = nl_addr_build(AF_INET, net, 4);
+	memcpy(net, addr->sa_addr, sizeof(net));
+	for (i = 0; i < addr->sa_len; i++) {
+		int keep = prefixlen - 8 * i;	/* bits of this byte kept */
+
+		if (keep <= 0)
+			net[i] = 0;
+		else if (keep < 8)
+			net[i] &= (u8)(0xff << (8 - keep));
+	}
+	n = nl_addr_build(os_route_family(addr), net, addr->sa_len);
 	if (n)
 		nl_addr_set_prefixlen(n, prefixlen);
 	return n;
@@ -103,16 +115,17 @@ static int os_nl_errno(int nlerr)
 }
 
 /* The route of table @table to @addr's subnet through @ifindex, source @addr. */
-static struct rtnl_route *os_route_make(int ifindex, const u8 addr[4], int prefixlen,
-					u32 table)
+static struct rtnl_route *os_route_make(int ifindex, const struct os_sockaddr *addr,
+					int prefixlen, u32 table)
 {
 	struct rtnl_route *r = rtnl_route_alloc();
 	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
 	struct nl_addr *dst = os_route_net(addr, prefixlen);
-	struct nl_addr *src = nl_addr_build(AF_INET, addr, 4);
+	struct nl_addr *src = nl_addr_build(os_route_family(addr), addr->sa_addr,
+					    addr->sa_len);
 
 	if (r && nh && dst && src) {
-		rtnl_route_set_family(r, AF_INET);
+		rtnl_route_set_family(r, os_route_family(addr));
 		rtnl_route_set_table(r, table);
 		rtnl_route_set_scope(r, RT_SCOPE_LINK);
 		rtnl_route_set_protocol(r, RTPROT_STATIC);
@@ -134,14 +147,15 @@ static struct rtnl_route *os_route_make(int ifindex, const u8 addr[4], int prefi
 }
 
 /* The rule "from @addr lookup @table". */
-static struct rtnl_rule *os_rule_make(const u8 addr[4], u32 table)
+static struct rtnl_rule *os_rule_make(const struct os_sockaddr *addr, u32 table)
 {
 	struct rtnl_rule *rule = rtnl_rule_alloc();
-	struct nl_addr *src = nl_addr_build(AF_INET, addr, 4);
+	struct nl_addr *src = nl_addr_build(os_route_family(addr), addr->sa_addr,
+					    addr->sa_len);
 
 	if (rule && src) {
-		nl_addr_set_prefixlen(src, 32);
-		rtnl_rule_set_family(rule, AF_INET);
+		nl_addr_set_prefixlen(src, 8 * addr->sa_len);
+		rtnl_rule_set_family(rule, os_route_family(addr));
 		rtnl_rule_set_src(rule, src);
 		rtnl_rule_set_table(rule, table);
 		rtnl_rule_set_action(rule, FR_ACT_TO_TBL);
@@ -168,9 +182,9 @@ static struct nl_sock *os_route_sock(void)
 /* Add (@add) or delete the route and the rule of @r. 0 or -errno. */
 static int os_route_apply(struct nl_sock *sk, const struct os_sock_route *r, bool add)
 {
-	struct rtnl_route *route = os_route_make(r->r_ifindex, r->r_addr, r->r_prefixlen,
+	struct rtnl_route *route = os_route_make(r->r_ifindex, &r->r_addr, r->r_prefixlen,
 						 r->r_table);
-	struct rtnl_rule *rule = os_rule_make(r->r_addr, r->r_table);
+	struct rtnl_rule *rule = os_rule_make(&r->r_addr, r->r_table);
 	int rc = -ENOMEM;
 
 	if (route && rule) {
@@ -194,7 +208,8 @@ static int os_route_apply(struct nl_sock *sk, const struct os_sock_route *r, boo
 	return rc;
 }
 
-int os_sock_route_source(const char *ifname, const u8 addr[4], struct os_sock_route *out)
+int os_sock_route_source(const char *ifname, const struct os_sockaddr *addr,
+			 struct os_sock_route *out)
 {
 	struct nl_sock *sk;
 	int rc;
@@ -203,7 +218,9 @@ int os_sock_route_source(const char *ifname, const u8 addr[4], struct os_sock_ro
 	out->r_ifindex = (int)if_nametoindex(ifname);
 	if (!out->r_ifindex)
 		return -ENODEV;
-	memcpy(out->r_addr, addr, 4);
+	if (addr->sa_len != 4 && addr->sa_len != 16)
+		return -EAFNOSUPPORT;
+	out->r_addr = *addr;
 	out->r_table = OS_ROUTE_TABLE_BASE + (u32)out->r_ifindex;
 	sk = os_route_sock();
 	if (!sk)

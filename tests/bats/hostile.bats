@@ -164,9 +164,20 @@ hostile() {
 		"bad hello: magic 0xeebc0ded version 3 (expected 0x45726963 version 3)"
 }
 
-@test "hostile: hello of version 2" {
+@test "hostile: hello of version 2 (answered with our V3 hello for a retry, as Lustre does)" {
 	hostile bad-hello-version \
-		"bad hello: magic 0x45726963 version 2 (expected 0x45726963 version 3)"
+		"bad hello: magic 0x45726963 version 2 (expected 0x45726963 version 3); answered with our hello for a retry"
+}
+
+@test "hostile: hello V4 on an IPv4 NI: our V3 hello answers it, then the refusal" {
+	run client hello-other-version
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "answer version 3 from 10.11.0.1@tcp kind -1" ]
+	[ "${lines[2]}" = closed ]
+	expect_log "$(client_port)" \
+		"socklnd: $PEER:$(client_port): refusing the connection: bad hello: magic 0x45726963 version 4 (expected 0x45726963 version 3); answered with our hello for a retry"
+	lnetd_serves
 }
 
 @test "hostile: hello announcing 17 IPs" {

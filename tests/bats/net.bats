@@ -50,7 +50,7 @@ add_ipv6_if() {
 	add_ipv6_if
 	lnetctl net add --net tcp1 --if veth0
 	lnetctl net add --net=tcp2 --if=veth2
-	# the IPv6 NI is down: the socket LND does not carry IPv6 (yet)
+	# the IPv6 NI is up: the socket LND carries it (hello V4)
 	run lnetctl net show
 	[ "$status" -eq 0 ]
 	yaml_is "net:
@@ -67,7 +67,7 @@ add_ipv6_if() {
 - net type: tcp2
   local NI(s):
   - nid: 2001:db8:12::1@tcp2
-    status: down
+    status: up
     interfaces:
       0: veth2"
 }

@@ -244,8 +244,8 @@ ACK 10.21.0.2@tcp0 -> 10.21.0.1@tcp0 pids 12345/12345 payload 0" ]
 10.21.0.1:1022 hello 10.21.0.2@tcp -> 10.21.0.1@tcp kind 3 pid 12345
 10.21.0.1:1023 acceptor 10.21.0.2@tcp
 10.21.0.1:1023 hello 10.21.0.1@tcp -> 10.21.0.2@tcp kind 1 pid 12345
-10.21.0.1:1023 > GET 10.21.0.1@tcp -> 10.21.0.2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=4112
-10.21.0.1:1023 > GET 10.21.0.1@tcp -> 10.21.0.2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=4112
+10.21.0.1:1023 > GET 10.21.0.1@tcp -> 10.21.0.2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=6160
+10.21.0.1:1023 > GET 10.21.0.1@tcp -> 10.21.0.2@tcp pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=6160
 10.21.0.1:1023 > PUT 10.21.0.1@tcp -> 10.21.0.2@tcp pids 12345/12345 payload 48 match_bits=0x8000000000000000 portal=0
 10.21.0.1:1023 >   ping features 0x1f pid 12345 nis 0@lo:up,10.21.0.1@tcp:up
 10.21.0.1:1023 hello 10.21.0.2@tcp -> 10.21.0.1@tcp kind 1 pid 12345
@@ -310,4 +310,52 @@ ACK 10.21.0.2@tcp0 -> 10.21.0.1@tcp0 pids 12345/12345 payload 0" ]
 10.21.0.1:1023 hello 10.21.0.2@tcp -> 10.21.0.1@tcp kind 1 pid 12345
 10.21.0.1:1023 < ACK 10.21.0.2@tcp -> 10.21.0.1@tcp pids 12345/12345 payload 0 match_bits=0x5e1f7e5700000001 mlength=1048576
 10.21.0.1:1023 < ACK 10.21.0.2@tcp -> 10.21.0.1@tcp pids 12345/12345 payload 0 match_bits=0x5e1f7e5700000001 mlength=1048576" ]
+}
+
+@test "wire: our IPv6 ping and discover, decoded by our rules (acceptor v2, hello V4, 120-byte headers, large ping entries)" {
+	topo_init
+	topo_2x1
+	# IPv6 beside the IPv4 of the probes; NIs of the IPv6 NIDs on a net of their own
+	on 1 ip -6 addr add 2001:db8:21::1/64 dev a0 nodad
+	on 2 ip -6 addr add 2001:db8:21::2/64 dev b0 nodad
+	on 1 lnetctl net add --net tcp1 --if a0 --nid 2001:db8:21::1@tcp1
+	on 2 lnetctl net add --net tcp1 --if b0 --nid 2001:db8:21::2@tcp1
+	on 1 lnetctl net set --conns-per-peer 1
+	on 2 lnetctl net set --conns-per-peer 1
+	capture_start
+	run on 1 lnetctl ping 2001:db8:21::2@tcp1
+	[ "$status" -eq 0 ]
+	run on 1 lnetctl discover 2001:db8:21::2@tcp1
+	[ "$status" -eq 0 ]
+	yaml_is "discover:
+- primary nid: 10.21.0.2@tcp
+  Multi-Rail: true
+  peer_ni:
+  - nid: 10.21.0.2@tcp
+  - nid: 2001:db8:21::2@tcp1"
+	capture_stop
+	run "$PY" "$TOOLS/lnet_wire.py" decode "$TD/cap.pcap"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the IPv6 connections, as between the two real Lustre nodes: v2
+	# acceptor requests (20-byte NIDs), V4 hellos, 120-byte headers; the
+	# ping info has the IPv6 NI in a large entry (LARGE_ADDR, 0x20), the
+	# IPv4 one first as primary (so no PRIMARY_LARGE)
+	[ "$(grep '^\[2001' <<<"$output")" = "[2001:db8:21::1]:1021 acceptor v2 2001:db8:21::2@tcp1
+[2001:db8:21::1]:1021 hello V4 2001:db8:21::1@tcp1 -> 2001:db8:21::2@tcp1 kind 3 pid 12345
+[2001:db8:21::1]:1021 hello V4 2001:db8:21::2@tcp1 -> 2001:db8:21::1@tcp1 kind 2 pid 12345
+[2001:db8:21::1]:1022 acceptor v2 2001:db8:21::2@tcp1
+[2001:db8:21::1]:1022 hello V4 2001:db8:21::1@tcp1 -> 2001:db8:21::2@tcp1 kind 2 pid 12345
+[2001:db8:21::1]:1022 hello V4 2001:db8:21::2@tcp1 -> 2001:db8:21::1@tcp1 kind 3 pid 12345
+[2001:db8:21::1]:1023 acceptor v2 2001:db8:21::2@tcp1
+[2001:db8:21::1]:1023 hello V4 2001:db8:21::1@tcp1 -> 2001:db8:21::2@tcp1 kind 1 pid 12345
+[2001:db8:21::1]:1023 > GET 2001:db8:21::1@tcp1 -> 2001:db8:21::2@tcp1 pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=6160
+[2001:db8:21::1]:1023 > GET 2001:db8:21::1@tcp1 -> 2001:db8:21::2@tcp1 pids 12345/12345 payload 0 match_bits=0x8000000000000000 portal=0 sink_length=6160
+[2001:db8:21::1]:1023 hello V4 2001:db8:21::2@tcp1 -> 2001:db8:21::1@tcp1 kind 1 pid 12345
+[2001:db8:21::1]:1023 < REPLY 2001:db8:21::2@tcp1 -> 2001:db8:21::1@tcp1 pids 12345/12345 payload 72
+[2001:db8:21::1]:1023 <   ping features 0x3f pid 12345 nis 0@lo:up,10.21.0.2@tcp:up,2001:db8:21::2@tcp1:up
+[2001:db8:21::1]:1023 < REPLY 2001:db8:21::2@tcp1 -> 2001:db8:21::1@tcp1 pids 12345/12345 payload 72
+[2001:db8:21::1]:1023 <   ping features 0x3f pid 12345 nis 0@lo:up,10.21.0.2@tcp:up,2001:db8:21::2@tcp1:up" ]
+	# the push (on whichever net the selection took) carries the same form
+	grep -q ">   ping features 0x3f pid 12345 nis 0@lo:up,10.21.0.1@tcp:up,2001:db8:21::1@tcp1:up" <<<"$output"
 }

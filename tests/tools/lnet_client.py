@@ -23,6 +23,13 @@ connects from IP (default 10.11.0.2) to the acceptor at --dst (default
   garbage-after-hello a good handshake, then 200 bytes of seeded garbage
   ping                a good handshake, then an LNet ping (GET on portal 0)
                       whose REPLY is decoded and printed
+  hello-other-version a good acceptor request, then a hello of the other
+                      version (V3 on IPv6, V4 on IPv4): prints the hello
+                      the acceptor answers with, then waits for the close
+
+With IPv6 addresses (--src 2001:db8::2 --dst 2001:db8::1) the handshake is
+Lustre's IPv6 one: acceptor request v2 (20-byte NID), hello V4, 120-byte
+message headers.
 
 For the hostile cases it then waits (--timeout S, default 10) for the
 peer to close the connection: exit 0 and "closed" when it does, exit 1
@@ -44,22 +51,38 @@ import lnet_wire as w  # noqa: E402
 PING_BITS = 1 << 63
 
 
+def is_v6(args):
+    return ":" in args.src
+
+
+def version(args):
+    """The hello version (and header form) of the address family."""
+    return w.PROTO_V4 if is_v6(args) else w.PROTO_V3
+
+
 def connect(args):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s = socket.socket(socket.AF_INET6 if is_v6(args) else socket.AF_INET,
+                      socket.SOCK_STREAM)
     s.bind((args.src, 0))
     s.settimeout(args.timeout)
     s.connect((args.dst, args.port))
-    print("local %s:%d" % s.getsockname())
+    addr, port = s.getsockname()[:2]
+    print("local %s:%d" % ("[%s]" % addr if is_v6(args) else addr, port))
     return s
+
+
+def acceptor_req(args, nid):
+    v = w.ACCEPTOR_VERSION_16 if is_v6(args) else args.acceptor_version
+    return w.acceptor_req(nid, version=v)
 
 
 def handshake(s, args, kind=1):
     """Acceptor request + hello; read and check the acceptor's hello."""
     me, peer = args.src + "@tcp", args.dst + "@tcp"
-    s.sendall(w.acceptor_req(peer, version=args.acceptor_version) +
-              w.hello(me, peer, ctype=kind,
-                                             incarnation=args.incarnation))
-    h = w.decode_hello(recv_exact(s, 56))
+    s.sendall(acceptor_req(args, peer) +
+              w.hello(me, peer, ctype=kind, incarnation=args.incarnation,
+                      version=version(args)))
+    h = w.decode_hello(recv_exact(s, 80 if is_v6(args) else 56))
     mirror = {1: 1, 2: 3, 3: 2}[kind]
     if h["src"] != peer or h["dst"] != me or h["kind"] != mirror or \
             h["src_pid"] != w.PID_LUSTRE or h["nips"] != 0:
@@ -117,6 +140,14 @@ def hostile(s, args):
                "bad-hello-nips": {"nips": 17},
                "bad-hello-kind": {"ctype": 7}}[c]
         s.sendall(w.acceptor_req(dst) + w.hello(src, dst, **bad))
+    elif c == "hello-other-version":
+        other = w.PROTO_V3 if is_v6(args) else w.PROTO_V4
+        # a V3 hello cannot hold an IPv6 NID: its NIDs are the right
+        # family's zero-address stand-ins then, as the acceptor never reads them
+        me, peer = (src, dst) if other == w.PROTO_V4 else ("0.0.0.0@tcp", "0.0.0.0@tcp")
+        s.sendall(acceptor_req(args, dst) + w.hello(me, peer, version=other))
+        h = w.decode_hello(recv_exact(s, 80 if is_v6(args) else 56))
+        print("answer version %d from %s kind %d" % (h["version"], h["src"], h["kind"]))
     elif c == "garbage":
         g = garbage(args.seed)
         print("garbage magic 0x%08x version %d" % struct.unpack_from("<II", g))
@@ -149,8 +180,9 @@ def ping(s, args):
     handshake(s, args)
     cookie = (0x1122334455667788, 42)
     body = struct.pack("<QQQIII", cookie[0], cookie[1], PING_BITS, 0, 0, 4096)
-    s.sendall(w.msg_hdr(dst, src, 2, 0, body))
-    m = w.decode_msg_hdr(recv_exact(s, w.MSG_HDR_LEN))
+    s.sendall(w.msg_hdr(dst, src, 2, 0, body, version=version(args)))
+    hlen = w.MSG_HDR16_LEN if is_v6(args) else w.MSG_HDR_LEN
+    m = w.decode_msg_hdr(recv_exact(s, hlen), version=version(args))
     if m["type"] != "REPLY" or (m["cookie"], m["object"]) != cookie or \
             m["src"] != dst or m["dst"] != src:
         raise w.WireError("unexpected answer %r" % m)

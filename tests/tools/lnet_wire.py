@@ -136,11 +136,15 @@ def hello(src, dst, ctype=1, incarnation=0x1234, dst_incarnation=0,
 
 
 def msg_hdr(dst, src, mtype, payload_length, body=b"", ksm_type=MSG_LNET,
-            dest_pid=PID_LUSTRE, src_pid=PID_LUSTRE):
-    """96 bytes: socket header, LNet header, @body (<= 40 bytes) zero-padded."""
+            dest_pid=PID_LUSTRE, src_pid=PID_LUSTRE, version=PROTO_V3):
+    """96 bytes (V4: 120, 20-byte NIDs): socket header, LNet header, @body
+    (<= 40 bytes) zero-padded."""
     k = struct.pack("<IIQQ", ksm_type, 0, 0, 0)
-    h = struct.pack("<QQIIII", nid_parse(dst), nid_parse(src), dest_pid, src_pid,
-                    mtype, payload_length)
+    if version == PROTO_V4:
+        nids = nid16_parse(dst) + nid16_parse(src)
+    else:
+        nids = struct.pack("<QQ", nid_parse(dst), nid_parse(src))
+    h = nids + struct.pack("<IIII", dest_pid, src_pid, mtype, payload_length)
     return k + h + body.ljust(40, b"\0")
 
 

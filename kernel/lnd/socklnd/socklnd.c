@@ -8,10 +8,16 @@
 
 struct ksock_global ks;
 
-void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len)
+void ksock_addr_name(const struct os_sockaddr *addr, u16 port, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u.%u.%u.%u:%u", addr[0], addr[1], addr[2], addr[3],
-		 port);
+	if (lnet_ip_print(addr->sa_addr, addr->sa_len, port, buf, len) < 0)
+		snprintf(buf, len, "?:%u", port);
+}
+
+/* @nid's address (IPv4 or IPv6) as a socket address. */
+void ksock_nid_addr(const struct lnet_nid *nid, struct os_sockaddr *sa)
+{
+	os_sockaddr_make(sa, nid->nid_addr, nid->nid_addr_len);
 }
 
 struct ksock_peer *ksock_peer_find(struct ksock_net *net, const struct lnet_nid *nid)
@@ -261,19 +267,19 @@ static void ksock_listener_free(struct ksock_listener *l)
 }
 
 /* A new listener on @addr:@port with its acceptor thread running. */
-static int ksock_listener_open(const u8 addr[4], u16 port,
+static int ksock_listener_open(const struct os_sockaddr *addr, u16 port,
 			       struct ksock_listener **out)
 {
 	struct ksock_listener *l = os_zalloc(sizeof(*l));
-	char name[32];
+	char name[KSOCK_NAME_LEN];
 	int rc;
 
 	if (!l)
 		return -ENOMEM;
-	memcpy(l->l_addr, addr, 4);
+	l->l_addr = *addr;
 	l->l_port = port;
 	ksock_addr_name(addr, port, name, sizeof(name));
-	rc = os_sock_listen(addr, port, 127, &l->l_sock);
+	rc = os_sock_listen_at(addr, port, 127, &l->l_sock);
 	if (!rc)
 		rc = os_pollset_create(&l->l_ps);
 	if (!rc)
@@ -299,14 +305,16 @@ static int ksock_listener_open(const u8 addr[4], u16 port,
  */
 static void ksock_listener_route(struct ksock_listener *l, const char *ifname)
 {
-	char name[32];
+	static const u8 v6_lo[16] = { [15] = 1 };
+	char name[KSOCK_NAME_LEN];
 	int rc;
 
-	if (l->l_addr[0] == 127)
+	if ((l->l_addr.sa_len == 4 && l->l_addr.sa_addr[0] == 127) ||
+	    (l->l_addr.sa_len == 16 && !memcmp(l->l_addr.sa_addr, v6_lo, 16)))
 		return;
-	rc = os_sock_route_source(ifname, l->l_addr, &l->l_route);
+	rc = os_sock_route_source(ifname, &l->l_addr, &l->l_route);
 	if (rc) {
-		ksock_addr_name(l->l_addr, l->l_port, name, sizeof(name));
+		ksock_addr_name(&l->l_addr, l->l_port, name, sizeof(name));
 		os_warn("socklnd: %s: cannot route its packets by %s: error %d\n", name,
 			ifname, rc);
 	}
@@ -320,17 +328,19 @@ static void ksock_listener_route(struct ksock_listener *l, const char *ifname)
 static int ksock_net_listen(struct ksock_net *net)
 {
 	struct ksock_listener *l;
+	struct os_sockaddr addr;
 	int rc;
 
+	ksock_nid_addr(&net->n_nid, &addr);
 	list_for_each_entry(l, &ks.ks_listeners, l_list) {
-		if (l->l_port == net->n_port &&
-		    !memcmp(l->l_addr, net->n_nid.nid_addr, 4)) {
+		if (l->l_port == net->n_port && l->l_addr.sa_len == addr.sa_len &&
+		    !memcmp(l->l_addr.sa_addr, addr.sa_addr, addr.sa_len)) {
 			l->l_refs++;
 			net->n_listener = l;
 			return 0;
 		}
 	}
-	rc = ksock_listener_open(net->n_nid.nid_addr, net->n_port, &l);
+	rc = ksock_listener_open(&addr, net->n_port, &l);
 	if (rc)
 		return rc;
 	ksock_listener_route(l, net->n_ni->ni_ifname);
@@ -378,8 +388,7 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 
 	if (!lnet_lnd_carries_family(LNET_LND_TCP, ni->ni_nid.nid_addr_len)) {
 		lnet_nid_print(&ni->ni_nid, nidstr, sizeof(nidstr));
-		os_warn("socklnd: %s: IPv6 NIs are not supported (the socket LND's wire carries IPv4 NIDs only)\n",
-			nidstr);
+		os_warn("socklnd: %s: only IPv4 and IPv6 NIDs are carried\n", nidstr);
 		return -EAFNOSUPPORT;
 	}
 	net = os_zalloc(sizeof(*net));
@@ -388,6 +397,8 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 	net->n_ln = ln;
 	net->n_ni = ni;
 	net->n_nid = ni->ni_nid;
+	net->n_version = ksock_nid_version(&ni->ni_nid);
+	net->n_hdr_len = (u32)lnet_msg_hdr_size(net->n_version);
 	net->n_incarnation = ln->ln_dp.dp_incarnation;
 	net->n_timeout_ns = lnet_ni_lnd_timeout_ns(ln, ni);
 	net->n_conns_per_peer = ksock_ni_conns_per_peer(ni);
@@ -487,8 +498,8 @@ static void ksock_shutdown(struct lnet *ln, struct lnet_ni *ni)
 
 /* ---- send and receive -------------------------------------------------------- */
 
-static struct ksock_tx *ksock_tx_make(struct lnet_msg *msg, u64 timeout_ns,
-				      int *rcp)
+static struct ksock_tx *ksock_tx_make(const struct ksock_net *net, struct lnet_msg *msg,
+				      u64 timeout_ns, int *rcp)
 {
 	struct ksock_msg_hdr k = { .ksm_type = KSOCK_MSG_LNET };
 	struct ksock_tx *tx;
@@ -503,13 +514,17 @@ static struct ksock_tx *ksock_tx_make(struct lnet_msg *msg, u64 timeout_ns,
 		*rcp = -ENOMEM;
 		return NULL;
 	}
-	*rcp = lnet_msg_hdr_encode(&k, &msg->msg_hdr, tx->tx_hdr);
+	if (net->n_version == KSOCK_PROTO_V4)
+		*rcp = lnet_msg_hdr16_encode(&k, &msg->msg_hdr, tx->tx_hdr);
+	else
+		*rcp = lnet_msg_hdr_encode(&k, &msg->msg_hdr, tx->tx_hdr);
 	if (*rcp) {
 		os_free(tx);
 		return NULL;
 	}
 	tx->tx_msg = msg;
-	tx->tx_nob = LNET_WIRE_MSG_HDR_LEN + msg->msg_len;
+	tx->tx_hdr_len = net->n_hdr_len;
+	tx->tx_nob = net->n_hdr_len + msg->msg_len;
 	tx->tx_kind = msg->msg_len < KSOCK_SMALL_MAX ? SOCKLND_CONN_CONTROL :
 						       SOCKLND_CONN_BULK_OUT;
 	tx->tx_deadline = os_now_ns() + timeout_ns;
@@ -527,10 +542,12 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	u64 timeout;
 	int rc;
 
-	if (dst->nid_addr_len != 4 || lnet_nid_net(dst) != lnet_nid_net(&net->n_nid))
+	/* a connection carries one family: IPv4 NIDs from IPv4 NIs, IPv6 from IPv6 */
+	if (dst->nid_addr_len != net->n_nid.nid_addr_len ||
+	    lnet_nid_net(dst) != lnet_nid_net(&net->n_nid))
 		return -EHOSTUNREACH;
 	timeout = lnet_ni_lnd_timeout_ns(net->n_ln, ni);
-	tx = ksock_tx_make(msg, timeout, &rc);
+	tx = ksock_tx_make(net, msg, timeout, &rc);
 	if (!tx)
 		return rc;
 	os_mutex_lock(&ks.ks_lock);
@@ -572,10 +589,9 @@ static int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 		      void *buf, u32 mlen, u32 rlen)
 {
 	struct ksock_conn *conn = private;
-	u32 plen = lnet_get_le32(conn->c_rx_hdr + LNET_WIRE_KSOCK_HDR_LEN + 28);
 	bool wake;
 
-	if (mlen > rlen || rlen != plen || (mlen && !buf))
+	if (mlen > rlen || rlen != conn->c_rx_plen || (mlen && !buf))
 		return -EINVAL;
 	os_mutex_lock(&ks.ks_lock);
 	if (conn->c_rx_state != KSOCK_RX_PARSE) {

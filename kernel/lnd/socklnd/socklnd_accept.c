@@ -4,8 +4,9 @@
  * the passive handshakes of every connection it accepted at once, each a
  * small state machine fed by the listener's poll set (the acceptor
  * request, 16 bytes in v1 or 28 in v2, which names the NI the connection
- * is for; then the
- * peer's hello and its IP list). A connection that sends nothing, or
+ * is for; then the peer's hello, V3 with its IP list on an IPv4 NI, V4 on
+ * an IPv6 one; a hello of another version is answered with ours, for the
+ * peer to retry in it, and refused). A connection that sends nothing, or
  * half a hello, holds a slot until its deadline and nothing else: the
  * handshakes of other peers go on meanwhile. A complete hello goes to
  * ksock_passive_finish() (check, our hello, attach).
@@ -17,18 +18,20 @@
 
 enum ksock_hs_state {
 	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN, then v2's rest */
-	KSOCK_HS_HELLO,			/* LNET_WIRE_HELLO_LEN bytes */
-	KSOCK_HS_IPS,			/* then 4 bytes per announced IP */
+	KSOCK_HS_HELLO,			/* its magic and version: 8 bytes */
+	KSOCK_HS_HELLO_REST,		/* the rest of its version's fixed part */
+	KSOCK_HS_IPS,			/* then 4 bytes per announced IP (V3) */
 };
 
 /* One accepted connection in its handshake. */
 struct ksock_hs {
 	struct list_head h_list;	/* on ka_pending, oldest first */
 	struct os_sock *h_sock;
-	char h_name[32];		/* "a.b.c.d:port" of the peer */
+	char h_name[KSOCK_NAME_LEN];	/* "a.b.c.d:port" or "[v6]:port" of the peer */
 	u64 h_deadline;
 	enum ksock_hs_state h_state;
 	struct lnet_nid h_nid;		/* the NI its request named */
+	u32 h_version;			/* that NI's hello version */
 	struct ksock_hello h_hello;
 	u32 h_got, h_need;
 	u8 h_buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
@@ -132,6 +135,7 @@ static void ksock_hs_missing(const struct ksock_hs *hs, int rc, char *why, size_
 	static const char *const what[] = {
 		[KSOCK_HS_REQUEST] = "no acceptor request",
 		[KSOCK_HS_HELLO] = "no hello",
+		[KSOCK_HS_HELLO_REST] = "hello cut short",
 		[KSOCK_HS_IPS] = "hello cut short in its IP list",
 	};
 
@@ -180,15 +184,23 @@ static int ksock_hs_step(struct ksock_listener *l, struct ksock_hs *hs, char *wh
 			if (rc)
 				return rc;
 			hs->h_state = KSOCK_HS_HELLO;
+			hs->h_version = ksock_nid_version(&hs->h_nid);
 			hs->h_got = 0;
-			hs->h_need = LNET_WIRE_HELLO_LEN;
+			hs->h_need = 8;
 			break;
 		case KSOCK_HS_HELLO:
-			rc = ksock_hello_parse(hs->h_buf, &hs->h_hello, why, wlen);
+			rc = ksock_hello_start(hs->h_buf, hs->h_version, why, wlen);
+			if (rc < 0)
+				return rc;
+			hs->h_state = KSOCK_HS_HELLO_REST;
+			hs->h_need = (u32)rc;
+			break;
+		case KSOCK_HS_HELLO_REST:
+			rc = ksock_hello_parse(hs->h_buf, hs->h_version, &hs->h_hello, why, wlen);
 			if (rc)
 				return rc;
 			hs->h_state = KSOCK_HS_IPS;
-			hs->h_need = LNET_WIRE_HELLO_LEN + 4 * hs->h_hello.kshm_nips;
+			hs->h_need += 4 * hs->h_hello.kshm_nips;
 			break;
 		case KSOCK_HS_IPS:
 			return 1;
@@ -225,6 +237,26 @@ static void ksock_hs_complete(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs
 	os_mutex_unlock(&ks.ks_lock);
 }
 
+/*
+ * @hs sent a hello of another version than its NI's: our hello goes back
+ * (under ks_lock: the NI stays while it is built and sent, without
+ * blocking), and the refusal says so.
+ */
+static void ksock_hs_answer(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
+			    char *why, size_t wlen)
+{
+	struct ksock_net *net;
+	size_t used = strlen(why);
+
+	os_mutex_lock(&ks.ks_lock);
+	net = ksock_listener_net(ka->ka_l, &hs->h_nid);
+	if (net)
+		ksock_hello_answer(net, hs->h_sock, NULL);
+	os_mutex_unlock(&ks.ks_lock);
+	if (net && used < wlen)
+		snprintf(why + used, wlen - used, "; answered with our hello for a retry");
+}
+
 /* Data (or an error) on @hs's socket. */
 static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 {
@@ -232,6 +264,8 @@ static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 	int rc;
 
 	rc = ksock_hs_step(ka->ka_l, hs, why, sizeof(why));
+	if (rc == -EPROTONOSUPPORT)
+		ksock_hs_answer(ka, hs, why, sizeof(why));
 	if (rc < 0)
 		ksock_hs_drop(ka, hs, why);
 	else if (rc > 0)
@@ -240,10 +274,10 @@ static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 
 /* A connection the listener accepted: its handshake starts. */
 static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
-			   const u8 addr[4], u16 port)
+			   const struct os_sockaddr *addr, u16 port)
 {
 	struct ksock_hs *hs;
-	char name[32];
+	char name[KSOCK_NAME_LEN];
 	u32 max;
 	int rc;
 
@@ -285,13 +319,13 @@ err_close:
 /* The listener is readable: take every connection waiting. */
 static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
 {
+	struct os_sockaddr addr;
 	struct os_sock *s;
-	u8 addr[4];
 	u16 port;
 	int rc;
 
 	for (;;) {
-		rc = os_sock_accept(ka->ka_l->l_sock, &s, addr, &port);
+		rc = os_sock_accept_from(ka->ka_l->l_sock, &s, &addr, &port);
 		if (rc == -EAGAIN || rc == -EINTR)
 			return;
 		if (rc) {
@@ -299,7 +333,7 @@ static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
 				os_warn("socklnd: accept failed: error %d\n", rc);
 			return;
 		}
-		ksock_hs_start(ka, s, addr, port);
+		ksock_hs_start(ka, s, &addr, port);
 	}
 }
 

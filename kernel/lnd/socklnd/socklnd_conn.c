@@ -112,7 +112,7 @@ static void ksock_hello_make(struct ksock_net *net, const struct lnet_nid *peer,
 {
 	memset(h, 0, sizeof(*h));
 	h->kshm_magic = LNET_PROTO_MAGIC;
-	h->kshm_version = KSOCK_PROTO_V3;
+	h->kshm_version = net->n_version;
 	h->kshm_src_nid = net->n_nid;
 	h->kshm_dst_nid = *peer;
 	h->kshm_src_pid = LNET_PID_LUSTRE;
@@ -121,29 +121,83 @@ static void ksock_hello_make(struct ksock_net *net, const struct lnet_nid *peer,
 }
 
 /*
- * Check the fixed part of a hello in @buf (LNET_WIRE_HELLO_LEN bytes)
- * and decode it into @h; its IP list (4 * kshm_nips bytes) follows on
- * the wire. 0, or -EPROTO with the reason in @why.
+ * The hello version of an NI with @nid, as a Lustre node offers it on
+ * the socket's family: V3 (8-byte NIDs) on IPv4, V4 (20-byte NIDs, no IP
+ * list) on IPv6. Every connection of the NI speaks it.
  */
-int ksock_hello_parse(const u8 *buf, struct ksock_hello *h, char *why, size_t wlen)
+u32 ksock_nid_version(const struct lnet_nid *nid)
 {
-	u32 magic = lnet_get_le32(buf), version = lnet_get_le32(buf + 4);
-	int rc;
+	return nid->nid_addr_len == 16 ? KSOCK_PROTO_V4 : KSOCK_PROTO_V3;
+}
 
-	if (magic != LNET_PROTO_MAGIC || version != KSOCK_PROTO_V3) {
-		snprintf(why, wlen, "bad hello: magic 0x%08x version %u (expected 0x%08x version %u)",
-			 magic, version, LNET_PROTO_MAGIC, KSOCK_PROTO_V3);
+/*
+ * The first 8 bytes of a hello (magic, version) for an NI speaking
+ * @version: the size of the hello's fixed part, or -EPROTO (not a hello
+ * of ours: a v1 magic, a swapped one, garbage) or -EPROTONOSUPPORT (a
+ * hello of another version: the passive side answers with its own hello
+ * so that the peer can retry in that version, as Lustre does), the
+ * reason in @why.
+ */
+int ksock_hello_start(const u8 *buf, u32 version, char *why, size_t wlen)
+{
+	u32 magic = lnet_get_le32(buf), v = lnet_get_le32(buf + 4);
+
+	if (magic == LNET_PROTO_MAGIC && v == version)
+		return (int)lnet_hello_size(v);
+	snprintf(why, wlen, "bad hello: magic 0x%08x version %u (expected 0x%08x version %u)",
+		 magic, v, LNET_PROTO_MAGIC, version);
+	return magic == LNET_PROTO_MAGIC ? -EPROTONOSUPPORT : -EPROTO;
+}
+
+/*
+ * Answer a hello of a version @net does not speak with our own (to
+ * @peer; NULL: a NID of our family with a zero address), as Lustre does:
+ * the peer learns our version and may retry in it. Best effort, without
+ * waiting (a new socket has room for 80 bytes): the connection closes
+ * next anyway.
+ */
+void ksock_hello_answer(struct ksock_net *net, struct os_sock *sock,
+			const struct lnet_nid *peer)
+{
+	u8 buf[LNET_WIRE_HELLO_MAX_LEN];
+	struct lnet_nid any = net->n_nid;
+	struct os_iov iov = { buf, 0 };
+	struct ksock_hello out;
+
+	memset(any.nid_addr, 0, sizeof(any.nid_addr));
+	ksock_hello_make(net, peer ? peer : &any, SOCKLND_CONN_NONE, &out);
+	if (lnet_hello_encode(&out, buf))
+		return;
+	iov.iov_len = lnet_hello_size(out.kshm_version);
+	os_sock_send(sock, &iov, 1);
+}
+
+/*
+ * Check the fixed part of a hello of @version in @buf (its
+ * lnet_hello_size() bytes) and decode it into @h; a V3 hello's IP list (4
+ * * kshm_nips bytes) follows on the wire. 0, or -EPROTO /
+ * -EPROTONOSUPPORT with the reason in @why.
+ */
+int ksock_hello_parse(const u8 *buf, u32 version, struct ksock_hello *h, char *why,
+		      size_t wlen)
+{
+	u32 max_ips = version == KSOCK_PROTO_V4 ? 0 : LNET_WIRE_HELLO_MAX_IPS;
+	int rc = ksock_hello_start(buf, version, why, wlen);
+
+	if (rc < 0)
+		return rc;
+	rc = lnet_hello_decode(buf, (size_t)rc, h);
+	if (rc && h->kshm_nips > max_ips) {
+		snprintf(why, wlen, "bad hello: %u IPs (at most %u)", h->kshm_nips, max_ips);
 		return -EPROTO;
 	}
-	rc = lnet_hello_decode(buf, LNET_WIRE_HELLO_LEN, h);
-	if (rc && h->kshm_nips > LNET_WIRE_HELLO_MAX_IPS) {
-		snprintf(why, wlen, "bad hello: %u IPs (at most %u)",
-			 h->kshm_nips, LNET_WIRE_HELLO_MAX_IPS);
+	if (rc && (h->kshm_ctype < SOCKLND_CONN_NONE || h->kshm_ctype > SOCKLND_CONN_BULK_OUT)) {
+		snprintf(why, wlen, "bad hello: connection kind %d (expected 0, 1, 2 or 3)",
+			 h->kshm_ctype);
 		return -EPROTO;
 	}
 	if (rc) {
-		snprintf(why, wlen, "bad hello: connection kind %d (expected 0, 1, 2 or 3)",
-			 h->kshm_ctype);
+		snprintf(why, wlen, "bad hello: a NID that is not a 4- or 16-byte address");
 		return -EPROTO;
 	}
 	return 0;
@@ -157,17 +211,23 @@ static int ksock_hello_read(struct ksock_net *net, struct os_sock *s, u64 deadli
 			    struct ksock_hello *h, char *why, size_t wlen)
 {
 	u8 buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
-	int rc;
+	int rc, len;
 
-	rc = ksock_read_full(&net->n_shutdown, s, buf, LNET_WIRE_HELLO_LEN, deadline);
+	rc = ksock_read_full(&net->n_shutdown, s, buf, 8, deadline);
+	if (!rc) {
+		len = ksock_hello_start(buf, net->n_version, why, wlen);
+		if (len < 0)
+			return len;
+		rc = ksock_read_full(&net->n_shutdown, s, buf + 8, (size_t)len - 8, deadline);
+	}
 	if (rc) {
 		snprintf(why, wlen, "no hello: error %d", rc);
 		return rc;
 	}
-	rc = ksock_hello_parse(buf, h, why, wlen);
+	rc = ksock_hello_parse(buf, net->n_version, h, why, wlen);
 	if (rc)
 		return rc;
-	rc = ksock_read_full(&net->n_shutdown, s, buf + LNET_WIRE_HELLO_LEN, 4 * h->kshm_nips,
+	rc = ksock_read_full(&net->n_shutdown, s, buf + len, 4 * h->kshm_nips,
 			     deadline);
 	if (rc)
 		snprintf(why, wlen, "hello cut short in its IP list: error %d", rc);
@@ -193,7 +253,7 @@ static int ksock_hello_check(struct ksock_net *net, const struct ksock_hello *h,
 		snprintf(why, wlen, "bad hello: it is for %s, not for our %s", a, b);
 		return -EPROTO;
 	}
-	if (h->kshm_src_nid.nid_addr_len != 4 ||
+	if (h->kshm_src_nid.nid_addr_len != net->n_nid.nid_addr_len ||
 	    lnet_nid_net(&h->kshm_src_nid) != lnet_nid_net(&net->n_nid) ||
 	    (want_src && !lnet_nid_equal(&h->kshm_src_nid, want_src))) {
 		lnet_nid_print(&h->kshm_src_nid, a, sizeof(a));
@@ -338,7 +398,7 @@ static void ksock_sock_tos(const struct ksock_net *net, struct os_sock *s)
 void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const char *name,
 			  const struct ksock_hello *in, u64 deadline)
 {
-	u8 buf[LNET_WIRE_HELLO_LEN];
+	u8 buf[LNET_WIRE_HELLO_MAX_LEN];
 	struct ksock_hello out;
 	char why[200];
 	int rc, kind;
@@ -350,8 +410,8 @@ void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const cha
 		ksock_hello_make(net, &in->kshm_src_nid, kind, &out);
 		rc = lnet_hello_encode(&out, buf);
 		if (!rc)
-			rc = ksock_write_full(&net->n_shutdown, sock, buf, sizeof(buf),
-					      deadline);
+			rc = ksock_write_full(&net->n_shutdown, sock, buf,
+					      lnet_hello_size(out.kshm_version), deadline);
 		if (rc)
 			snprintf(why, sizeof(why), "cannot send our hello: error %d", rc);
 	}
@@ -372,6 +432,8 @@ static void ksock_passive(struct ksock_acc *acc)
 	int rc;
 
 	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
+	if (rc == -EPROTONOSUPPORT)
+		ksock_hello_answer(net, acc->a_sock, NULL);
 	if (rc) {
 		ksock_refuse(acc->a_sock, acc->a_name, rc, why);
 		return;
@@ -383,7 +445,7 @@ static void ksock_passive(struct ksock_acc *acc)
 static int ksock_accept_locked(struct ksock_net *net, void *sock)
 {
 	struct ksock_acc *acc;
-	u8 addr[4] = { 0 };
+	struct os_sockaddr addr = { .sa_len = 0 };
 	u16 port = 0;
 
 	if (net->n_shutdown)
@@ -391,8 +453,8 @@ static int ksock_accept_locked(struct ksock_net *net, void *sock)
 	acc = os_zalloc(sizeof(*acc));
 	if (!acc)
 		return -ENOMEM;
-	os_sock_peer(sock, addr, &port);
-	ksock_addr_name(addr, port, acc->a_name, sizeof(acc->a_name));
+	os_sock_peer_addr(sock, &addr, &port);
+	ksock_addr_name(&addr, port, acc->a_name, sizeof(acc->a_name));
 	acc->a_net = net;
 	acc->a_sock = sock;
 	list_add_tail(&acc->a_list, &ks.ks_connd_accs);
@@ -439,18 +501,19 @@ static int ksock_connect_start(struct ksock_net *net, const struct lnet_nid *pee
 			       struct os_sock **out)
 {
 	s32 tos = net->n_ni->ni_lnd_tun.tos;
+	struct os_sockaddr la, ra;
 	u16 port;
 	int rc = -EADDRINUSE;
 
+	ksock_nid_addr(&net->n_nid, &la);
+	ksock_nid_addr(peer, &ra);
 	for (port = KSOCK_MAX_RESV_PORT; port >= KSOCK_MIN_RESV_PORT; port--) {
-		rc = os_sock_connect_tos(net->n_nid.nid_addr, port, peer->nid_addr,
-					 net->n_port, tos, out);
+		rc = os_sock_connect_to_tos(&la, port, &ra, net->n_port, tos, out);
 		if (rc != -EADDRINUSE)
 			break;
 	}
 	if (rc == -EADDRINUSE || rc == -EACCES)
-		rc = os_sock_connect_tos(net->n_nid.nid_addr, 0, peer->nid_addr,
-					 net->n_port, tos, out);
+		rc = os_sock_connect_to_tos(&la, 0, &ra, net->n_port, tos, out);
 	return rc;
 }
 
@@ -459,21 +522,24 @@ static int ksock_connect_hello(struct ksock_net *net, struct os_sock *s,
 			       const struct lnet_nid *peer, int kind, u64 deadline,
 			       struct ksock_hello *in, char *why, size_t wlen)
 {
-	u8 buf[LNET_WIRE_ACCEPT_LEN + LNET_WIRE_HELLO_LEN];
+	u8 buf[LNET_WIRE_ACCEPT_MAX_LEN + LNET_WIRE_HELLO_MAX_LEN];
+	/* v2 (a 20-byte NID) exactly when the peer's NID is not a nid4, as Lustre */
 	struct lnet_acceptor_req req = {
 		.acr_magic = LNET_PROTO_ACCEPTOR_MAGIC,
-		.acr_version = LNET_PROTO_ACCEPTOR_VERSION,
+		.acr_version = lnet_acceptor_req_version(peer),
 		.acr_nid = *peer,
 	};
+	size_t rlen = lnet_acceptor_req_size(req.acr_version);
 	struct ksock_hello out;
 	int rc;
 
 	ksock_hello_make(net, peer, kind, &out);
 	rc = lnet_acceptor_req_encode(&req, buf);
 	if (!rc)
-		rc = lnet_hello_encode(&out, buf + LNET_WIRE_ACCEPT_LEN);
+		rc = lnet_hello_encode(&out, buf + rlen);
 	if (!rc)
-		rc = ksock_write_full(&net->n_shutdown, s, buf, sizeof(buf), deadline);
+		rc = ksock_write_full(&net->n_shutdown, s, buf,
+				      rlen + lnet_hello_size(out.kshm_version), deadline);
 	if (rc) {
 		snprintf(why, wlen, "cannot send our hello: error %d", rc);
 		return rc;
@@ -488,9 +554,10 @@ static int ksock_connect_hello(struct ksock_net *net, struct os_sock *s,
 static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 			     int kind)
 {
-	char name[32], nidstr[LNET_NID_STR_MAX], why[200];
+	char name[KSOCK_NAME_LEN], nidstr[LNET_NID_STR_MAX], why[200];
 	struct ksock_hello in;
 	struct os_sock *s = NULL;
+	struct os_sockaddr ra;
 	u64 deadline;
 	int rc;
 
@@ -498,7 +565,8 @@ static int ksock_connect_one(struct ksock_net *net, const struct lnet_nid *peer,
 	deadline = os_now_ns() + net->n_timeout_ns;
 	os_mutex_unlock(&ks.ks_lock);
 
-	ksock_addr_name(peer->nid_addr, net->n_port, name, sizeof(name));
+	ksock_nid_addr(peer, &ra);
+	ksock_addr_name(&ra, net->n_port, name, sizeof(name));
 	snprintf(why, sizeof(why), "connect failed");
 	rc = ksock_connect_start(net, peer, &s);
 	if (!rc) {

@@ -47,6 +47,8 @@
  */
 #define KSOCK_ACKED_MIN		(16U * 1024U)
 #define KSOCK_ACK_POLL_MS	1	/* scheduler wake-up while acks are awaited */
+/* "[IPv6 address]:port" at most, with its NUL */
+#define KSOCK_NAME_LEN		56
 
 /* Why a connection closes: the log line and the health of its messages. */
 struct ksock_why {
@@ -64,11 +66,12 @@ struct ksock_tx {
 	u64 tx_deadline;		/* os_now_ns() */
 	u64 tx_end;			/* on c_ackq: c_tx_written after its last byte */
 	u64 tx_zc[2];			/* a NOOP's ksm_zc_cookies (see ksock_zc_merge) */
-	u8 tx_hdr[LNET_WIRE_MSG_HDR_LEN];
+	u32 tx_hdr_len;			/* LNet messages: the connection version's */
+	u8 tx_hdr[LNET_WIRE_MSG_HDR_MAX_LEN];
 };
 
 enum ksock_rx_state {
-	KSOCK_RX_HEADER,		/* reading the 24 (+72) header bytes */
+	KSOCK_RX_HEADER,		/* reading the 24 (+72, V4: +96) header bytes */
 	KSOCK_RX_PARSE,			/* lnet_parse has it: wait for lnd_recv */
 	KSOCK_RX_PAYLOAD,		/* into the buffer lnd_recv gave */
 	KSOCK_RX_SLOP,			/* the rest, discarded */
@@ -88,7 +91,7 @@ struct ksock_conn {
 	struct ksock_sched *c_sched;
 	struct os_sock *c_sock;
 	int c_kind;			/* our view: CONTROL, BULK_IN, BULK_OUT */
-	char c_name[32];		/* "a.b.c.d:port" of the remote end */
+	char c_name[KSOCK_NAME_LEN];	/* "a.b.c.d:port" or "[v6]:port" of the remote end */
 	bool c_closing;			/* asked to close: not used for tx */
 	u64 c_picked;			/* p_picks when last chosen for a send */
 	struct ksock_why c_why;		/* the first reason to close */
@@ -110,7 +113,8 @@ struct ksock_conn {
 	enum ksock_rx_state c_rx_state;
 	bool c_rx_in_parse;		/* inside lnet_parse() */
 	u32 c_rx_got;			/* header bytes in c_rx_hdr */
-	u8 c_rx_hdr[LNET_WIRE_MSG_HDR_LEN];
+	u32 c_rx_plen;			/* the payload length of the header in c_rx_hdr */
+	u8 c_rx_hdr[LNET_WIRE_MSG_HDR_MAX_LEN];
 	struct lnet_msg *c_rx_msg;
 	u8 *c_rx_buf;
 	u32 c_rx_mlen, c_rx_done, c_rx_slop;
@@ -143,7 +147,7 @@ struct ksock_peer {
  */
 struct ksock_listener {
 	struct list_head l_list;	/* on ks_listeners */
-	u8 l_addr[4];
+	struct os_sockaddr l_addr;
 	u16 l_port;
 	u32 l_refs;			/* NIs using it */
 	bool l_stop;
@@ -158,6 +162,13 @@ struct ksock_net {
 	struct lnet *n_ln;
 	struct lnet_ni *n_ni;
 	struct lnet_nid n_nid;
+	/*
+	 * The hello version and header form of every connection of this NI:
+	 * V3 (8-byte NIDs) on IPv4, V4 (20-byte NIDs) on IPv6, as a Lustre
+	 * node offers them (ksock_net_version()).
+	 */
+	u32 n_version;
+	u32 n_hdr_len;			/* lnet_msg_hdr_size(n_version) */
 	u64 n_incarnation;
 	u64 n_timeout_ns;		/* lnet_lnd_timeout_ns(), cached */
 	u32 n_conns_per_peer;		/* BULK_IN and BULK_OUT each, cached */
@@ -174,7 +185,7 @@ struct ksock_acc {
 	struct list_head a_list;
 	struct ksock_net *a_net;
 	struct os_sock *a_sock;
-	char a_name[32];
+	char a_name[KSOCK_NAME_LEN];
 };
 
 struct ksock_sched {
@@ -243,7 +254,8 @@ bool ksock_peer_alive(struct ksock_peer *peer);
 void ksock_peer_notify(struct ksock_peer *peer, bool alive);
 void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
 			enum lnet_msg_hstatus hs, int status);
-void ksock_addr_name(const u8 addr[4], u16 port, char *buf, size_t len);
+void ksock_addr_name(const struct os_sockaddr *addr, u16 port, char *buf, size_t len);
+void ksock_nid_addr(const struct lnet_nid *nid, struct os_sockaddr *sa);
 
 /* socklnd_accept.c */
 int ksock_acceptor(void *arg);
@@ -251,7 +263,12 @@ int ksock_acceptor(void *arg);
 /* socklnd_conn.c */
 int ksock_connd(void *arg);
 bool ksock_flag_set(const bool *flag);
-int ksock_hello_parse(const u8 *buf, struct ksock_hello *h, char *why, size_t wlen);
+u32 ksock_nid_version(const struct lnet_nid *nid);
+int ksock_hello_start(const u8 *buf, u32 version, char *why, size_t wlen);
+int ksock_hello_parse(const u8 *buf, u32 version, struct ksock_hello *h, char *why,
+		      size_t wlen);
+void ksock_hello_answer(struct ksock_net *net, struct os_sock *sock,
+			const struct lnet_nid *peer);
 void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const char *name,
 			  const struct ksock_hello *in, u64 deadline);
 int ksock_accept(struct lnet_ni *ni, void *sock);

@@ -124,7 +124,7 @@ void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx)
 /*
  * lnd_send's fast path, with ks_lock held: a small message for a
  * connection with nothing queued is written at once from the caller's
- * thread (a nonblocking send of at most 96 + 1023 bytes), which saves the
+ * thread (a nonblocking send of at most 96 (V4: 120) + 1023 bytes), which saves the
  * scheduler a wake-up per message. Nobody else writes the socket: the
  * scheduler only does with messages queued, and cannot close it while we
  * hold the lock. True when all of it left (the caller finalizes it);
@@ -134,7 +134,7 @@ void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx)
 bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx)
 {
 	struct os_iov iov[2] = {
-		{ tx->tx_hdr, LNET_WIRE_MSG_HDR_LEN },
+		{ tx->tx_hdr, tx->tx_hdr_len },
 		{ tx->tx_msg->msg_buf, tx->tx_msg->msg_len },
 	};
 	long rc = -EAGAIN;
@@ -301,19 +301,25 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 	struct ksock_msg_hdr k;
 	struct lnet_hdr h;
 	struct lnet_nid from;
-	u32 plen;
+	u32 plen, tail;
 	int rc;
 
-	plen = lnet_get_le32(conn->c_rx_hdr + LNET_WIRE_KSOCK_HDR_LEN + 28);
+	/* the type, the payload length and the 40-byte union end the header */
+	tail = net->n_hdr_len - 48;
+	plen = lnet_get_le32(conn->c_rx_hdr + tail + 4);
 	if (plen > LNET_MTU)
 		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
 				       "payload length %u is over the %u-byte maximum",
 				       plen, LNET_MTU);
-	rc = lnet_msg_hdr_decode(conn->c_rx_hdr, LNET_WIRE_MSG_HDR_LEN, &k, &h);
+	if (net->n_version == KSOCK_PROTO_V4)
+		rc = lnet_msg_hdr16_decode(conn->c_rx_hdr, net->n_hdr_len, &k, &h);
+	else
+		rc = lnet_msg_hdr_decode(conn->c_rx_hdr, net->n_hdr_len, &k, &h);
 	if (rc)
 		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
 				       "bad LNet header (type %u): error %d",
-				       lnet_get_le32(conn->c_rx_hdr + 48), rc);
+				       lnet_get_le32(conn->c_rx_hdr + tail), rc);
+	conn->c_rx_plen = plen;
 	/* a Lustre sender keeps a message with a cookie until we answer it */
 	conn->c_rx_zc_cookie = k.ksm_zc_cookies[0];
 	os_mutex_lock(&ks.ks_lock);
@@ -336,14 +342,14 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 	return 0;
 }
 
-/* RX_HEADER: gather 24 bytes (a NOOP) or 96 (an LNet message). */
+/* RX_HEADER: gather 24 bytes (a NOOP) or 96 (V4: 120; an LNet message). */
 static int ksock_rx_header(struct ksock_conn *conn)
 {
+	u32 type, full = conn->c_peer->p_net->n_hdr_len;
 	u8 *hdr = conn->c_rx_hdr;
-	u32 type;
 	long n;
 
-	n = ksock_rx_read(conn, hdr + conn->c_rx_got, LNET_WIRE_MSG_HDR_LEN - conn->c_rx_got);
+	n = ksock_rx_read(conn, hdr + conn->c_rx_got, full - conn->c_rx_got);
 	if (n <= 0) {
 		if (n == 0 && conn->c_rx_got == 0)
 			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
@@ -351,7 +357,7 @@ static int ksock_rx_header(struct ksock_conn *conn)
 		if (n == 0)
 			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
 					       "the peer closed the connection in a message header (%u of %u bytes)",
-					       conn->c_rx_got, LNET_WIRE_MSG_HDR_LEN);
+					       conn->c_rx_got, full);
 		return ksock_rx_short(conn, n, "a message header");
 	}
 	conn->c_rx_got += (u32)n;
@@ -373,7 +379,7 @@ static int ksock_rx_header(struct ksock_conn *conn)
 		conn->c_rx_got -= LNET_WIRE_KSOCK_HDR_LEN;
 		memmove(hdr, hdr + LNET_WIRE_KSOCK_HDR_LEN, conn->c_rx_got);
 	}
-	if (conn->c_rx_got < LNET_WIRE_MSG_HDR_LEN)
+	if (conn->c_rx_got < full)
 		return 0;
 	return ksock_rx_parse(conn);
 }
@@ -469,6 +475,7 @@ static void ksock_zc_ack(struct ksock_conn *from, u64 cookie)
 	tx = conn ? os_zalloc(sizeof(*tx)) : NULL;
 	if (tx) {
 		tx->tx_kind = conn->c_kind;
+		tx->tx_hdr_len = LNET_WIRE_KSOCK_HDR_LEN;
 		tx->tx_nob = LNET_WIRE_KSOCK_HDR_LEN;
 		tx->tx_zc[1] = cookie;
 		tx->tx_deadline = os_now_ns() + conn->c_peer->p_net->n_timeout_ns;
@@ -573,7 +580,7 @@ static int ksock_tx_iov(struct ksock_conn *conn, struct os_iov *iov)
 	int n = 0;
 
 	list_for_each_entry(tx, &conn->c_txq, tx_list) {
-		u32 hlen = tx->tx_msg ? LNET_WIRE_MSG_HDR_LEN : LNET_WIRE_KSOCK_HDR_LEN;
+		u32 hlen = tx->tx_hdr_len;
 
 		if (n > KSOCK_TX_IOV - 2)
 			break;
