@@ -227,3 +227,38 @@ put_n() {
 	port=$(sed -n 's/^local \[2001:db8:21::2\]:\([0-9]*\)$/\1/p' <<<"${lines[0]}")
 	grep -F "socklnd: [2001:db8:21::2]:$port: refusing the connection: bad hello: magic 0x45726963 version 3 (expected 0x45726963 version 4); answered with our hello for a retry" "$(node_log 1)"
 }
+
+# tx_bytes N IF: bytes sent by interface IF of node N (ip -s link).
+tx_bytes() {
+	on "$1" ip -s -j link show "$2" | "$TOPO_PY" -c 'import json, sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["bytes"])'
+}
+
+@test "ipv6: two IPv6 NIs on one subnet: the NI a rule chooses sends by its own interface; tos is the traffic class" {
+	topo_node 1 && topo_node 2
+	link6 1 a0 2001:db8:31::1/64 2 b0 2001:db8:31::2/64
+	link6 1 a1 2001:db8:31::11/64 2 b1 2001:db8:31::12/64
+	on 1 lnetctl net add --net tcp --if a0,a1 --tos 72
+	on 2 lnetctl net add --net tcp --if b0,b1
+	on 1 lnetctl discover 2001:db8:31::2@tcp
+	on 1 lnetctl policy add --src 2001:db8:31::11@tcp --priority 0
+	on 1 lnetctl policy add --src 2001:db8:31::11@tcp --dst 2001:db8:31::12@tcp
+	# the source rule of each NI's address, to the table of its interface
+	[ "$(on 1 ip -6 rule show from 2001:db8:31::11 | grep -c 'lookup')" = 1 ]
+	a0=$(tx_bytes 1 a0)
+	a1=$(tx_bytes 1 a1)
+	run on 1 lnetctl selftest put 2001:db8:31::2@tcp --size 1M --count 20 --concurrency 8
+	[ "$status" -eq 0 ]
+	st_is put 2001:db8:31::2@tcp 1048576 20 20 0 0
+	read -r d0 d1 <<<"$(deltas "$a0 $a1" "$(tx_bytes 1 a0) $(tx_bytes 1 a1)")"
+	echo "a0 sent $d0 bytes, a1 $d1"
+	[ "$d1" -ge $((20 << 20)) ]
+	[ "$d0" -lt $((1 << 20)) ]
+	# every connection node 1 opened carries tos 72 (0x48) as its traffic class
+	run on 1 ss -Htn --tos state established '( dport = :988 )'
+	echo "$output"
+	[ "${#lines[@]}" -gt 0 ]
+	[ "$(grep -c 'tclass:0x48' <<<"$output")" = "${#lines[@]}" ]
+	# the NI's deletion takes its rule away
+	on 1 lnetctl net del --net tcp --if a1
+	[ "$(on 1 ip -6 rule show from 2001:db8:31::11 | grep -c 'lookup')" = 0 ]
+}
