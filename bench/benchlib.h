@@ -61,14 +61,24 @@ bool child_ok(pid_t pid);
 /* Stream @amount MiB (stream) or do @amount SMALL-byte ping-pongs along
  * @path; the seconds it took. */
 double tcp_run(const struct tcp_path *path, bool stream, long long amount);
-/* The two comparisons, each printed as one line with its ratio and
- * PASS/MISS: 1 MiB PUTs (CONCURRENCY in flight) from @from to @nid against
- * @mib MiB streamed along @tcp (target >= 0.9); 0-byte PUT + ACK one at a
- * time against a SMALL-byte ping-pong (target >= 0.7). @via names the LNet
- * path ("" or e.g. " A -> R -> B"), @tcp_what the TCP one. */
+/*
+ * The comparisons, each printed as one line with its ratio, @target and
+ * PASS/MISS. bench_throughput: 1 MiB PUTs (@conc in flight) from @from to
+ * @nid against @mib MiB streamed along @tcp. bench_small: 0-byte PUT +
+ * ACK one at a time against a SMALL-byte ping-pong, and the system calls
+ * both lnetds (@from, @to) make per round trip (perf stat, in a run of its
+ * own). bench_two_flows: PUTs to nid[0] from src[0] and to nid[1] from
+ * src[1] at once against two raw streams along tcp[0] and tcp[1] at once.
+ * @via names the LNet path ("" or e.g. " A -> R -> B"), @tcp_what the TCP one.
+ */
 void bench_throughput(const struct node *from, const char *nid, const struct tcp_path *tcp,
-		      long mib, const char *via, const char *tcp_what);
-void bench_small(const struct node *from, const char *nid, const struct tcp_path *tcp,
-		 long msgs, const char *via, const char *tcp_what);
+		      long mib, int conc, double target, const char *via, const char *tcp_what);
+void bench_small(const struct node *from, const struct node *to, const char *nid,
+		 const struct tcp_path *tcp, long msgs, double target, const char *via,
+		 const char *tcp_what);
+double bench_syscalls_per_msg(const struct node *from, const struct node *to,
+			      const char *nid, long msgs);
+void bench_two_flows(const struct node *from, const char *const nid[2], const char *const src[2],
+		     const struct tcp_path *const tcp[2], long mib, double target);
 
 #endif

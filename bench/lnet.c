@@ -9,9 +9,15 @@
  *   1. LNet PUT throughput, 1 MiB messages (`lnetctl selftest put`, 8 in
  *      flight, the core's elapsed_ns) vs raw TCP streaming of the same
  *      bytes on one connection (until the receiver confirms the last byte)
- *                                                        target >= 0.9
+ *                                                        target >= 0.95
  *   2. 0-byte LNet PUTs with ACK, one at a time, vs a raw TCP 64-byte
- *      ping-pong (TCP_NODELAY): messages per second       target >= 0.7
+ *      ping-pong (TCP_NODELAY): messages per second       target >= 0.8
+ *      and the system calls both lnetds make per round trip (perf stat)
+ *   3. as 1, one message in flight                        target >= 0.9
+ *   4. two flows side by side: a second veth pair (a1 10.32.0.1 <-> b1
+ *      10.32.0.2) with a tcp1 NI at each end; 1 MiB PUTs from both NIs
+ *      at once (8 in flight each) vs two raw TCP streams at once, one per
+ *      pair: MB/s of the pair                             target >= 0.9
  *
  * The raw TCP sender and receiver are this program, forked, each entering
  * its namespace with setns(2). Each figure is the best of REPEAT runs, so
@@ -39,11 +45,19 @@
 #define NID6_2		ADDR6_2 "@tcp1"
 
 static const char *const ifname[2] = { "a0", "b0" };
+static const char *const ifname1[2] = { "a1", "b1" };
+static const char *const addr1[2] = { "10.32.0.1", "10.32.0.2" };
 
 static const struct tcp_path direct = {
 	.rx_ns = nodes[1].ns, .rx_addr = ADDR2,
 	.tx_ns = nodes[0].ns, .tx_addr = ADDR2,
 	.port = TCP_PORT,
+};
+
+static const struct tcp_path second = {
+	.rx_ns = nodes[1].ns, .rx_addr = "10.32.0.2",
+	.tx_ns = nodes[0].ns, .tx_addr = "10.32.0.2",
+	.port = TCP_PORT + 1,
 };
 
 static const struct tcp_path direct6 = {
@@ -62,6 +76,11 @@ static void add_nis(int i, const char *addr6)
 	if (lnetctl(&nodes[i], out, sizeof(out), "net add --net tcp1 --if %s --nid %s@tcp1",
 		    ifname[i], addr6))
 		die("net add (IPv6)", out);
+	if (sh("ip -n %s addr add %s/24 dev %s && ip -n %s link set %s up", nodes[i].ns,
+	       addr1[i], ifname1[i], nodes[i].ns, ifname1[i]))
+		die("cannot set up", ifname1[i]);
+	if (lnetctl(&nodes[i], out, sizeof(out), "net add --net tcp2 --if %s", ifname1[i]))
+		die("net add (second pair)", out);
 }
 
 static void setup(void)
@@ -77,6 +96,9 @@ static void setup(void)
 	    sh("ip -n %s -6 addr add %s/64 dev a0 nodad", nodes[0].ns, ADDR6_1) ||
 	    sh("ip -n %s -6 addr add %s/64 dev b0 nodad", nodes[1].ns, ADDR6_2))
 		die("cannot make the veth pair a0 <-> b0", NULL);
+	if (sh("ip link add a1 netns %s type veth peer name b1 netns %s",
+	       nodes[0].ns, nodes[1].ns))
+		die("cannot make the veth pair a1 <-> b1", NULL);
 	add_nis(0, ADDR6_1);
 	add_nis(1, ADDR6_2);
 	/*
@@ -91,6 +113,10 @@ static void setup(void)
 	}
 }
 
+static const char *const flow_nid[2] = { NID2, "10.32.0.2@tcp2" };
+static const char *const flow_src[2] = { ADDR1 "@tcp", "10.32.0.1@tcp2" };
+static const struct tcp_path *const flow_tcp[2] = { &direct, &second };
+
 int main(void)
 {
 	long mib = env_long("LNET_BENCH_MIB", 1024);
@@ -101,12 +127,17 @@ int main(void)
 	setup();
 	printf("bench/lnet: two network namespaces, veth %s <-> %s, one lnetd each "
 	       "(socket LND)\n", ADDR1, ADDR2);
-	bench_throughput(&nodes[0], NID2, &direct, mib, "", "raw TCP stream");
-	bench_small(&nodes[0], NID2, &direct, msgs, "", "raw TCP 64-byte ping-pong");
+	bench_throughput(&nodes[0], NID2, &direct, mib, CONCURRENCY, 0.95, "", "raw TCP stream");
+	bench_small(&nodes[0], &nodes[1], NID2, &direct, msgs, 0.8, "",
+		    "raw TCP 64-byte ping-pong");
+	bench_throughput(&nodes[0], NID2, &direct, mib, 1, 0.9, "", "raw TCP stream");
+	bench_two_flows(&nodes[0], flow_nid, flow_src, flow_tcp, mib, 0.9);
 	printf("bench/lnet: the same over IPv6, %s <-> %s (hello V4, 120-byte headers)\n",
 	       ADDR6_1, ADDR6_2);
-	bench_throughput(&nodes[0], NID6_2, &direct6, mib, " (IPv6)", "raw TCP/IPv6 stream");
-	bench_small(&nodes[0], NID6_2, &direct6, msgs, " (IPv6)", "raw TCP/IPv6 64-byte ping-pong");
+	bench_throughput(&nodes[0], NID6_2, &direct6, mib, CONCURRENCY, 0.95, " (IPv6)",
+			 "raw TCP/IPv6 stream");
+	bench_small(&nodes[0], &nodes[1], NID6_2, &direct6, msgs, 0.8, " (IPv6)",
+		    "raw TCP/IPv6 64-byte ping-pong");
 	cleanup();
 	return 0;
 }

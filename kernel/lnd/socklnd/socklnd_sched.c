@@ -294,12 +294,30 @@ static int ksock_rx_short(struct ksock_conn *conn, long n, const char *what)
 			       "the peer closed the connection %s", what);
 }
 
+/*
+ * With ks_lock held: a message from @conn's peer came in. If the peer's
+ * other connections hold written messages waiting for TCP's ACK, the ACK
+ * of their bytes has most likely come too (the peer read them before it
+ * answered): their schedulers look now instead of at their next poll
+ * tick, so one large message at a time does not wait a tick each. The
+ * scheduler of @conn itself looks after this round anyway.
+ */
+static void ksock_peer_acks_wake(struct ksock_conn *conn, struct ksock_sched **wake)
+{
+	struct ksock_conn *c;
+
+	list_for_each_entry(c, &conn->c_peer->p_conns, c_list)
+		if (!list_empty(&c->c_ackq) && c->c_sched != conn->c_sched)
+			*wake = c->c_sched;
+}
+
 /* A whole header is in: hand it to the core. */
 static int ksock_rx_parse(struct ksock_conn *conn)
 {
 	struct ksock_net *net = conn->c_peer->p_net;
 	struct ksock_msg_hdr k;
 	struct lnet_hdr h;
+	struct ksock_sched *wake = NULL;
 	struct lnet_nid from;
 	u32 plen, tail;
 	int rc;
@@ -327,7 +345,10 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 	conn->c_rx_in_parse = true;
 	conn->c_peer->p_last_alive = os_now_ns();
 	from = conn->c_peer->p_nid;
+	ksock_peer_acks_wake(conn, &wake);
 	os_mutex_unlock(&ks.ks_lock);
+	if (wake)
+		os_pollset_wake(wake->s_ps);
 
 	rc = lnet_parse(net->n_ln, net->n_ni, &h, &from, conn);
 
