@@ -437,6 +437,19 @@ int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg
 /* The `selftest:` document of a finished run. */
 int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg_err *err);
 
+/*
+ * IOC_LNET_EXPLAIN: the path a send to @dst (from @src; NULL: any NI)
+ * would take now, and every candidate the core compared on the way
+ * (include/uapi/lnet/lnet_ioctl.h). Fills @out.
+ */
+int cfg_explain(struct cfg_handle *h, const struct lnet_nid *dst, const struct lnet_nid *src,
+		struct lnet_ioc_explain *out, struct cfg_err *err);
+/* The explanation as the `explain:` YAML document (@yaml) or as text. */
+int cfg_show_explain(const struct lnet_ioc_explain *ex, bool yaml, FILE *out,
+		     struct cfg_err *err);
+/* The words of an enum lnet_explain_criterion ("peer net priority"...). */
+const char *cfg_explain_criterion(uint32_t c);
+
 /* --- YAML documents (import / export / show) ------------------------------- */
 
 /*

@@ -110,6 +110,9 @@ extern const struct lnetctl_cmd lnetctl_set_cmds[];
 extern const struct lnetctl_cmd lnetctl_global_cmds[];
 extern const struct lnetctl_cmd lnetctl_stats_cmds[];
 int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
+/* explain.c: policy explain */
+extern const struct lnetctl_opt lnetctl_explain_opts[];
+int lnetctl_policy_explain(struct lnetctl_ctx *ctx, int argc, char **argv);
 int lnetctl_convert(struct lnetctl_ctx *ctx, int argc, char **argv);
 /* The whole of @f into a NUL-terminated malloc'ed buffer (port.c). 0 or -errno. */
 int lnetctl_read_all(FILE *f, char **text, size_t *len);

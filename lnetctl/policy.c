@@ -136,5 +136,8 @@ const struct lnetctl_cmd lnetctl_policy_cmds[] = {
 	  "delete the rule at --idx (later rules move up) or --all rules" },
 	{ "show", policy_show, NULL, policy_show_opts,
 	  "show the rules as YAML, in order (nothing when there are none)" },
+	{ "explain", lnetctl_policy_explain, NULL, lnetctl_explain_opts,
+	  "the path a send to NID would take now, and why: every candidate the core "
+	  "compared and the criterion it lost on", "NID" },
 	{ NULL }
 };

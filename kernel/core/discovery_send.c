@@ -128,6 +128,21 @@ int lnet_dc_park(struct lnet *ln, struct lnet_msg *msg)
 	return 1;
 }
 
+/*
+ * Would a PUT to @nid (a plain send: not a response, not forwarded, not
+ * on portal 0) wait for a discovery of its peer? The test of the send
+ * path above, for IOC_LNET_EXPLAIN.
+ */
+bool lnet_dc_would_discover(struct lnet *ln, const struct lnet_nid *nid)
+{
+	struct lnet_peer *lp;
+
+	if (!ln->ln_globals[LNET_GLOBAL_DISCOVERY] || lnet_local_target_ni(ln, nid))
+		return false;
+	lp = lnet_peer_find(ln, nid);
+	return !(lp && (lnet_peer_uptodate(lp) || lnet_peer_is_gateway(ln, lp)));
+}
+
 /* A waiting message the sender was told is out: its events say it failed. */
 static void lnet_dc_fail_msg(struct lnet *ln, struct lnet_msg *msg, int rc)
 {

@@ -901,6 +901,27 @@ static int lnet_ioc_selftest(struct lnet *ln, unsigned int cmd, void *buf, u32 l
 	return rc ? rc : lnet_selftest_run(ln, st);
 }
 
+/* --- explain ----------------------------------------------------------------------- */
+
+/* Everything after the two input NIDs is output: zero on the way in. */
+static bool lnet_explain_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_explain *ex = buf;
+	const u8 *p = (const u8 *)&ex->ex_path;
+
+	return lnet_bytes_zero(p, sizeof(*ex) - (size_t)(p - (const u8 *)ex));
+}
+
+static int lnet_ioc_explain(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_explain *ex = buf;
+	int rc = lnet_ioc_nid_check(&ex->ex_dst, false);
+
+	if (!rc)
+		rc = lnet_ioc_src_check(ln, &ex->ex_src);
+	return rc ? rc : lnet_explain(ln, ex);
+}
+
 /* --- interfaces --------------------------------------------------------------------- */
 
 static bool lnet_if_reserved_zero(const void *buf)
@@ -984,6 +1005,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_routing_reserved_zero, lnet_ioc_add_buf },
 	{ IOC_LIBCFS_GET_BUF, sizeof(struct lnet_ioc_routing), false, false,
 	  lnet_routing_reserved_zero, lnet_ioc_get_buf },
+	{ IOC_LNET_EXPLAIN, sizeof(struct lnet_ioc_explain), false, false,
+	  lnet_explain_reserved_zero, lnet_ioc_explain },
 	{ IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools), false, false,
 	  lnet_rtr_pools_reserved_zero, lnet_ioc_get_rtr_pools },
 	{ IOC_LIBCFS_GET_LNET_STATS, sizeof(struct lnet_ioc_stats), false, false,

@@ -241,6 +241,12 @@ struct lnet {
 	 */
 	struct lnet_peer *ln_iter_peer;
 	u32 ln_iter_base;
+	/*
+	 * Set only while IOC_LNET_EXPLAIN runs the selection (under
+	 * ln_api_mutex, as every selection): the candidates are recorded
+	 * there and nothing is committed (explain.c). NULL otherwise.
+	 */
+	struct lnet_sel_trace *ln_sel_trace;
 	/* os_if_lookup() unless a test puts its own here (after lnet_init()) */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
 	/* os_if_name() unless a test puts its own here */

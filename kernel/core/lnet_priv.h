@@ -229,6 +229,28 @@ int lnet_select_route(struct lnet *ln, u32 net_id, const struct lnet_peer_ni *ds
  */
 struct lnet_peer_ni *lnet_select_remote_dst(struct lnet *ln, struct lnet_peer_ni *dst);
 
+/*
+ * explain.c: the trace of one IOC_LNET_EXPLAIN (ln->ln_sel_trace). The
+ * selection code records each candidate it looks at (lnet_trace_add,
+ * then fills the entry) and the outcome of each comparison
+ * (lnet_trace_duel: @r as the comparisons return it, the criterion
+ * times the sign); with a trace set it commits nothing.
+ */
+struct lnet_sel_trace {
+	struct lnet_ioc_explain *ex;
+	u32 parent;			/* the route candidate being resolved, or NONE */
+};
+
+u32 lnet_trace_add(struct lnet_sel_trace *tr, u32 kind);
+struct lnet_ioc_explain_cand *lnet_trace_at(struct lnet_sel_trace *tr, u32 idx);
+void lnet_trace_duel(struct lnet_sel_trace *tr, u32 *best, u32 cand, int r);
+void lnet_trace_out(struct lnet_sel_trace *tr, u32 idx, u32 verdict);
+int lnet_explain(struct lnet *ln, struct lnet_ioc_explain *ex);
+/* send.c: the path of @msg (txni, txpeer, gw_dst), as a send chooses it. */
+int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg);
+/* discovery_send.c: would a send to @nid discover its peer first? */
+bool lnet_dc_would_discover(struct lnet *ln, const struct lnet_nid *nid);
+
 /* peer.c: the peer NI of @nid, created (unconfigured peer) if unknown. */
 struct lnet_peer_ni *lnet_peer_ni_get_or_create(struct lnet *ln,
 						const struct lnet_nid *nid);

@@ -69,7 +69,7 @@ static int lnet_msg_route_remote(struct lnet *ln, struct lnet_msg *msg,
 }
 
 /* The NI and peer NI for @msg: lolnd for local targets, else selection. */
-static int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
+int lnet_msg_route(struct lnet *ln, struct lnet_msg *msg)
 {
 	const struct lnet_nid *src = NULL;
 	struct lnet_peer_ni *lpni;

@@ -298,7 +298,7 @@ configure_two_nets() {
 	comp route add --p ""
 	[ "$reply" = "" ]
 	comp udsp ""
-	[ "$reply" = "add del show" ]
+	[ "$reply" = "add del explain show" ]
 }
 
 # bats test_tags=parse-only

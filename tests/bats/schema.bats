@@ -134,6 +134,7 @@ peer-show-v2.schema.yaml
 peer-show-v4.schema.yaml
 peer-show.schema.yaml
 ping.schema.yaml
+policy-explain.schema.yaml
 policy-show.schema.yaml
 route-show-v.schema.yaml
 route-show.schema.yaml

@@ -908,6 +908,139 @@ struct lnet_ioc_selftest {
 	__u32 sft_reserved[4];
 };
 
+/*
+ * IOC_LNET_EXPLAIN (150)
+ * The path selection a send to ex_dst (from ex_src, or the zero NID: any
+ * NI) would make now, traced as the core makes it: the same selection
+ * code runs, with a trace attached and nothing committed (no round-robin
+ * sequence moves, no peer is created, no message is sent). Read-only.
+ *   In: ex_dst (any NID but the zero one), ex_src (zero, or one of our
+ *   NIDs), everything else zero.
+ *   Out: ex_path (enum lnet_explain_path), ex_rc (0, or the -errno a send
+ *   would fail with: -EHOSTUNREACH when no path exists), ex_flags
+ *   (LNET_EXPLAIN_F_*), ex_peer (the peer's primary NID when the peer
+ *   exists), ex_ni / ex_lpni / ex_gw (the winners: local NI, the NI the
+ *   message is addressed to on the wire, the gateway; zero NIDs where
+ *   none), ex_ncand and ex_cand[]: every candidate the selection compared,
+ *   in the order it compared them. A candidate's ec_verdict is
+ *   LNET_EXPLAIN_C_WON for the one chosen at its step, else the criterion
+ *   (enum lnet_explain_criterion) on which it lost to the candidate at
+ *   index ec_against (~0: none: it was excluded before any comparison).
+ *   ec_parent is the index of the route candidate whose gateway path the
+ *   entry belongs to (~0: the path to the destination itself). When more
+ *   candidates were compared than fit, the first LNET_EXPLAIN_MAX_CAND are
+ *   kept and LNET_EXPLAIN_F_TRUNCATED is set.
+ *   Errors: ENETDOWN (LNet down), EINVAL (a malformed or zero ex_dst, an
+ *   output field not zero), EADDRNOTAVAIL (ex_src is not one of our NIDs),
+ *   ENOMEM.
+ */
+enum lnet_explain_path {
+	LNET_EXPLAIN_PATH_NONE	= 0,	/* no path: ex_rc says why */
+	LNET_EXPLAIN_PATH_LOCAL	= 1,	/* to ourselves (lolnd) */
+	LNET_EXPLAIN_PATH_DIRECT = 2,	/* on a local net */
+	LNET_EXPLAIN_PATH_ROUTED = 3,	/* through a gateway */
+};
+
+#define LNET_EXPLAIN_F_NO_PEER		(1U << 0)	/* no peer yet: a send would make it */
+#define LNET_EXPLAIN_F_DISCOVER		(1U << 1)	/* a send would discover the peer first */
+#define LNET_EXPLAIN_F_MULTI_RAIL	(1U << 2)	/* the peer is Multi-Rail */
+#define LNET_EXPLAIN_F_TRUNCATED	(1U << 3)	/* more candidates than ex_cand holds */
+
+enum lnet_explain_kind {
+	LNET_EXPLAIN_K_NET	= 1,	/* a local net and the peer's NIs on it */
+	LNET_EXPLAIN_K_NI	= 2,	/* a local NI */
+	LNET_EXPLAIN_K_PEER_NI	= 3,	/* a peer NI */
+	LNET_EXPLAIN_K_ROUTE	= 4,	/* a route to the destination's net */
+	LNET_EXPLAIN_K_REMOTE_NET = 5,	/* a remote net of a Multi-Rail peer */
+};
+
+/*
+ * The criteria, in the order each step applies them: X(name, value, "words").
+ * lnetctl prints the words; the core's comparisons return the value.
+ */
+#define LNET_EXPLAIN_CRITERIA(X)						\
+	X(WON,		0,  "chosen")						\
+	X(NET_UP,	1,  "local net has an NI up")				\
+	X(PNET_HEALTH,	2,  "peer net health")					\
+	X(PNET_PRIO,	3,  "peer net priority")				\
+	X(NET_HEALTH,	4,  "local net health")					\
+	X(NET_PRIO,	5,  "local net priority")				\
+	X(PNET_RR,	6,  "peer net round robin")				\
+	X(NET_RR,	7,  "local net round robin")				\
+	X(NI_UP,	8,  "NI status")					\
+	X(NI_HEALTH,	9,  "NI health")					\
+	X(NI_PRIO,	10, "NI priority")					\
+	X(NI_CREDITS,	11, "NI credits")					\
+	X(NI_RR,	12, "NI round robin")					\
+	X(LPNI_UP,	13, "peer NI status")					\
+	X(LPNI_HEALTH,	14, "peer NI health")					\
+	X(LPNI_PRIO,	15, "peer NI priority")					\
+	X(LPNI_PREF,	16, "preferred source NI")				\
+	X(LPNI_CREDITS,	17, "peer NI credits")					\
+	X(LPNI_RR,	18, "peer NI round robin")				\
+	X(RT_PREF,	19, "preferred router")					\
+	X(RT_PRIO,	20, "route priority")					\
+	X(RT_HOPS,	21, "route hops")					\
+	X(RT_HEALTH,	22, "gateway NI health")				\
+	X(RT_QUEUED,	23, "bytes queued to the gateway")			\
+	X(RT_CREDITS,	24, "gateway NI credits")				\
+	X(RT_RR,	25, "route round robin")				\
+	X(RNET_HEALTH,	26, "remote peer net health")				\
+	X(RNET_PRIO,	27, "remote peer net priority")				\
+	X(RNET_RR,	28, "remote peer net round robin")			\
+	X(TIE,		29, "tie: the earlier candidate stays")			\
+	X(FAMILY,	30, "other address family than the NI")		\
+	X(ROUTE_DOWN,	31, "route down or its gateway unreachable")		\
+	X(NO_ROUTE,	32, "no alive route to the net")			\
+	X(SOURCE,	33, "not the source asked for")
+
+#define LNET_EXPLAIN_ENUM_(name, value, words) LNET_EXPLAIN_C_##name = value,
+enum lnet_explain_criterion {
+	LNET_EXPLAIN_CRITERIA(LNET_EXPLAIN_ENUM_)
+	LNET_EXPLAIN_C_COUNT
+};
+#undef LNET_EXPLAIN_ENUM_
+
+#define LNET_EXPLAIN_MAX_CAND	64
+#define LNET_EXPLAIN_NONE	0xffffffffU	/* ec_against / ec_parent: none */
+
+struct lnet_ioc_explain_cand {
+	__u32 ec_kind;			/* enum lnet_explain_kind */
+	__u32 ec_verdict;		/* enum lnet_explain_criterion */
+	__u32 ec_against;		/* index of the winner it lost to, or NONE */
+	__u32 ec_parent;		/* index of its route candidate, or NONE */
+	struct lnet_nid ec_nid;		/* NI, peer NI, gateway; zero for nets */
+	__u32 ec_net;			/* the local net (NET), the NI's net, the route's net */
+	__u32 ec_peer_net;		/* NET, REMOTE_NET: the peer net */
+	__u32 ec_up;			/* 1: up (NET: an NI up; ROUTE: alive) */
+	__u32 ec_health;		/* NET: peer net health; others: their own */
+	__u32 ec_health2;		/* NET: the local net's health */
+	__u32 ec_priority;		/* NET: peer net priority; others: their own */
+	__u32 ec_priority2;		/* NET: the local net's priority; ROUTE: hops */
+	__u32 ec_pref;			/* PEER_NI: prefers the NI; ROUTE: preferred router */
+	__s32 ec_credits;		/* NI, PEER_NI, ROUTE (the gateway NI's) */
+	__u32 ec_seq;			/* round robin: NET: the peer net's */
+	__u32 ec_seq2;			/* NET: the local net's */
+	__u32 ec_pad;
+	__u64 ec_queued;		/* ROUTE: bytes queued to the gateway NI */
+};
+
+struct lnet_ioc_explain {
+	struct lnet_ioc_hdr ex_hdr;
+	struct lnet_nid ex_dst;			/* in */
+	struct lnet_nid ex_src;			/* in: zero = any */
+	__u32 ex_path;				/* out: enum lnet_explain_path */
+	__s32 ex_rc;				/* out */
+	__u32 ex_flags;				/* out: LNET_EXPLAIN_F_* */
+	__u32 ex_ncand;				/* out */
+	struct lnet_nid ex_peer;		/* out */
+	struct lnet_nid ex_ni;			/* out */
+	struct lnet_nid ex_lpni;		/* out */
+	struct lnet_nid ex_gw;			/* out */
+	__u32 ex_reserved[4];
+	struct lnet_ioc_explain_cand ex_cand[LNET_EXPLAIN_MAX_CAND];	/* out */
+};
+
 #define IOC_LIBCFS_UNCONFIGURE	_IOWR(LNET_IOC_TYPE, 56, struct lnet_ioc_config)
 #define IOC_LIBCFS_CONFIGURE	_IOWR(LNET_IOC_TYPE, 59, struct lnet_ioc_config)
 #define IOC_LIBCFS_ADD_NET	_IOWR(LNET_IOC_TYPE, 84, struct lnet_ioc_ni)
@@ -934,6 +1067,7 @@ struct lnet_ioc_selftest {
 #define IOC_LNET_GET_IF		_IOWR(LNET_IOC_TYPE, 140, struct lnet_ioc_if)
 #define IOC_LNET_SET_NI_LND	_IOWR(LNET_IOC_TYPE, 141, struct lnet_ioc_ni)
 #define IOC_LNET_GET_RTR_POOLS	_IOWR(LNET_IOC_TYPE, 142, struct lnet_ioc_rtr_pools)
+#define IOC_LNET_EXPLAIN	_IOWR(LNET_IOC_TYPE, 150, struct lnet_ioc_explain)
 
 #include "lnet_udsp.h"
 
