@@ -256,7 +256,7 @@ enum lnet_ni_down_reason {
 	LNET_NI_DOWN_NONE	= 0,	/* up */
 	LNET_NI_DOWN_LINK	= 1,	/* the interface is down or has no carrier */
 	LNET_NI_DOWN_NO_LND	= 2,	/* no LND of the net's type here (o2ib, gni, kfi...) */
-	LNET_NI_DOWN_FAMILY	= 3,	/* its LND refused the address family (-EAFNOSUPPORT at startup) */
+	LNET_NI_DOWN_FAMILY	= 3,	/* its LND refused the address family when it started the NI */
 };
 
 /*
