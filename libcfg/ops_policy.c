@@ -10,17 +10,17 @@
 
 #define UDSP_HDR_LEN	((u32)sizeof(struct lnet_ioc_udsp))
 
-static int policy_add_fail(struct cfg_handle *h, const struct cfg_policy *p,
+static int policy_add_fail(struct cfg_handle *h, const struct cfg_loc *loc,
 			   int rc, struct cfg_err *err)
 {
 	if (cfg_unreachable(h))
-		return cfg_ioc_fail(h, rc, err, &p->loc, "cannot add rule");
+		return cfg_ioc_fail(h, rc, err, loc, "cannot add rule");
 	if (rc == -EALREADY)
-		return cfg_fail(err, rc, &p->loc, "an identical rule already exists");
+		return cfg_fail(err, rc, loc, "an identical rule already exists");
 	if (rc == -ENOSPC)
-		return cfg_fail(err, rc, &p->loc, "cannot add rule: there are %d rules already",
+		return cfg_fail(err, rc, loc, "cannot add rule: there are %d rules already",
 				LNET_UDSP_MAX_RULES);
-	return cfg_ioc_fail(h, rc, err, &p->loc, "cannot add rule");
+	return cfg_ioc_fail(h, rc, err, loc, "cannot add rule");
 }
 
 /*
@@ -76,7 +76,7 @@ int cfg_policy_add(struct cfg_handle *h, struct cfg_policy *p, struct cfg_err *e
 	rc = cfg_ioctl(h, IOC_LIBCFS_ADD_UDSP, buf);
 	u = buf;
 	if (rc)
-		policy_add_fail(h, &full, rc, err);
+		policy_add_fail(h, &full.loc, rc, err);
 	else
 		p->d.idx = u->iou_idx;	/* a first-release field: within the caller's size */
 	free(buf);
@@ -176,4 +176,145 @@ int cfg_policy_get(struct cfg_handle *h, u32 idx, struct cfg_policy *out)
 		rc = 0;
 	}
 	return rc ? rc : -EAGAIN;
+}
+
+/* --- many rules per request (IOC_LNET_*_UDSP_BATCH) ------------------------------- */
+
+#define BATCH_HDR_LEN	((u32)sizeof(struct lnet_ioc_udsp_batch))
+
+static void batch_request(struct lnet_ioc_udsp_batch *b, u32 len, u32 flags, s32 idx)
+{
+	memset(b, 0, sizeof(*b));
+	b->iub_hdr.ioc_len = len;
+	b->iub_flags = flags;
+	b->iub_idx = idx;
+}
+
+int cfg_policy_batch_init(struct cfg_policy_batch *b, struct cfg_handle *h)
+{
+	memset(b, 0, sizeof(*b));
+	b->h = h;
+	b->buf = malloc(LNET_IOC_MAX_LEN);
+	/* a record is at least a header and three descriptor headers */
+	b->locs = calloc(LNET_IOC_MAX_LEN / UDSP_HDR_LEN, sizeof(*b->locs));
+	if (!b->buf || !b->locs) {
+		cfg_policy_batch_fini(b);
+		return -ENOMEM;
+	}
+	b->len = BATCH_HDR_LEN;
+	return 0;
+}
+
+void cfg_policy_batch_fini(struct cfg_policy_batch *b)
+{
+	free(b->buf);
+	free(b->locs);
+	b->buf = NULL;
+	b->locs = NULL;
+}
+
+/* Send the records queued; @defer: more follow (re-flatten nothing yet). */
+static int batch_send(struct cfg_policy_batch *b, bool defer, struct cfg_err *err)
+{
+	struct lnet_ioc_udsp_batch *req = (struct lnet_ioc_udsp_batch *)b->buf;
+	u32 count = b->count;
+	int rc;
+
+	batch_request(req, b->len, defer ? LNET_UDSP_BATCH_F_DEFER : 0, 0);
+	req->iub_count = count;
+	req->iub_done = count;	/* as is unless the core names a record */
+	rc = cfg_ioctl(b->h, IOC_LNET_ADD_UDSP_BATCH, req);
+	b->len = BATCH_HDR_LEN;
+	b->count = 0;
+	if (!rc) {
+		b->sent = defer;
+		b->applied = true;
+		return 0;
+	}
+	if (!cfg_unreachable(b->h) && req->iub_done < count)
+		return policy_add_fail(b->h, &b->locs[req->iub_done], rc, err);
+	return cfg_ioc_fail(b->h, rc, err, NULL, "cannot add the rules");
+}
+
+int cfg_policy_batch_add(struct cfg_policy_batch *b, const struct cfg_policy *p,
+			 struct cfg_err *err)
+{
+	void *rec = NULL;
+	u32 len;
+	int rc;
+
+	rc = policy_marshal(p, &rec, err);
+	if (rc)
+		return rc;
+	len = ((struct lnet_ioc_udsp *)rec)->iou_hdr.ioc_len;
+	if (len > LNET_IOC_MAX_LEN - b->len)
+		rc = batch_send(b, true, err);
+	if (!rc) {
+		memcpy(b->buf + b->len, rec, len);
+		b->len += len;
+		b->locs[b->count++] = p->loc;
+	}
+	free(rec);
+	return rc;
+}
+
+int cfg_policy_batch_end(struct cfg_policy_batch *b, struct cfg_err *err)
+{
+	if (!b->count && !b->sent)
+		return 0;
+	return batch_send(b, false, err);
+}
+
+/* One GET_UDSP_BATCH from @idx into @req (LNET_IOC_MAX_LEN bytes). */
+static int batch_fetch(struct cfg_handle *h, struct lnet_ioc_udsp_batch *req, u32 idx)
+{
+	batch_request(req, LNET_IOC_MAX_LEN, 0, (s32)idx);
+	return cfg_ioctl(h, IOC_LNET_GET_UDSP_BATCH, req);
+}
+
+/* Each record of a GET_UDSP_BATCH reply, in turn, through @fn. */
+static int batch_each(const struct lnet_ioc_udsp_batch *req, struct cfg_policy *pol,
+		      int (*fn)(void *arg, struct cfg_policy *p), void *arg)
+{
+	const u8 *rec = (const u8 *)(req + 1);
+	const u8 *end = rec + req->iub_done;
+	struct lnet_ioc_udsp u;
+	u32 i;
+	int rc;
+
+	if (req->iub_done > LNET_IOC_MAX_LEN - BATCH_HDR_LEN)
+		return -EPROTO;
+	for (i = 0; i < req->iub_count; i++, rec += u.iou_hdr.ioc_len) {
+		if ((size_t)(end - rec) < UDSP_HDR_LEN)
+			return -EPROTO;
+		memcpy(&u, rec, sizeof(u));
+		if (u.iou_hdr.ioc_len < UDSP_HDR_LEN || u.iou_hdr.ioc_len > (size_t)(end - rec) ||
+		    lnet_udsp_demarshal(rec, u.iou_hdr.ioc_len, &pol->d, NULL, 0))
+			return -EPROTO;
+		rc = fn(arg, pol);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int cfg_policy_each(struct cfg_handle *h, u32 first,
+		    int (*fn)(void *arg, struct cfg_policy *p), void *arg)
+{
+	struct lnet_ioc_udsp_batch *req = malloc(LNET_IOC_MAX_LEN);
+	struct cfg_policy pol;
+	u32 idx = first;
+	int rc;
+
+	if (!req)
+		return -ENOMEM;
+	cfg_policy_init(&pol);
+	do {
+		rc = batch_fetch(h, req, idx);
+		if (!rc)
+			rc = batch_each(req, &pol, fn, arg);
+		idx += req->iub_count;
+	} while (!rc && req->iub_count && idx < req->iub_total);
+	free(req);
+	return rc;
 }

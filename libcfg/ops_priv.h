@@ -68,6 +68,37 @@ int cfg_model_read(const void *obj, void *full, const struct cfg_model *m,
  */
 int cfg_list_append(void *arr, size_t n, size_t max, const void *item, size_t size);
 
+/*
+ * Rules added many to a request (IOC_LNET_ADD_UDSP_BATCH, lnet_udsp.h):
+ * init, add each rule (checked as cfg_policy_add() checks it; a full
+ * request goes out deferring the re-flatten), then end (the last request,
+ * which re-flattens once). Each request is all or nothing; the first
+ * failure is in err, pinned to its rule's loc. @applied says that some
+ * request went through (its rules are in the list), @sent that one went
+ * out deferred (end must re-flatten).
+ */
+struct cfg_policy_batch {
+	struct cfg_handle *h;
+	u8 *buf;			/* LNET_IOC_MAX_LEN bytes */
+	u32 len, count;			/* bytes and records queued */
+	struct cfg_loc *locs;		/* the loc of each record queued */
+	bool sent, applied;
+};
+
+int cfg_policy_batch_init(struct cfg_policy_batch *b, struct cfg_handle *h);
+int cfg_policy_batch_add(struct cfg_policy_batch *b, const struct cfg_policy *p,
+			 struct cfg_err *err);
+int cfg_policy_batch_end(struct cfg_policy_batch *b, struct cfg_err *err);
+void cfg_policy_batch_fini(struct cfg_policy_batch *b);
+
+/*
+ * The running rules from idx @first on, many to a request
+ * (IOC_LNET_GET_UDSP_BATCH), each through @fn (its d.idx set; stop with
+ * non-zero). 0, @fn's value, or -errno (-EPROTO: a malformed reply).
+ */
+int cfg_policy_each(struct cfg_handle *h, u32 first,
+		    int (*fn)(void *arg, struct cfg_policy *p), void *arg);
+
 /* The routing and buffers sections; @set says which fields were given. */
 #define CFG_RTR_ENABLE		(1U << 0)
 #define CFG_RTR_BUF(kind)	(2U << (kind))

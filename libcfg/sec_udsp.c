@@ -18,8 +18,9 @@
  *
  * Two rules of one document that match the same NIDs are an error found
  * before anything is applied. Rules go in after, and out before, the nets,
- * peers and routes they match; a rule to delete is found by what it
- * matches, and an undo puts a rule back at the idx it had.
+ * peers and routes they match, many to a request (see apply below); a rule
+ * to delete is found by what it matches, and an undo puts a rule back at
+ * the idx it had (import --del) or every rule back as it was (import).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -169,36 +170,6 @@ static int parse_rules(struct dparse *p, const struct ynode *key)
 
 /* --- rules repeated within one document ---------------------------------------------- */
 
-static u64 hash_bytes(u64 h, const void *buf, size_t len)
-{
-	const unsigned char *s = buf;
-
-	while (len--)
-		h = (h ^ *s++) * 0x100000001b3ULL;
-	return h;
-}
-
-static u64 hash_expr(u64 h, const struct lnet_nidexpr *e)
-{
-	char buf[LNET_EXPR_STR_MAX];
-	int n = 0;
-
-	if (lnet_nidexpr_present(e))
-		n = lnet_nidexpr_print(e, buf, sizeof(buf));
-	if (n < 0)
-		n = 0;
-	return hash_bytes(h, buf, (size_t)n) * 31 + 7;
-}
-
-static u64 hash_rule(const struct lnet_udsp_desc *d)
-{
-	u64 h = hash_bytes(0xcbf29ce484222325ULL, &d->action, sizeof(d->action));
-
-	h = hash_expr(h, &d->src);
-	h = hash_expr(h, &d->dst);
-	return hash_expr(h, &d->rte);
-}
-
 /*
  * Two items with the same descriptors would make the second one fail
  * (EALREADY) or silently rewrite the first one's priority: both are
@@ -219,7 +190,8 @@ static int check_repeated_rules(struct dparse *p)
 	for (i = 0; i < d->npolicies && !rc; i++) {
 		const struct cfg_policy *a = d->policies[i];
 
-		for (j = hash_rule(&a->d) & (size - 1); slots[j]; j = (j + 1) & (size - 1)) {
+		for (j = lnet_udsp_desc_hash(&a->d) & (size - 1); slots[j];
+		     j = (j + 1) & (size - 1)) {
 			const struct cfg_policy *b = d->policies[slots[j] - 1];
 
 			if (!lnet_udsp_desc_same_match(&a->d, &b->d))
@@ -237,31 +209,36 @@ static int check_repeated_rules(struct dparse *p)
 
 /* --- reading the running rules -------------------------------------------------------- */
 
+struct rule_list {
+	struct cfg_policy *rules;
+	size_t n;
+};
+
+static int append_rule(void *arg, struct cfg_policy *p)
+{
+	struct rule_list *l = arg;
+
+	if (cfg_list_append(&l->rules, l->n, SIZE_MAX, p, sizeof(*p)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
 static int read_rule_list(struct cfg_handle *h, struct cfg_policy **out, size_t *n,
 			  struct cfg_err *err)
 {
-	struct cfg_policy *rules = NULL, pol;
-	size_t i;
-	int rc;
+	struct rule_list l = { NULL, 0 };
+	int rc = cfg_policy_each(h, 0, append_rule, &l);
 
-	cfg_policy_init(&pol);
-	for (i = 0;; i++) {
-		rc = cfg_policy_get(h, (u32)i, &pol);
-		if (rc == -ENOENT)
-			break;
-		if (rc) {
-			free(rules);
-			return cfg_fail(err, rc, NULL, "cannot read rule %zu from %s: %s",
-					i, cfg_target(h), strerror(-rc));
-		}
-		pol.d.idx = (s32)i;
-		if (cfg_list_append(&rules, i, SIZE_MAX, &pol, sizeof(pol))) {
-			free(rules);
-			return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the rules");
-		}
+	if (rc) {
+		free(l.rules);
+		if (rc == -ENOMEM)
+			return cfg_fail(err, rc, NULL, "out of memory reading the rules");
+		return cfg_fail(err, rc, NULL, "cannot read rule %zu from %s: %s",
+				l.n, cfg_target(h), strerror(-rc));
 	}
-	*out = rules;
-	*n = i;
+	*out = l.rules;
+	*n = l.n;
 	return 0;
 }
 
@@ -290,22 +267,122 @@ static int read_rules(struct cfg_handle *h, struct cfg_doc *doc, struct cfg_err 
  * moved to the idx the file gives it (one ADD_UDSP: the core does both);
  * not found, it is added. The running list is kept in step with every
  * change (also when planning), so each step sees the idx the core has.
+ *
+ * An import sends its rules many to a request (cfg_policy_batch), the
+ * core re-flattening once at the end, and undoes them all at once: the
+ * rules as they were are read first, and on a failure every rule goes and
+ * those come back, in their order (the flattened values are a function of
+ * the rules, so they come back too). import --del deletes rule by rule.
  */
+
+/* A running rule: what it is now, where, and its hash chain. */
+struct run_rule {
+	const struct cfg_policy *p;	/* its d.idx is not read: pos is */
+	size_t pos;
+	u32 hash;			/* lnet_udsp_desc_hash() */
+	struct run_rule *next;
+};
 
 /* The running rules, kept in step with what this import does to them. */
 struct running {
-	struct cfg_policy *rules;
+	struct cfg_policy *saved;	/* as read; @at points into it */
+	size_t nsaved;
+	struct run_rule **at;		/* n of them, in idx order */
 	size_t n;
+	struct run_rule *nodes;		/* room for every rule there can be */
+	size_t nnodes;
+	struct run_rule **hash;
+	size_t hsize;			/* a power of two */
 };
 
-static int find_rule(const struct running *r, const struct lnet_udsp_desc *d)
+static void run_link(struct running *r, struct run_rule *x)
+{
+	struct run_rule **head = &r->hash[x->hash & (r->hsize - 1)];
+
+	x->next = *head;
+	*head = x;
+}
+
+static void run_unlink(struct running *r, struct run_rule *x)
+{
+	struct run_rule **pp = &r->hash[x->hash & (r->hsize - 1)];
+
+	while (*pp != x)
+		pp = &(*pp)->next;
+	*pp = x->next;
+}
+
+static void run_renumber(struct running *r, size_t from)
+{
+	for (; from < r->n; from++)
+		r->at[from]->pos = from;
+}
+
+/* @x at @pos (room: nnodes). */
+static void run_place(struct running *r, struct run_rule *x, size_t pos)
+{
+	memmove(&r->at[pos + 1], &r->at[pos], (r->n - pos) * sizeof(r->at[0]));
+	r->at[pos] = x;
+	r->n++;
+	run_renumber(r, pos);
+}
+
+static void run_unplace(struct running *r, struct run_rule *x)
+{
+	memmove(&r->at[x->pos], &r->at[x->pos + 1], (r->n - x->pos - 1) * sizeof(r->at[0]));
+	r->n--;
+	run_renumber(r, x->pos);
+}
+
+/* The running rules as read, with room for @more added by the import. */
+static int running_init(struct running *r, struct cfg_handle *h, size_t more,
+			struct cfg_err *err)
 {
 	size_t i;
+	int rc;
 
-	for (i = 0; i < r->n; i++)
-		if (lnet_udsp_desc_same_match(&r->rules[i].d, d))
-			return (int)i;
-	return -1;
+	memset(r, 0, sizeof(*r));
+	rc = read_rule_list(h, &r->saved, &r->nsaved, err);
+	if (rc)
+		return rc;
+	r->nnodes = r->nsaved + more;
+	for (r->hsize = 16; r->hsize < 2 * r->nnodes; r->hsize *= 2)
+		;
+	r->at = calloc(r->nnodes + 1, sizeof(*r->at));
+	r->nodes = calloc(r->nnodes + 1, sizeof(*r->nodes));
+	r->hash = calloc(r->hsize, sizeof(*r->hash));
+	if (!r->at || !r->nodes || !r->hash)
+		return cfg_fail(err, -ENOMEM, NULL, "out of memory reading the rules");
+	for (i = 0; i < r->nsaved; i++) {
+		struct run_rule *x = &r->nodes[i];
+
+		x->p = &r->saved[i];
+		x->pos = i;
+		x->hash = lnet_udsp_desc_hash(&x->p->d);
+		r->at[i] = x;
+		run_link(r, x);
+	}
+	r->n = r->nsaved;
+	return 0;
+}
+
+static void running_fini(struct running *r)
+{
+	free(r->saved);
+	free(r->at);
+	free(r->nodes);
+	free(r->hash);
+}
+
+static struct run_rule *find_rule(const struct running *r, const struct lnet_udsp_desc *d)
+{
+	u32 h = lnet_udsp_desc_hash(d);
+	struct run_rule *x;
+
+	for (x = r->hash[h & (r->hsize - 1)]; x; x = x->next)
+		if (x->hash == h && lnet_udsp_desc_same_match(&x->p->d, d))
+			return x;
+	return NULL;
 }
 
 /* Where a rule asked for at @idx lands among @n rules (as the core places it). */
@@ -314,39 +391,39 @@ static size_t landing(s32 idx, size_t n)
 	return idx >= 0 && (size_t)idx < n ? (size_t)idx : n;
 }
 
-/* @rule into the running list at @at (room: the list came from cfg_list_append). */
-static int running_insert(struct running *r, const struct cfg_policy *rule, size_t at,
-			  struct cfg_err *err)
+/* The rules as they were, back: every rule goes, the saved ones come back. */
+static int undo_rules_restore(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
+	const struct cfg_policy *saved = u->data;
+	struct cfg_policy_batch b;
+	struct cfg_policy rule;
 	size_t i;
+	int rc;
 
-	if (cfg_list_append(&r->rules, r->n, SIZE_MAX, rule, sizeof(*rule)))
-		return cfg_fail(err, -ENOMEM, NULL, "out of memory");
-	memmove(&r->rules[at + 1], &r->rules[at], (r->n - at) * sizeof(r->rules[0]));
-	r->rules[at] = *rule;
-	r->n++;
-	for (i = 0; i < r->n; i++)
-		r->rules[i].d.idx = (s32)i;
-	return 0;
+	if (!u->whole)
+		return 0;	/* no request went through: nothing to undo */
+	rc = cfg_policy_del(a->h, -1, e);
+	if (!rc)
+		rc = cfg_policy_batch_init(&b, a->h);
+	if (rc)
+		return rc == -ENOMEM ? cfg_fail(e, rc, NULL, "out of memory") : rc;
+	for (i = 0; i < u->ndata && !rc; i++) {
+		rule = saved[i];
+		rule.d.idx = -1;
+		rc = cfg_policy_batch_add(&b, &rule, e);
+	}
+	if (!rc)
+		rc = cfg_policy_batch_end(&b, e);
+	cfg_policy_batch_fini(&b);
+	return rc;
 }
 
-static void running_remove(struct running *r, size_t k)
+static void release_saved(struct undo *u)
 {
-	size_t i;
-
-	memmove(&r->rules[k], &r->rules[k + 1], (r->n - k - 1) * sizeof(r->rules[0]));
-	r->n--;
-	for (i = 0; i < r->n; i++)
-		r->rules[i].d.idx = (s32)i;
+	free(u->data);
 }
 
-/* An added rule: delete it at the idx it landed at. */
-static int undo_rule_add(struct applier *a, const struct undo *u, struct cfg_err *e)
-{
-	return cfg_policy_del(a->h, u->rule.d.idx, e);
-}
-
-/* A changed (moved, new priority) or deleted rule: the old one, at its idx. */
+/* An existing rule put back as it was (import --del): at its idx. */
 static int undo_rule_restore(struct applier *a, const struct undo *u, struct cfg_err *e)
 {
 	struct cfg_policy rule = u->rule;
@@ -386,104 +463,158 @@ static const char *rule_text(const struct lnet_udsp_desc *d, char *buf, size_t l
 	return buf;
 }
 
-/* A new rule: added where the file says (or appended). */
-static int add_new_rule(struct applier *a, struct running *r, struct cfg_policy *rule)
+/* What an import of rules works with: the running rules and the requests. */
+struct rules_apply {
+	struct applier *a;
+	struct running r;
+	struct cfg_policy_batch b;	/* unused when planning or deleting */
+	bool restore;			/* its undo is on a's stack (the top) */
+};
+
+/* Before the first change: how to undo them all (it takes r.saved). */
+static int queue_change(struct rules_apply *ra, const struct cfg_policy *rule)
 {
-	struct undo u = { .undo = undo_rule_add };
+	struct undo u = { .undo = undo_rules_restore, .release = release_saved };
+	struct applier *a = ra->a;
 	int rc;
 
-	if (a->plan) {
-		char text[3 * LNET_EXPR_STR_MAX + 64];
-
-		rule->d.idx = (s32)landing(rule->d.idx, r->n);
-		plan_line(a, '+', "udsp idx %d: %s", rule->d.idx,
-			  rule_text(&rule->d, text, sizeof(text)));
-	} else {
-		rc = cfg_policy_add(a->h, rule, a->err);
-		if (rc)
-			return item_failed(a, &rule->loc, rc);
-		u.rule = *rule;
+	if (!ra->restore) {
+		u.data = ra->r.saved;
+		u.ndata = ra->r.nsaved;
+		/* the undo owns it now (released if the push fails); r.at points into it */
+		ra->r.saved = NULL;
 		rc = push_undo(a, &u);
 		if (rc)
 			return rc;
+		ra->restore = true;
 	}
-	return running_insert(r, rule, (size_t)rule->d.idx, a->err);
+	rc = cfg_policy_batch_add(&ra->b, rule, a->err);
+	/* a request went through (even if this one failed): undo restores */
+	a->undo[a->nundo - 1].whole = ra->b.applied;
+	return rc;
 }
 
-/* An existing rule at @k: moved and/or given its new priority, if either differs. */
-static int change_rule(struct applier *a, struct running *r, int k, struct cfg_policy *rule)
+/* A new rule: added where the file says (or appended). */
+static int add_new_rule(struct rules_apply *ra, const struct cfg_policy *rule,
+			struct run_rule *x)
 {
-	struct undo u = { .undo = undo_rule_restore, .rule = r->rules[k] };
+	struct running *r = &ra->r;
+	char text[3 * LNET_EXPR_STR_MAX + 64];
+	size_t at = landing(rule->d.idx, r->n);
+	int rc;
+
+	if (ra->a->plan) {
+		plan_line(ra->a, '+', "udsp idx %zu: %s", at,
+			  rule_text(&rule->d, text, sizeof(text)));
+	} else {
+		rc = queue_change(ra, rule);
+		if (rc)
+			return rc;
+	}
+	x->p = rule;
+	x->hash = lnet_udsp_desc_hash(&rule->d);
+	run_link(r, x);
+	run_place(r, x, at);
+	return 0;
+}
+
+/* An existing rule @x: moved and/or given its new priority, if either differs. */
+static int change_rule(struct rules_apply *ra, struct run_rule *x, const struct cfg_policy *rule)
+{
+	struct running *r = &ra->r;
+	size_t k = x->pos, to = k;
 	char diff[128];
 	int rc;
 
-	if (!rule_differs(&r->rules[k], (size_t)k, rule, r->n, diff, sizeof(diff)))
+	if (!rule_differs(x->p, k, rule, r->n, diff, sizeof(diff)))
 		return 0;
-	if (a->plan) {
-		plan_line(a, '~', "udsp idx %d: %s", k, diff);
-		if (rule->d.idx >= 0)
-			rule->d.idx = (s32)landing(rule->d.idx, r->n - 1);
+	if (rule->d.idx >= 0)
+		to = landing(rule->d.idx, r->n - 1);
+	if (ra->a->plan) {
+		plan_line(ra->a, '~', "udsp idx %zu: %s", k, diff);
 	} else {
-		rc = cfg_policy_add(a->h, rule, a->err);
-		if (rc)
-			return item_failed(a, &rule->loc, rc);
-		rc = push_undo(a, &u);
+		rc = queue_change(ra, rule);
 		if (rc)
 			return rc;
 	}
-	if (rule->d.idx < 0)
-		rule->d.idx = k;
-	running_remove(r, (size_t)k);
-	return running_insert(r, rule, (size_t)rule->d.idx, a->err);
+	x->p = rule;
+	run_unplace(r, x);
+	run_place(r, x, to);
+	return 0;
 }
 
-static int add_rule(struct applier *a, struct running *r, size_t i)
+static int add_rules(struct rules_apply *ra)
 {
-	struct cfg_policy rule = *a->doc->policies[i];
-	int k = find_rule(r, &rule.d);
+	const struct cfg_doc *doc = ra->a->doc;
+	size_t i, used = ra->r.nsaved;
+	struct run_rule *x;
+	int rc = 0;
 
-	return k < 0 ? add_new_rule(a, r, &rule) : change_rule(a, r, k, &rule);
+	if (!ra->a->plan) {
+		rc = cfg_policy_batch_init(&ra->b, ra->a->h);
+		if (rc)
+			return cfg_fail(ra->a->err, rc, NULL, "out of memory");
+	}
+	for (i = 0; i < doc->npolicies && !rc; i++) {
+		const struct cfg_policy *rule = doc->policies[i];
+
+		x = find_rule(&ra->r, &rule->d);
+		rc = x ? change_rule(ra, x, rule) : add_new_rule(ra, rule, &ra->r.nodes[used++]);
+	}
+	if (!rc && !ra->a->plan) {
+		rc = cfg_policy_batch_end(&ra->b, ra->a->err);
+		if (ra->restore)
+			ra->a->undo[ra->a->nundo - 1].whole = ra->b.applied;
+	}
+	if (!ra->a->plan)
+		cfg_policy_batch_fini(&ra->b);
+	return rc;
 }
 
 /* A rule that is not there is nothing to delete. */
-static int del_rule(struct applier *a, struct running *r, size_t i)
+static int del_rule(struct rules_apply *ra, size_t i)
 {
-	const struct cfg_policy *p = a->doc->policies[i];
+	const struct cfg_policy *p = ra->a->doc->policies[i];
 	struct undo u = { .undo = undo_rule_restore, .item = i };
-	int k = find_rule(r, &p->d);
+	struct applier *a = ra->a;
+	struct run_rule *x = find_rule(&ra->r, &p->d);
 	int rc;
 
-	if (k < 0)
+	if (!x)
 		return 0;
 	if (a->plan) {
-		plan_line(a, '-', "udsp idx %d", k);
+		plan_line(a, '-', "udsp idx %zu", x->pos);
 	} else {
-		u.rule = r->rules[k];
-		rc = cfg_policy_del(a->h, k, a->err);
+		u.rule = *x->p;
+		u.rule.d.idx = (s32)x->pos;
+		rc = cfg_policy_del(a->h, (s32)x->pos, a->err);
 		if (rc)
 			return item_failed(a, &p->loc, rc);
 		rc = push_undo(a, &u);
 		if (rc)
 			return rc;
 	}
-	running_remove(r, (size_t)k);
+	run_unlink(&ra->r, x);
+	run_unplace(&ra->r, x);
 	return 0;
 }
 
 static int apply_rules(struct applier *a)
 {
-	struct running r;
+	struct rules_apply ra = { .a = a };
 	size_t i, n = a->doc->npolicies;
 	int rc;
 
 	if (!n)
 		return 0;
-	rc = read_rule_list(a->h, &r.rules, &r.n, a->err);
-	if (rc)
-		return rc;
-	for (i = 0; i < n && !rc; i++)
-		rc = a->del ? del_rule(a, &r, n - 1 - i) : add_rule(a, &r, i);
-	free(r.rules);
+	rc = running_init(&ra.r, a->h, a->del ? 0 : n, a->err);
+	if (!rc && a->del) {
+		for (i = 0; i < n && !rc; i++)
+			rc = del_rule(&ra, n - 1 - i);
+	} else if (!rc) {
+		rc = add_rules(&ra);
+	}
+	running_fini(&ra.r);
 	return rc;
 }
 
@@ -516,30 +647,41 @@ static void emit_rule(struct yemit *w, const struct lnet_udsp_desc *d)
 	yemit_map_end(w);
 }
 
+struct emit_state {
+	struct printer *p;
+	u32 n;
+};
+
+static int emit_one(void *arg, struct cfg_policy *pol)
+{
+	struct emit_state *st = arg;
+
+	if (!st->n++) {
+		pr_start(st->p);
+		yemit_key_seq(&st->p->w, "udsp");
+	}
+	emit_rule(&st->p->w, &pol->d);
+	return 0;
+}
+
+/* Rule @idx, or all of them (idx < 0: fetched many to a request). */
 static int emit_rules(struct printer *p, struct cfg_handle *h, s32 idx)
 {
+	struct emit_state st = { .p = p };
 	struct cfg_policy pol;
-	u32 i = idx >= 0 ? (u32)idx : 0;
-	u32 n = 0;
 	int rc;
 
-	cfg_policy_init(&pol);
-	for (;; i++) {
-		rc = cfg_policy_get(h, i, &pol);
-		if (rc)
-			break;
-		pol.d.idx = (s32)i;
-		if (!n++) {
-			pr_start(p);
-			yemit_key_seq(&p->w, "udsp");
-		}
-		emit_rule(&p->w, &pol.d);
-		if (idx >= 0)
-			break;
+	if (idx < 0) {
+		rc = cfg_policy_each(h, 0, emit_one, &st);
+	} else {
+		cfg_policy_init(&pol);
+		rc = cfg_policy_get(h, (u32)idx, &pol);
+		if (!rc)
+			emit_one(&st, &pol);
 	}
-	if (n)
+	if (st.n)
 		yemit_seq_end(&p->w);
-	if (!rc || (rc == -ENOENT && (n || idx < 0)))
+	if (!rc)
 		return 0;
 	if (rc == -ENOENT)
 		return cfg_fail(p->err, rc, NULL, "no rule with idx %d", idx);

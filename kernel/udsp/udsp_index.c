@@ -259,30 +259,29 @@ static void udsp_index_buckets(struct lnet *ln, struct lnet_udsp_index *ix)
 int lnet_udsp_index_build(struct lnet *ln, const struct lnet_udsp *skip,
 			  struct lnet_udsp_index **out)
 {
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 	struct lnet_udsp_index *ix;
-	struct lnet_udsp *r;
-	u32 n = 0, start = 0, i;
+	u32 n, start = 0, i;
 
 	*out = NULL;
-	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
-		n += r != skip;
+	n = us->us_count - (skip != NULL);
 	if (!n)
 		return 0;
 	ix = udsp_index_alloc(ln, n);
 	if (!ix)
 		return -ENOMEM;
 	/* count the rules of each group, then hand out ranges, then fill */
-	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
-		if (r != skip)
-			udsp_index_count(ix, r);
+	for (i = 0; i < us->us_count; i++)
+		if (us->us_rules[i] != skip)
+			udsp_index_count(ix, us->us_rules[i]);
 	for (i = 0; i < ix->ui_nslots; i++) {
 		ix->ui_slots[i].ug_start = start;
 		start += ix->ui_slots[i].ug_n;
 		ix->ui_slots[i].ug_n = 0;
 	}
-	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list)
-		if (r != skip)
-			udsp_index_fill(ix, r);
+	for (i = 0; i < us->us_count; i++)
+		if (us->us_rules[i] != skip)
+			udsp_index_fill(ix, us->us_rules[i]);
 	udsp_index_buckets(ln, ix);
 	*out = ix;
 	return 0;

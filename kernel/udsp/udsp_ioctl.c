@@ -167,6 +167,138 @@ static int udsp_ioc_info(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 	return rc;
 }
 
+/* --- batches ------------------------------------------------------------------ */
+
+#define UDSP_BATCH_SIZE	((u32)sizeof(struct lnet_ioc_udsp_batch))
+
+/* The answer of a batch: its header (with iub_done set) back in @buf. */
+static int udsp_batch_reply(void *buf, struct lnet_ioc_udsp_batch *h,
+			    u32 done, int rc)
+{
+	h->iub_done = done;
+	memcpy(buf, h, sizeof(*h));
+	return rc;
+}
+
+/*
+ * The record at @off of @len bytes: its length in *rlen, 0 when it lies
+ * within the request, else -EINVAL.
+ */
+static int udsp_record_at(const u8 *buf, u32 len, u32 off, u32 *rlen)
+{
+	struct lnet_ioc_udsp r;
+
+	if (len - off < UDSP_HDR_SIZE)
+		return -EINVAL;
+	memcpy(&r, buf + off, sizeof(r));
+	if (r.iou_hdr.ioc_len < UDSP_HDR_SIZE || r.iou_hdr.ioc_len > len - off)
+		return -EINVAL;
+	*rlen = r.iou_hdr.ioc_len;
+	return 0;
+}
+
+/*
+ * Every record of an ADD batch, validated before anything changes: the
+ * framing, then each rule as ADD_UDSP reads it. 0, or -EINVAL with the
+ * record at fault in *bad.
+ */
+static int udsp_batch_check(const u8 *buf, u32 len, u32 count,
+			    struct lnet_udsp_desc *d, u32 *bad)
+{
+	u32 off = UDSP_BATCH_SIZE, rlen, i;
+
+	for (i = 0; i < count; i++, off += rlen) {
+		*bad = i;
+		if (udsp_record_at(buf, len, off, &rlen) ||
+		    lnet_udsp_demarshal(buf + off, rlen, d, NULL, 0))
+			return -EINVAL;
+	}
+	*bad = count;
+	return off == len ? 0 : -EINVAL;
+}
+
+/* Apply the records (checked) of @b in order, each idx written back. */
+static int udsp_batch_apply(struct lnet *ln, struct lnet_udsp_batch *b, u8 *buf,
+			    u32 count, struct lnet_udsp_desc *d, u32 *bad)
+{
+	u32 off = UDSP_BATCH_SIZE, i;
+	struct lnet_ioc_udsp r;
+	s32 idx;
+	int rc;
+
+	for (i = 0; i < count; i++, off += r.iou_hdr.ioc_len) {
+		*bad = i;
+		memcpy(&r, buf + off, sizeof(r));
+		lnet_udsp_demarshal(buf + off, r.iou_hdr.ioc_len, d, NULL, 0);
+		rc = lnet_udsp_batch_add(ln, b, d, &idx);
+		if (rc)
+			return rc;
+		r.iou_idx = idx;
+		memcpy(buf + off, &r, sizeof(r));
+	}
+	*bad = count;
+	return 0;
+}
+
+static int udsp_ioc_add_batch(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_udsp_batch h;
+	struct lnet_udsp_batch *b;
+	struct lnet_udsp_desc *d;
+	u32 bad = 0;
+	int rc;
+
+	memcpy(&h, buf, sizeof(h));
+	if ((h.iub_flags & ~__LNET_UDSP_BATCH_F_ALL) || h.iub_idx ||
+	    h.iub_count > (len - UDSP_BATCH_SIZE) / UDSP_HDR_SIZE)
+		return udsp_batch_reply(buf, &h, 0, -EINVAL);
+	/* ~2.4 KB: too big for a kernel stack frame */
+	d = lnet_obj_alloc(ln, sizeof(*d));
+	if (!d)
+		return udsp_batch_reply(buf, &h, h.iub_count, -ENOMEM);
+	rc = udsp_batch_check(buf, len, h.iub_count, d, &bad);
+	if (!rc)
+		rc = lnet_udsp_batch_begin(ln, h.iub_count, &b);
+	if (!rc) {
+		rc = udsp_batch_apply(ln, b, buf, h.iub_count, d, &bad);
+		if (rc)
+			lnet_udsp_batch_abort(ln, b);
+		else
+			rc = lnet_udsp_batch_commit(ln, b, h.iub_flags &
+						    LNET_UDSP_BATCH_F_DEFER);
+	}
+	lnet_obj_free(ln, d);
+	h.iub_total = lnet_udsp_of(ln)->us_count;
+	return udsp_batch_reply(buf, &h, bad, rc);
+}
+
+static int udsp_ioc_get_batch(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
+	u32 off = UDSP_BATCH_SIZE, need, i;
+	struct lnet_ioc_udsp_batch h;
+	struct lnet_udsp *r;
+
+	memcpy(&h, buf, sizeof(h));
+	if (h.iub_flags || h.iub_count || h.iub_idx < 0)
+		return udsp_batch_reply(buf, &h, 0, -EINVAL);
+	h.iub_total = us->us_count;
+	for (i = (u32)h.iub_idx; i < us->us_count; i++) {
+		r = us->us_rules[i];
+		need = UDSP_HDR_SIZE + lnet_udsp_bulk_size(&r->udsp_desc);
+		if (need > len - off) {
+			if (!h.iub_count)
+				return udsp_batch_reply(buf, &h, need, -ENOSPC);
+			break;
+		}
+		r->udsp_desc.idx = (s32)i;
+		lnet_udsp_marshal(&r->udsp_desc, (u8 *)buf + off, need);
+		off += need;
+		h.iub_count++;
+	}
+	return udsp_batch_reply(buf, &h, off - UDSP_BATCH_SIZE, 0);
+}
+
 static bool udsp_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_udsp *u = buf;
@@ -181,6 +313,13 @@ static bool udsp_info_reserved_zero(const void *buf)
 	return !i->cud_reserved;
 }
 
+static bool udsp_batch_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_udsp_batch *b = buf;
+
+	return !b->iub_reserved;
+}
+
 const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[] = {
 	{ IOC_LIBCFS_ADD_UDSP, sizeof(struct lnet_ioc_udsp), true, false,
 	  udsp_reserved_zero, udsp_ioc_add },
@@ -192,6 +331,10 @@ const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[] = {
 	  udsp_reserved_zero, udsp_ioc_get },
 	{ IOC_LIBCFS_GET_CONST_UDSP_INFO, sizeof(struct lnet_ioc_udsp_info),
 	  false, false, udsp_info_reserved_zero, udsp_ioc_info },
+	{ IOC_LNET_ADD_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch), true, false,
+	  udsp_batch_reserved_zero, udsp_ioc_add_batch },
+	{ IOC_LNET_GET_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch), false, false,
+	  udsp_batch_reserved_zero, udsp_ioc_get_batch },
 };
 _Static_assert(sizeof(lnet_udsp_ioc_cmds) / sizeof(lnet_udsp_ioc_cmds[0]) ==
 	       LNET_UDSP_IOC_NCMDS, "LNET_UDSP_IOC_NCMDS");

@@ -387,3 +387,36 @@ bool lnet_udsp_desc_same_match(const struct lnet_udsp_desc *a,
 	       lnet_nidexpr_equal(&a->dst, &b->dst) &&
 	       lnet_nidexpr_equal(&a->rte, &b->rte);
 }
+
+/* FNV-1a over the bytes lnet_nidexpr_equal() compares. */
+static u32 udsp_hash_bytes(u32 h, const void *buf, size_t len)
+{
+	const u8 *s = buf;
+
+	while (len--)
+		h = (h ^ *s++) * 16777619U;
+	return h;
+}
+
+static u32 udsp_hash_expr(u32 h, const struct lnet_nidexpr *e)
+{
+	unsigned int n = e->ne_nranges;
+
+	if (!e->ne_lnd)
+		return udsp_hash_bytes(h, &e->ne_lnd, 1);
+	if (n > LNET_UDSP_MAX_RANGES)
+		n = LNET_UDSP_MAX_RANGES;
+	/* the fields before ne_r, not the padding after ne_count */
+	h = udsp_hash_bytes(h, e, offsetof(struct lnet_nidexpr, ne_count) +
+			    sizeof(e->ne_count));
+	return udsp_hash_bytes(h, e->ne_r, n * sizeof(e->ne_r[0]));
+}
+
+u32 lnet_udsp_desc_hash(const struct lnet_udsp_desc *d)
+{
+	u32 h = udsp_hash_bytes(2166136261U, &d->action, sizeof(d->action));
+
+	h = udsp_hash_expr(h, &d->src);
+	h = udsp_hash_expr(h, &d->dst);
+	return udsp_hash_expr(h, &d->rte);
+}

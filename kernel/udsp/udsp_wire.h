@@ -34,7 +34,13 @@ int lnet_udsp_demarshal(const void *buf, u32 len, struct lnet_udsp_desc *d,
  */
 int lnet_udsp_check_shape(const struct lnet_udsp_desc *d, char *err, size_t errlen);
 
+/* The same descriptors (as lnet_nidexpr_equal()) and action. */
 bool lnet_udsp_desc_same_match(const struct lnet_udsp_desc *a,
 			       const struct lnet_udsp_desc *b);
+/*
+ * A hash of what lnet_udsp_desc_same_match() compares: two rules it finds
+ * the same have the same hash (idx and priority play no part).
+ */
+u32 lnet_udsp_desc_hash(const struct lnet_udsp_desc *d);
 
 #endif /* LNET_UDSP_WIRE_H */

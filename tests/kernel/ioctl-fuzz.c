@@ -47,6 +47,7 @@ _Static_assert(sizeof(struct lnet_ioc_global) == 24, "lnet_ioc_global layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp) == 32, "lnet_ioc_udsp layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_descr) == 16, "lnet_ioc_udsp_descr layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_info) == 692, "lnet_ioc_udsp_info layout");
+_Static_assert(sizeof(struct lnet_ioc_udsp_batch) == 32, "lnet_ioc_udsp_batch layout");
 
 #define DEV "/dev/lnet"
 #define BUF_SIZE (LNET_IOC_MAX_LEN + 4096)
@@ -84,6 +85,8 @@ static const struct cmd_info cmds[] = {
 	{ "GET_UDSP", IOC_LIBCFS_GET_UDSP, sizeof(struct lnet_ioc_udsp) },
 	{ "GET_CONST_UDSP_INFO", IOC_LIBCFS_GET_CONST_UDSP_INFO,
 	  sizeof(struct lnet_ioc_udsp_info) },
+	{ "ADD_UDSP_BATCH", IOC_LNET_ADD_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch) },
+	{ "GET_UDSP_BATCH", IOC_LNET_GET_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch) },
 	{ "PING_PEER", IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping) },
 	{ "DISCOVER", IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping) },
 	{ "SELFTEST", IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest) },

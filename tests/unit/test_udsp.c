@@ -662,16 +662,21 @@ static void test_api(void **state)
 	lnet_udsp_apply_all(ln);
 	assert_int_equal(net_prio(ln, "o2ib"), UNSET);
 	/*
-	 * The rule limit, without adding 65536 rules one by one: the count
-	 * says the list is full (it is empty, so no duplicate is found first).
+	 * The rule limit, without adding 65536 rules: lowered to 1 here, the
+	 * list is full with one rule; the same rule still changes in place.
 	 */
-	lnet_udsp_of(ln)->us_count = LNET_UDSP_MAX_RULES;
-	assert_int_equal(lnet_udsp_add(ln, d, &idx), -ENOSPC);
-	assert_int_equal(lnet_udsp_of(ln)->us_count, LNET_UDSP_MAX_RULES);
-	lnet_udsp_of(ln)->us_count = LNET_UDSP_MAX_RULES - 1;
+	lnet_udsp_of(ln)->us_max = 1;
 	assert_int_equal(lnet_udsp_add(ln, d, &idx), 0);
-	assert_int_equal(idx, 0);
-	assert_int_equal(lnet_udsp_of(ln)->us_count, 1);	/* renumbered from the list */
+	d->priority = 2;
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), 0);
+	assert_int_equal(net_prio(ln, "o2ib"), 2);
+	assert_int_equal(lnet_nidexpr_parse("tcp", &d->src, NULL, 0), 0);
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), -ENOSPC);
+	assert_int_equal(lnet_udsp_of(ln)->us_count, 1);
+	lnet_udsp_of(ln)->us_max = LNET_UDSP_MAX_RULES;
+	assert_int_equal(lnet_udsp_add(ln, d, &idx), 0);
+	assert_int_equal(idx, 1);
+	assert_int_equal(lnet_udsp_of(ln)->us_count, 2);
 	free(d);
 }
 
@@ -803,9 +808,10 @@ static bool oracle_shape(const struct lnet_udsp *r, bool src, bool dst, bool rte
 static u32 oracle_prio(struct lnet *ln, bool src, bool net, u32 net_id,
 		       const struct lnet_nid *nid)
 {
-	struct lnet_udsp *r;
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 
-	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list) {
+	for (u32 i = 0; i < us->us_count; i++) {
+		const struct lnet_udsp *r = us->us_rules[i];
 		const struct lnet_nidexpr *e = src ? &r->udsp_desc.src : &r->udsp_desc.dst;
 
 		if (!oracle_shape(r, src, !src, false) || lnet_nidexpr_is_net(e) != net)
@@ -848,10 +854,11 @@ static u32 oracle_pick(struct lnet *ln, const struct lnet_nidexpr *e, bool gws,
 static void oracle_list(struct lnet *ln, const struct lnet_peer_ni *lpni, bool rtr,
 			char *out, size_t len)
 {
-	struct lnet_udsp *r;
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
 
 	out[0] = '\0';
-	list_for_each_entry(r, &lnet_udsp_of(ln)->us_rules, udsp_list) {
+	for (u32 i = 0; i < us->us_count; i++) {
+		const struct lnet_udsp *r = us->us_rules[i];
 		const struct lnet_udsp_desc *d = &r->udsp_desc;
 
 		if (!oracle_shape(r, !rtr, true, rtr) ||
@@ -934,6 +941,449 @@ static void test_random_against_oracle(void **state)
 	assert_true(most >= 40);
 }
 
+/* --- batches (IOC_LNET_ADD_UDSP_BATCH, IOC_LNET_GET_UDSP_BATCH) ----------- */
+
+#define BATCH_HDR	((u32)sizeof(struct lnet_ioc_udsp_batch))
+
+struct tbatch {
+	u32 len, count;
+	u8 buf[LNET_IOC_MAX_LEN];
+};
+
+static struct tbatch *tb_new(void)
+{
+	struct tbatch *b = calloc(1, sizeof(*b));
+
+	b->len = BATCH_HDR;
+	return b;
+}
+
+/* A record of rule src/dst/rte (NULL: absent) at @idx. */
+static void tb_add(struct tbatch *b, const char *src, const char *dst, const char *rte,
+		   u32 prio, s32 idx)
+{
+	struct lnet_udsp_desc d = { .idx = idx, .priority = prio };
+	const char *in[3] = { src, dst, rte };
+	struct lnet_nidexpr *e[3] = { &d.src, &d.dst, &d.rte };
+	int i, n;
+
+	d.action = (src && dst) || rte ? PREF : PRIO;
+	for (i = 0; i < 3; i++)
+		if (in[i])
+			assert_int_equal(lnet_nidexpr_parse(in[i], e[i], NULL, 0), 0);
+	n = lnet_udsp_marshal(&d, b->buf + b->len, sizeof(b->buf) - b->len);
+	assert_true(n > 0);
+	b->len += (u32)n;
+	b->count++;
+}
+
+/* Send @b as one ADD_UDSP_BATCH; its header as the core left it in *out. */
+static int tb_send(struct lnet *ln, struct tbatch *b, u32 flags,
+		   struct lnet_ioc_udsp_batch *out)
+{
+	struct lnet_ioc_udsp_batch h = { .iub_flags = flags, .iub_count = b->count };
+	int rc;
+
+	h.iub_hdr.ioc_len = b->len;
+	h.iub_hdr.ioc_version = LNET_IOC_VERSION;
+	memcpy(b->buf, &h, sizeof(h));
+	rc = lnet_ioctl(ln, IOC_LNET_ADD_UDSP_BATCH, b->buf, b->len, true);
+	if (out)
+		memcpy(out, b->buf, sizeof(*out));
+	b->len = BATCH_HDR;
+	b->count = 0;
+	return rc;
+}
+
+/* Every flattened value of every object, as text. */
+static char *values_text(struct lnet *ln)
+{
+	struct lnet_peer_net *lpn;
+	struct lnet_peer_ni *lpni;
+	struct lnet_peer *lp;
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+	char nid[LNET_NID_STR_MAX], list[1024], *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	list_for_each_entry(net, &ln->ln_nets, net_list) {
+		fprintf(f, "net %x %u\n", net->net_id, net->net_sel_priority);
+		list_for_each_entry(ni, &net->net_nis, ni_list) {
+			lnet_nid_print(&ni->ni_nid, nid, sizeof(nid));
+			fprintf(f, " ni %s %u\n", nid, ni->ni_sel_priority);
+		}
+	}
+	list_for_each_entry(lp, &ln->ln_peers, lp_list)
+		list_for_each_entry(lpn, &lp->lp_peer_nets, lpn_list) {
+			fprintf(f, "peer net %x %u\n", lpn->lpn_net_id, lpn->lpn_sel_priority);
+			list_for_each_entry(lpni, &lpn->lpn_peer_nis, lpni_list) {
+				lnet_nid_print(&lpni->lpni_nid, nid, sizeof(nid));
+				fprintf(f, " peer ni %s %u", nid, lpni->lpni_sel_priority);
+				nids_text(lpni->lpni_pref_nids, lpni->lpni_npref, list,
+					  sizeof(list));
+				fprintf(f, " pref %s", list);
+				nids_text(lpni->lpni_rtr_nids, lpni->lpni_nrtr, list,
+					  sizeof(list));
+				fprintf(f, " rtr %s\n", list);
+			}
+		}
+	fclose(f);
+	return out;
+}
+
+/* The rules (GET_UDSP) and the values, as text. */
+static char *state_text(struct lnet *ln)
+{
+	char rule[4 * LNET_EXPR_STR_MAX], *values = values_text(ln), *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (s32 i = 0; !get_rule(ln, i, rule, sizeof(rule)); i++)
+		fprintf(f, "rule %d %s\n", i, rule);
+	fputs(values, f);
+	fclose(f);
+	free(values);
+	return out;
+}
+
+static void same_text(char *got, char *want)
+{
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+}
+
+/* A random rule as text, the same for two instances. */
+struct trule {
+	char x[64], y[64];
+	u32 shape, prio;
+	s32 idx;
+};
+
+static void rnd_trule(struct trule *t, u32 count)
+{
+	t->idx = rnd(3) ? -1 : (s32)rnd(count + 2);
+	rnd_expr(t->x, sizeof(t->x));
+	rnd_expr(t->y, sizeof(t->y));
+	t->shape = rnd(4);
+	t->prio = t->shape < 2 ? rnd(20) : 0;
+}
+
+static int trule_add(struct lnet *ln, const struct trule *t)
+{
+	switch (t->shape) {
+	case 0:
+		return add_rule(ln, t->x, NULL, NULL, PRIO, t->prio, t->idx, NULL);
+	case 1:
+		return add_rule(ln, NULL, t->x, NULL, PRIO, t->prio, t->idx, NULL);
+	case 2:
+		return add_rule(ln, t->x, t->y, NULL, PREF, 0, t->idx, NULL);
+	default:
+		return add_rule(ln, NULL, t->x, t->y, PREF, 0, t->idx, NULL);
+	}
+}
+
+static void trule_queue(struct tbatch *b, const struct trule *t)
+{
+	switch (t->shape) {
+	case 0:
+		tb_add(b, t->x, NULL, NULL, t->prio, t->idx);
+		break;
+	case 1:
+		tb_add(b, NULL, t->x, NULL, t->prio, t->idx);
+		break;
+	case 2:
+		tb_add(b, t->x, t->y, NULL, 0, t->idx);
+		break;
+	default:
+		tb_add(b, NULL, t->x, t->y, 0, t->idx);
+		break;
+	}
+}
+
+/*
+ * 400 random rules (inserts at random places, new priorities and moves of
+ * rules already there) added one by one with ADD_UDSP on one instance and
+ * in batches of up to 40 on another, deferring all but the last: the same
+ * rules in the same order, and every object holds exactly the same values
+ * (those of the oracle too). While the batches are pending the values are
+ * those before the first one.
+ */
+static void test_batch_same_as_one_by_one(void **state)
+{
+	struct lnet *one = *state, *many;
+	struct tbatch *b = tb_new();
+	struct lnet_ioc_udsp_batch out;
+	char *before;
+	struct trule t;
+	int i, rc;
+
+	setup((void **)&many);
+	add_ok(one, "tcp", NULL, NULL, 5, -1, 0);
+	add_ok(many, "tcp", NULL, NULL, 5, -1, 0);
+	before = values_text(many);
+	for (i = 0; i < 400; i++) {
+		rnd_trule(&t, lnet_udsp_of(one)->us_count);
+		rc = trule_add(one, &t);
+		assert_true(rc == 0 || rc == -EALREADY);
+		if (rc)
+			continue;	/* it would fail the batch: not sent */
+		trule_queue(b, &t);
+		if (b->count == 40) {
+			assert_int_equal(tb_send(many, b, LNET_UDSP_BATCH_F_DEFER, &out), 0);
+			assert_int_equal(out.iub_done, 40);
+			assert_int_equal(out.iub_total, lnet_udsp_of(one)->us_count);
+			assert_true(lnet_udsp_of(many)->us_pending);
+			same_text(values_text(many), strdup(before));
+		}
+	}
+	assert_true(b->count > 0);
+	assert_int_equal(tb_send(many, b, 0, &out), 0);
+	assert_false(lnet_udsp_of(many)->us_pending);
+	assert_true(lnet_udsp_of(one)->us_count >= 150);
+	same_text(state_text(many), state_text(one));
+	oracle_check(many);
+	free(before);
+	free(b);
+	teardown((void **)&many);
+}
+
+/*
+ * A batch is all or nothing: a rule inserted at idx 0, a priority
+ * rewritten, a rule moved, then a record that fails (the same rule again,
+ * a bad record, the rule limit): the list and every value as before, and
+ * iub_done names the record.
+ */
+static void test_batch_all_or_nothing(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp_batch out;
+	struct tbatch *b = tb_new();
+	char *before;
+
+	add_ok(ln, "tcp", NULL, NULL, 3, -1, 0);
+	add_ok(ln, NULL, "10.0.0.[10-11]@tcp", NULL, 2, -1, 1);
+	add_ok(ln, "10.0.0.1@tcp", "10.0.0.10@tcp", NULL, 0, -1, 2);
+	before = state_text(ln);
+
+	tb_add(b, NULL, "tcp1", NULL, 0, 0);			/* new, at 0 */
+	tb_add(b, "tcp", NULL, NULL, 7, -1);			/* new priority */
+	tb_add(b, "10.0.0.1@tcp", "10.0.0.10@tcp", NULL, 0, 0);	/* moved to 0 */
+	tb_add(b, NULL, "tcp1", NULL, 0, -1);			/* identical */
+	assert_int_equal(tb_send(ln, b, 0, &out), -EALREADY);
+	assert_int_equal(out.iub_done, 3);
+	assert_int_equal(out.iub_total, 3);
+	same_text(state_text(ln), strdup(before));
+
+	/* the same three, deferred, then a record that is not a rule */
+	tb_add(b, NULL, "tcp1", NULL, 0, 0);
+	tb_add(b, "tcp", NULL, NULL, 7, -1);
+	tb_add(b, "10.0.0.1@tcp", "10.0.0.10@tcp", NULL, 0, 0);
+	tb_add(b, NULL, "o2ib", NULL, 1, -1);
+	((struct lnet_ioc_udsp *)(b->buf + b->len - 48))->iou_flags = 1;	/* record 3 */
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, &out), -EINVAL);
+	assert_int_equal(out.iub_done, 3);
+	assert_false(lnet_udsp_of(ln)->us_pending);
+	same_text(state_text(ln), strdup(before));
+
+	/* the rule limit, reached by the fourth record */
+	lnet_udsp_of(ln)->us_max = 4;
+	tb_add(b, NULL, "tcp1", NULL, 0, 0);
+	tb_add(b, "tcp", NULL, NULL, 7, -1);
+	tb_add(b, "10.0.0.1@tcp", "10.0.0.10@tcp", NULL, 0, 0);
+	tb_add(b, NULL, "o2ib", NULL, 1, -1);
+	assert_int_equal(tb_send(ln, b, 0, &out), -ENOSPC);
+	assert_int_equal(out.iub_done, 3);
+	same_text(state_text(ln), strdup(before));
+	lnet_udsp_of(ln)->us_max = LNET_UDSP_MAX_RULES;
+
+	/* and the three alone go in, each record telling where it landed */
+	tb_add(b, NULL, "tcp1", NULL, 0, 0);
+	tb_add(b, "tcp", NULL, NULL, 7, -1);
+	tb_add(b, "10.0.0.1@tcp", "10.0.0.10@tcp", NULL, 0, 0);
+	assert_int_equal(tb_send(ln, b, 0, &out), 0);
+	assert_int_equal(out.iub_done, 3);
+	assert_int_equal(out.iub_total, 4);
+	assert_int_equal(((struct lnet_ioc_udsp *)(b->buf + BATCH_HDR))->iou_idx, 0);
+	rule_is(ln, 0, "10.0.0.1@tcp|10.0.0.10@tcp||0");
+	rule_is(ln, 1, "|tcp1||0");
+	rule_is(ln, 2, "tcp|||7");
+	free(before);
+	free(b);
+}
+
+/*
+ * Pending rules: the values stay as they were (also for GET_CONST_UDSP_INFO)
+ * while GET_UDSP shows the rules; what re-flattens applies all of them: an
+ * empty batch, ADD_UDSP, DEL_UDSP, a new peer NI, a new local NI.
+ */
+static void test_batch_pending(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp_info ci;
+	struct tbatch *b = tb_new();
+	char *before;
+
+	add_ok(ln, NULL, "tcp", NULL, 4, -1, 0);
+	before = values_text(ln);
+	tb_add(b, NULL, "10.0.0.[10-30]@tcp", NULL, 1, 0);
+	tb_add(b, "tcp", NULL, NULL, 2, -1);
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, NULL), 0);
+	same_text(values_text(ln), strdup(before));
+	rules_count(ln, 3);
+	rule_is(ln, 0, "|10.0.0.[10-30]@tcp||1");
+	info(ln, "10.0.0.11@tcp", 1, &ci);
+	assert_int_equal(lnet_ioctl(ln, IOC_LIBCFS_GET_CONST_UDSP_INFO, &ci,
+				    sizeof(ci), false), 0);
+	assert_int_equal(ci.cud_nid_priority, UNSET);
+	/* an empty batch without the flag: the flush */
+	assert_int_equal(tb_send(ln, b, 0, NULL), 0);
+	assert_int_equal(lpni_prio(ln, "10.0.0.11@tcp"), 1);
+	assert_int_equal(net_prio(ln, "tcp"), 2);
+	oracle_check(ln);
+
+	/* a new peer NI while pending: everything applied, it too */
+	tb_add(b, NULL, "10.0.0.[20-29]@tcp", NULL, 6, 0);
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, NULL), 0);
+	assert_int_equal(lpni_prio(ln, "10.0.0.11@tcp"), 1);
+	add_peer_ni(ln, "10.0.0.10@tcp", "10.0.0.22@tcp");
+	assert_false(lnet_udsp_of(ln)->us_pending);
+	assert_int_equal(lpni_prio(ln, "10.0.0.22@tcp"), 6);
+	oracle_check(ln);
+
+	/* a new local NI, ADD_UDSP and DEL_UDSP flush too */
+	tb_add(b, "10.0.0.3@tcp", NULL, NULL, 9, -1);
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, NULL), 0);
+	add_ni(ln, "tcp", "eth4");
+	assert_int_equal(ni_prio(ln, "10.0.0.3@tcp"), 9);
+	oracle_check(ln);
+	tb_add(b, NULL, "10.0.0.22@tcp", NULL, 8, 0);
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, NULL), 0);
+	add_ok(ln, NULL, "o2ib", NULL, 3, -1, 6);
+	assert_int_equal(lpni_prio(ln, "10.0.0.22@tcp"), 8);
+	oracle_check(ln);
+	tb_add(b, NULL, "10.0.0.11@tcp", NULL, 5, 0);
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, NULL), 0);
+	assert_int_equal(del_rule(ln, 6), 0);
+	assert_int_equal(lpni_prio(ln, "10.0.0.11@tcp"), 5);
+	oracle_check(ln);
+
+	/* left pending: unconfigure (teardown) frees everything */
+	tb_add(b, NULL, "tcp1", NULL, 5, 0);
+	assert_int_equal(tb_send(ln, b, LNET_UDSP_BATCH_F_DEFER, NULL), 0);
+	assert_true(lnet_udsp_of(ln)->us_pending);
+	free(before);
+	free(b);
+}
+
+static int tb_raw(struct lnet *ln, struct tbatch *b, u32 flags, u32 count, s32 idx,
+		  bool may_modify, struct lnet_ioc_udsp_batch *out)
+{
+	struct lnet_ioc_udsp_batch h = { .iub_flags = flags, .iub_count = count,
+					 .iub_idx = idx };
+	int rc;
+
+	h.iub_hdr.ioc_len = b->len;
+	h.iub_hdr.ioc_version = LNET_IOC_VERSION;
+	memcpy(b->buf, &h, sizeof(h));
+	rc = lnet_ioctl(ln, IOC_LNET_ADD_UDSP_BATCH, b->buf, b->len, may_modify);
+	memcpy(out, b->buf, sizeof(*out));
+	return rc;
+}
+
+static int get_batch(struct lnet *ln, u8 *buf, u32 len, s32 idx, u32 flags, u32 count)
+{
+	struct lnet_ioc_udsp_batch h = { .iub_flags = flags, .iub_count = count,
+					 .iub_idx = idx };
+
+	h.iub_hdr.ioc_len = len;
+	h.iub_hdr.ioc_version = LNET_IOC_VERSION;
+	memcpy(buf, &h, sizeof(h));
+	return lnet_ioctl(ln, IOC_LNET_GET_UDSP_BATCH, buf, len, false);
+}
+
+/* The framing of both batch commands and each of their errors. */
+static void test_batch_errors(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp_batch out, *g;
+	struct tbatch *b = tb_new();
+	u8 *buf = calloc(1, LNET_IOC_MAX_LEN), *rec;
+	struct lnet_udsp_desc d;
+	u32 off, i;
+
+	tb_add(b, NULL, "tcp1", NULL, 1, -1);
+	tb_add(b, NULL, "o2ib", NULL, 2, -1);
+	assert_int_equal(tb_raw(ln, b, 2, 2, 0, true, &out), -EINVAL);	/* flag */
+	assert_int_equal(tb_raw(ln, b, 0, 2, 1, true, &out), -EINVAL);	/* idx */
+	assert_int_equal(tb_raw(ln, b, 0, 3, 0, true, &out), -EINVAL);	/* count */
+	assert_int_equal(out.iub_done, 2);
+	assert_int_equal(tb_raw(ln, b, 0, 1, 0, true, &out), -EINVAL);	/* bytes left */
+	assert_int_equal(out.iub_done, 1);
+	assert_int_equal(tb_raw(ln, b, 0, 100000, 0, true, &out), -EINVAL);
+	assert_int_equal(tb_raw(ln, b, 0, 2, 0, false, &out), -EPERM);
+	/* iub_reserved */
+	memcpy(&out, b->buf, sizeof(out));
+	out.iub_flags = 0;
+	out.iub_idx = 0;
+	out.iub_count = 2;
+	out.iub_reserved = 1;
+	memcpy(b->buf, &out, sizeof(out));
+	assert_int_equal(lnet_ioctl(ln, IOC_LNET_ADD_UDSP_BATCH, b->buf, b->len, true),
+			 -EINVAL);
+	/* a record whose ioc_len runs past the end */
+	((struct lnet_ioc_udsp *)(b->buf + BATCH_HDR))->iou_hdr.ioc_len = LNET_IOC_MAX_LEN;
+	assert_int_equal(tb_raw(ln, b, 0, 2, 0, true, &out), -EINVAL);
+	assert_int_equal(out.iub_done, 0);
+	rules_count(ln, 0);
+	b->len = BATCH_HDR;
+	b->count = 0;
+
+	/* GET: 50 rules, fetched with rooms of every size from one rule up */
+	for (i = 0; i < 50; i++) {
+		char dst[64];
+
+		snprintf(dst, sizeof(dst), "10.0.%u.[1-%u]@tcp", i, i + 1);
+		tb_add(b, NULL, dst, NULL, i, -1);
+	}
+	assert_int_equal(tb_send(ln, b, 0, &out), 0);
+	g = (struct lnet_ioc_udsp_batch *)buf;
+	assert_int_equal(get_batch(ln, buf, BATCH_HDR + 10, 0, 0, 0), -ENOSPC);
+	assert_int_equal(g->iub_done, 160);
+	assert_int_equal(get_batch(ln, buf, LNET_IOC_MAX_LEN, 0, 1, 0), -EINVAL);
+	assert_int_equal(get_batch(ln, buf, LNET_IOC_MAX_LEN, 0, 0, 1), -EINVAL);
+	assert_int_equal(get_batch(ln, buf, LNET_IOC_MAX_LEN, -1, 0, 0), -EINVAL);
+	assert_int_equal(get_batch(ln, buf, LNET_IOC_MAX_LEN, 50, 0, 0), 0);
+	assert_int_equal(g->iub_count, 0);
+	assert_int_equal(g->iub_total, 50);
+	for (u32 room = 160; room < 1000; room += 170) {
+		char want[4 * LNET_EXPR_STR_MAX], got[4 * LNET_EXPR_STR_MAX];
+		s32 idx = 0;
+
+		while (idx < 50) {
+			assert_int_equal(get_batch(ln, buf, BATCH_HDR + room, idx, 0, 0), 0);
+			assert_int_equal(g->iub_total, 50);
+			assert_int_equal(g->iub_count, room / 160 < 50 - (u32)idx ?
+						       room / 160 : 50 - (u32)idx);
+			assert_int_equal(g->iub_done, g->iub_count * 160);
+			rec = buf + BATCH_HDR;
+			for (off = 0; off < g->iub_done; off += 160, idx++) {
+				assert_int_equal(lnet_udsp_demarshal(rec + off, 160, &d, NULL, 0), 0);
+				assert_int_equal(d.idx, idx);
+				snprintf(got, sizeof(got), "|");
+				lnet_nidexpr_print(&d.dst, got + 1, sizeof(got) - 1);
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "||%u",
+					 d.priority);
+				assert_int_equal(get_rule(ln, idx, want, sizeof(want)), 0);
+				assert_string_equal(got, want);
+			}
+		}
+	}
+	free(buf);
+	free(b);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -953,6 +1403,10 @@ int main(void)
 		T(test_get_errors),
 		T(test_api),
 		T(test_random_against_oracle),
+		T(test_batch_same_as_one_by_one),
+		T(test_batch_all_or_nothing),
+		T(test_batch_pending),
+		T(test_batch_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

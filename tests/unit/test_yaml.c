@@ -62,6 +62,9 @@ bool cfg_unreachable(const struct cfg_handle *h)
 /* Fault injection: the @fail_nth-th call of @fail_cmd from now returns @fail_rc. */
 static unsigned int fail_cmd, fail_nth;
 static int fail_rc;
+/* Another client: @race_fn runs once right before the next call of @race_cmd. */
+static unsigned int race_cmd;
+static void (*race_fn)(struct lnet *ln);
 
 static void fail_at(unsigned int cmd, unsigned int nth, int rc)
 {
@@ -74,8 +77,14 @@ int cfg_ioctl(struct cfg_handle *h, unsigned int cmd, void *buf)
 {
 	struct lnet_ioc_hdr *hdr = buf;
 
+	void (*race)(struct lnet *ln) = race_fn;
+
 	if (fail_nth && cmd == fail_cmd && !--fail_nth)
 		return fail_rc;
+	if (race && cmd == race_cmd) {
+		race_fn = NULL;
+		race(h->ln);
+	}
 	hdr->ioc_version = LNET_IOC_VERSION;
 	return lnet_ioctl(h->ln, cmd, buf, hdr->ioc_len, true);
 }
@@ -291,6 +300,18 @@ static int print_nets(struct inst *in, FILE *out, struct cfg_err *err)
 static int print_nets_v4(struct inst *in, FILE *out, struct cfg_err *err)
 {
 	return cfg_show_nets(in->h, LNET_NET_ID(LNET_LND_TCP, 1), 4, out, err);
+}
+
+/* What an import that fails must leave as it was: also every flattened value. */
+static int print_state(struct inst *in, FILE *out, struct cfg_err *err)
+{
+	int rc = cfg_export(in->h, true, out, err);
+
+	if (!rc)
+		rc = cfg_show_nets(in->h, 0, 4, out, err);
+	if (!rc)
+		rc = cfg_show_peers(in->h, NULL, 4, out, err);
+	return rc;
 }
 
 static int print_nets_tcp9(struct inst *in, FILE *out, struct cfg_err *err)
@@ -1139,6 +1160,33 @@ static void t_show(void **state)
 }
 
 /* A failure while applying undoes everything that import applied. */
+/* The rule another client adds: the last one of t_rollback's import. */
+static void race_add_o2ib(struct lnet *ln)
+{
+	struct lnet_udsp_desc *d = calloc(1, sizeof(*d));
+
+	d->idx = -1;
+	d->action = LNET_UDSP_ACTION_PRIORITY;
+	d->priority = 1;
+	assert_int_equal(lnet_nidexpr_parse("o2ib", &d->dst, NULL, 0), 0);
+	assert_int_equal(lnet_udsp_add(ln, d, NULL), 0);
+	free(d);
+}
+
+/* 2,000 rules (more than one request holds), then a rule on tcp. */
+static const char *many_rules(void)
+{
+	static char text[2000 * 64 + 64];
+	size_t off = snprintf(text, sizeof(text), "udsp:\n");
+
+	for (int i = 0; i < 2000; i++)
+		off += snprintf(text + off, sizeof(text) - off,
+				"- dst: 10.%d.%d.[1-254/%d]@tcp\n  priority: %d\n",
+				i / 250, i % 250, i % 5 + 1, i);
+	snprintf(text + off, sizeof(text) - off, "- src: tcp\n  priority: 9\n");
+	return text;
+}
+
 static void t_rollback(void **state)
 {
 	struct inst *in = *state;
@@ -1157,17 +1205,36 @@ static void t_rollback(void **state)
 
 	/*
 	 * Nets, peers, a rule inserted at idx 0, a priority rewritten in place,
-	 * a rule moved to idx 0, then a rule the core refuses: all undone, the
-	 * changed rules back at their idx with their old priorities.
+	 * a rule moved to idx 0, then a rule the core refuses (another client
+	 * added the same one just before): the core undoes the request, the
+	 * import undoes the nets and peers; the changed rules are back at
+	 * their idx with their old priorities, every value as it was.
 	 */
-	fail_at(IOC_LIBCFS_ADD_UDSP, 4, -ENOMEM);
+	free(before);
+	before = capture(in, print_state, 0, NULL);
+	race_cmd = IOC_LNET_ADD_UDSP_BATCH;
+	race_fn = race_add_o2ib;
 	import_fails(in, "net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
 		     "peer:\n- primary nid: 10.0.0.2@tcp\n  peer ni:\n  - nid: 10.0.0.9@tcp\n"
 		     "udsp:\n- idx: 0\n  dst: tcp1\n- src: tcp\n  priority: 7\n"
 		     "- idx: 0\n  dst: 5@gni\n  priority: 2\n- dst: o2ib\n  priority: 1\n",
-		     false, -ENOMEM, 17, 3, "cannot add rule: LNet is out of memory");
+		     false, -EALREADY, 17, 3, "an identical rule already exists");
+	assert_null(race_fn);
+	assert_int_equal(lnet_udsp_del(&in->ln, 2), 0);	/* the other client's */
+	after = capture(in, print_state, 0, NULL);
+	assert_string_equal(after, before);
+	free(after);
+
+	/*
+	 * An import of many rules goes out in several requests, deferring the
+	 * re-flatten: the second one fails, the first one's rules are in; all
+	 * go, the old ones come back, every value as it was.
+	 */
+	fail_at(IOC_LNET_ADD_UDSP_BATCH, 2, -ENOMEM);
+	import_fails(in, many_rules(), false, -ENOMEM, 0, 0,
+		     "cannot add the rules: LNet is out of memory");
 	assert_int_equal(fail_nth, 0);
-	after = capture(in, print_backup, 0, NULL);
+	after = capture(in, print_state, 0, NULL);
 	assert_string_equal(after, before);
 	free(after);
 	free(before);

@@ -9,7 +9,8 @@
  * number of bytes of the buffer (header included); ioc_version must be
  * LNET_IOC_VERSION. The size encoded in each ioctl number is the size of
  * the fixed structure of that command; commands with a variable part (ADD_UDSP,
- * GET_UDSP) carry it after the fixed structure and count it in ioc_len.
+ * GET_UDSP, ADD_UDSP_BATCH, GET_UDSP_BATCH: lnet_udsp.h) carry it after the
+ * fixed structure and count it in ioc_len.
  * The kernel copies ioc_len bytes in and, for commands that return data,
  * the same number of bytes back out. ioc_len is at most LNET_IOC_MAX_LEN.
  *

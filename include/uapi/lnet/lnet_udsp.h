@@ -78,7 +78,8 @@
  *   small: iou_bulk_size then holds the size needed).
  *
  * Rule changes re-flatten every rule into every net, NI, peer net and peer
- * NI before the ioctl returns; nothing on the send path reads the list.
+ * NI before the ioctl returns (all but IOC_LNET_ADD_UDSP_BATCH with
+ * LNET_UDSP_BATCH_F_DEFER, below); nothing on the send path reads the list.
  *
  * IOC_LIBCFS_GET_CONST_UDSP_INFO (109)
  *   In: cud_nid and cud_peer (0: a local NI, 1: a peer NI).
@@ -86,6 +87,65 @@
  *   preferred local NIDs and preferred routers (at most LNET_PREF_MAX;
  *   cud_npref / cud_nrtr give the real counts). Errors: ENOENT (no such
  *   NI), EINVAL (cud_peer not 0 or 1).
+ *   While rule changes are pending (IOC_LNET_ADD_UDSP_BATCH below) these
+ *   are the values in force, those of the rules before the changes.
+ *
+ * Batches
+ * -------
+ * Many rules in one request, for an import: the rules of a batch go in
+ * with one re-flatten, and a series of batches can defer even that to its
+ * last one, so that an import of any size re-flattens once. Both commands
+ * carry struct lnet_ioc_udsp_batch, then records back to back, each record
+ * exactly one rule in the wire layout above (struct lnet_ioc_udsp, its
+ * iou_hdr.ioc_len the record's size, ioc_version LNET_IOC_VERSION, then
+ * the bulk); ioc_len of the request counts them all. Our own commands
+ * (Lustre has no batch): ADD_UDSP, DEL_UDSP and GET_UDSP above do what
+ * Lustre's do, one rule at a time.
+ *
+ * IOC_LNET_ADD_UDSP_BATCH (143)
+ *   In: iub_count records, each an ADD_UDSP request; iub_flags 0 or
+ *   LNET_UDSP_BATCH_F_DEFER; iub_idx 0. The records are validated first
+ *   (framing, then each rule as ADD_UDSP validates it), then applied in
+ *   order, each exactly as ADD_UDSP applies it (iou_idx -1 appends, 0..n
+ *   inserts; a rule matching an existing rule moves it or gives it the
+ *   new priority), then everything is re-flattened once. The request is
+ *   all or nothing: when a record fails, the changes of the records
+ *   before it are undone and the list is exactly as before the request.
+ *   Out: each record's iou_idx = where its rule was right after it was
+ *   applied (later records may move it), iub_done = iub_count, iub_total
+ *   = the rules in the list.
+ *   LNET_UDSP_BATCH_F_DEFER: change the rule list but re-flatten nothing:
+ *   the changes are pending, and every net, NI, peer net and peer NI keeps
+ *   the values it had (the send path, GET_NET, GET_PEER_NI and
+ *   GET_CONST_UDSP_INFO see those) while GET_UDSP, GET_UDSP_SIZE and
+ *   GET_UDSP_BATCH show the list as it now is. The next request that
+ *   re-flattens applies everything pending at once: ADD_UDSP_BATCH without
+ *   the flag (with iub_count 0 it only does that), ADD_UDSP, DEL_UDSP, a
+ *   net, NI, peer NI or route added, and an NI or a route deleted (a new
+ *   object gets what the rules say). UNCONFIGURE drops the pending rules with the others.
+ *   A client that stops in the middle of a series (lnetctl import is
+ *   killed) leaves its rules in the list and pending until then.
+ *   Errors (iub_done then says which record: 0-based): EINVAL (ioc_len
+ *   not the size of the structure and its iub_count records, a record
+ *   too short or past the end, iub_idx not 0, an unknown flag, any error
+ *   of ADD_UDSP's EINVAL list in a record), EALREADY and ENOSPC (as
+ *   ADD_UDSP, for record iub_done), ENOMEM (iub_done == iub_count: the
+ *   re-flatten found no memory; nothing of this request was kept, and
+ *   what was pending before still is).
+ *
+ * IOC_LNET_GET_UDSP_BATCH (144)
+ *   In: iub_idx >= 0, the first rule wanted; iub_flags 0, iub_count 0;
+ *   ioc_len = sizeof(struct lnet_ioc_udsp_batch) + room. Out: the rules
+ *   iub_idx, iub_idx + 1, ... as records in the GET_UDSP reply layout
+ *   (each iou_idx its idx), as many whole ones as the room holds;
+ *   iub_count = how many, iub_done = the bytes they take, iub_total = the
+ *   rules in the list. iub_idx >= iub_total: 0 records (not an error).
+ *   The room past the records is left as it came. A room of
+ *   sizeof(struct lnet_ioc_udsp) + LNET_UDSP_MAX_SIZE holds any rule.
+ *   Errors: EINVAL (iub_idx < 0, iub_flags or iub_count not 0), ENOSPC
+ *   (the rule at iub_idx does not fit: iub_done = the bytes it needs).
+ *
+ * In both, iub_reserved must be 0 (EINVAL); out fields are not read.
  */
 #ifndef _UAPI_LNET_UDSP_H
 #define _UAPI_LNET_UDSP_H
@@ -155,11 +215,30 @@ struct lnet_ioc_udsp_info {
 	struct lnet_nid cud_rtr[LNET_PREF_MAX];	/* out */
 };
 
+/* iub_flags of IOC_LNET_ADD_UDSP_BATCH */
+enum lnet_udsp_batch_flags {
+	LNET_UDSP_BATCH_F_DEFER		= 1U << 0,	/* more follow: no re-flatten */
+	__LNET_UDSP_BATCH_F_ALL		= (1U << 1) - 1,
+};
+
+struct lnet_ioc_udsp_batch {
+	struct lnet_ioc_hdr iub_hdr;
+	__u32 iub_flags;	/* ADD: LNET_UDSP_BATCH_F_*; GET: 0 */
+	__s32 iub_idx;		/* GET in: the first rule; ADD: 0 */
+	__u32 iub_count;	/* ADD in, GET out: records after this structure */
+	__u32 iub_done;		/* out: ADD records applied / the one that failed;
+				 * GET bytes of the records / bytes needed */
+	__u32 iub_total;	/* out: rules in the list */
+	__u32 iub_reserved;
+};
+
 #define IOC_LIBCFS_ADD_UDSP	_IOWR(LNET_IOC_TYPE, 105, struct lnet_ioc_udsp)
 #define IOC_LIBCFS_DEL_UDSP	_IOWR(LNET_IOC_TYPE, 106, struct lnet_ioc_udsp)
 #define IOC_LIBCFS_GET_UDSP_SIZE _IOWR(LNET_IOC_TYPE, 107, struct lnet_ioc_udsp)
 #define IOC_LIBCFS_GET_UDSP	_IOWR(LNET_IOC_TYPE, 108, struct lnet_ioc_udsp)
 #define IOC_LIBCFS_GET_CONST_UDSP_INFO \
 	_IOWR(LNET_IOC_TYPE, 109, struct lnet_ioc_udsp_info)
+#define IOC_LNET_ADD_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 143, struct lnet_ioc_udsp_batch)
+#define IOC_LNET_GET_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 144, struct lnet_ioc_udsp_batch)
 
 #endif /* _UAPI_LNET_UDSP_H */
