@@ -48,6 +48,9 @@ _Static_assert(sizeof(struct lnet_ioc_udsp) == 32, "lnet_ioc_udsp layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_descr) == 16, "lnet_ioc_udsp_descr layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_info) == 692, "lnet_ioc_udsp_info layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_batch) == 32, "lnet_ioc_udsp_batch layout");
+_Static_assert(sizeof(struct lnet_ioc_explain_cand) == 96, "lnet_ioc_explain_cand layout");
+_Static_assert(sizeof(struct lnet_ioc_explain) == 160 + 96 * LNET_EXPLAIN_MAX_CAND,
+	       "lnet_ioc_explain layout");
 
 #define DEV "/dev/lnet"
 #define BUF_SIZE (LNET_IOC_MAX_LEN + 4096)
@@ -93,6 +96,7 @@ static const struct cmd_info cmds[] = {
 	{ "GET_IF", IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if) },
 	{ "SET_NI_LND", IOC_LNET_SET_NI_LND, sizeof(struct lnet_ioc_ni) },
 	{ "GET_RTR_POOLS", IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools) },
+	{ "EXPLAIN", IOC_LNET_EXPLAIN, sizeof(struct lnet_ioc_explain) },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -1022,7 +1022,7 @@ struct lnet_ioc_explain_cand {
 	__s32 ec_credits;		/* NI, PEER_NI, ROUTE (the gateway NI's) */
 	__u32 ec_seq;			/* round robin: NET: the peer net's */
 	__u32 ec_seq2;			/* NET: the local net's */
-	__u32 ec_pad;
+	__u32 ec_pad[2];		/* zero: ec_queued on 8 bytes everywhere */
 	__u64 ec_queued;		/* ROUTE: bytes queued to the gateway NI */
 };
 
