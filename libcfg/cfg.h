@@ -519,6 +519,14 @@ int cfg_show_peers(struct cfg_handle *h, const struct lnet_nid *nid, int verbose
 int cfg_show_peer_list(struct cfg_handle *h, FILE *out, struct cfg_err *err);
 /* idx -1 = every rule; no rules prints nothing. */
 int cfg_show_policies(struct cfg_handle *h, int32_t idx, FILE *out, struct cfg_err *err);
+/*
+ * The rules that can set a value of @nid (NULL: of net @net_id), in idx
+ * order, each as cfg_show_policies() prints it with the value it sets and
+ * whether it decides it, then the values the rules give (lnetctl policy
+ * show --nid, --net), as the engine finds them (IOC_LNET_UDSP_MATCH).
+ */
+int cfg_show_policy_match(struct cfg_handle *h, const struct lnet_nid *nid,
+			  uint32_t net_id, FILE *out, struct cfg_err *err);
 /* export: nets, peers, udsp; @backup = the re-importable form. */
 int cfg_export(struct cfg_handle *h, bool backup, FILE *out, struct cfg_err *err);
 

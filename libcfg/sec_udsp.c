@@ -631,9 +631,8 @@ static void emit_expr(struct yemit *w, const char *key, const struct lnet_nidexp
 	yemit_kv_str(w, key, buf);
 }
 
-static void emit_rule(struct yemit *w, const struct lnet_udsp_desc *d)
+void emit_rule_fields(struct yemit *w, const struct lnet_udsp_desc *d)
 {
-	yemit_map_start(w);
 	if (d->idx >= 0)
 		yemit_kv_s64(w, "idx", d->idx);
 	emit_expr(w, "src", &d->src);
@@ -644,6 +643,12 @@ static void emit_rule(struct yemit *w, const struct lnet_udsp_desc *d)
 		yemit_kv_u64(w, "priority", d->priority);
 		yemit_map_end(w);
 	}
+}
+
+static void emit_rule(struct yemit *w, const struct lnet_udsp_desc *d)
+{
+	yemit_map_start(w);
+	emit_rule_fields(w, d);
 	yemit_map_end(w);
 }
 

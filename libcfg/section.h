@@ -140,6 +140,8 @@ int pr_start(struct printer *p);
 int pr_finish(struct printer *p, int rc);
 
 void emit_nid(struct yemit *w, const char *key, const struct lnet_nid *nid);
+/* A rule's keys as policy show prints them (sec_udsp.c), in an open mapping. */
+void emit_rule_fields(struct yemit *w, const struct lnet_udsp_desc *d);
 void emit_net(struct yemit *w, const char *key, u32 net_id);
 const char *status_name(u32 status);
 /* Unset prints as -1, as Lustre does; every set priority as itself. */

@@ -32,11 +32,18 @@ static const struct lnetctl_opt policy_del_opts[] = {
 	{ NULL }
 };
 
-enum { PS_IDX };
+enum { PS_IDX, PS_NID, PS_NET };
 
 static const struct lnetctl_opt policy_show_opts[] = {
 	[PS_IDX] = { "idx", 'i', LNETCTL_VALUE, "show only the rule at this position",
 		     .values = LNETCTL_VALUES_IDX },
+	[PS_NID] = { "nid", 0, LNETCTL_VALUE,
+		     "the rules that decide this NID (a local NI, a peer NI or a NID "
+		     "not configured yet), which one wins for each value, and the values",
+		     .values = LNETCTL_VALUES_NIDS },
+	[PS_NET] = { "net", 0, LNETCTL_VALUE,
+		     "the same for a net: its local net and peer net priorities",
+		     .values = LNETCTL_VALUES_NETS },
 	{ NULL }
 };
 
@@ -114,6 +121,29 @@ static int policy_del(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return lnetctl_done(ctx, cfg_policy_del(ctx->h, idx, &err), &err);
 }
 
+/* policy show --nid NID | --net NET: the rules that decide it. */
+static int policy_match(struct lnetctl_ctx *ctx, const struct lnetctl_args *a)
+{
+	struct cfg_err err = { 0 };
+	struct lnet_nid nid;
+	u32 net = 0;
+	int rc;
+
+	if (a->val[PS_NID] && a->val[PS_NET])
+		return lnetctl_usage(ctx, "--nid and --net cannot be combined: "
+				     "a NID is on its net already");
+	if (a->val[PS_IDX])
+		return lnetctl_usage(ctx, "--idx cannot be combined with --%s: "
+				     "every rule that matches is shown",
+				     a->val[PS_NID] ? "nid" : "net");
+	if (a->val[PS_NID] && cfg_parse_nid("--nid", a->val[PS_NID], &nid, &err))
+		return lnetctl_usage(ctx, "%s", err.msg);
+	if (a->val[PS_NET] && cfg_parse_net("--net", a->val[PS_NET], &net, &err))
+		return lnetctl_usage(ctx, "%s (--net takes one net, e.g. tcp or o2ib1)", err.msg);
+	rc = cfg_show_policy_match(ctx->h, a->val[PS_NID] ? &nid : NULL, net, ctx->out, &err);
+	return lnetctl_show_done(ctx, rc, &err);
+}
+
 static int policy_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
 	struct cfg_err err = { 0 };
@@ -123,6 +153,8 @@ static int policy_show(struct lnetctl_ctx *ctx, int argc, char **argv)
 
 	if (!lnetctl_parse(ctx, argc, argv, 0, 0, &a))
 		return a.status;
+	if (a.val[PS_NID] || a.val[PS_NET])
+		return policy_match(ctx, &a);
 	if (a.val[PS_IDX] && parse_idx(a.val[PS_IDX], &idx, &err))
 		return lnetctl_usage(ctx, "%s", err.msg);
 	rc = cfg_show_policies(ctx->h, idx, ctx->out, &err);
@@ -135,7 +167,8 @@ const struct lnetctl_cmd lnetctl_policy_cmds[] = {
 	{ "del", policy_del, NULL, policy_del_opts,
 	  "delete the rule at --idx (later rules move up) or --all rules" },
 	{ "show", policy_show, NULL, policy_show_opts,
-	  "show the rules as YAML, in order (nothing when there are none)" },
+	  "show the rules as YAML, in order (nothing when there are none); with "
+	  "--nid or --net, those that decide it" },
 	{ "explain", lnetctl_policy_explain, NULL, lnetctl_explain_opts,
 	  "the path a send to NID would take now, and why: every candidate the core "
 	  "compared and the criterion it lost on", "NID" },

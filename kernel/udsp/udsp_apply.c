@@ -8,6 +8,7 @@
  * How: see the indexes in udsp_priv.h.
  */
 #include "udsp_priv.h"
+#include "udsp_explain.h"
 
 /* Local NIs and gateways that pair and router rules pick from. */
 struct udsp_pass {
@@ -185,8 +186,8 @@ static u32 udsp_targets(struct udsp_pass *p, const struct lnet_udsp *r,
 
 /* --- first matching rule ------------------------------------------------- */
 
-static bool udsp_rule_matches(const struct lnet_udsp *r, u32 pos,
-			      struct udsp_match *m)
+/* Does the descriptor that selects the objects of @r's class hold the object? */
+static bool udsp_rule_selects(const struct lnet_udsp *r, const struct udsp_match *m)
 {
 	const struct lnet_udsp_desc *d = &r->udsp_desc;
 
@@ -197,12 +198,19 @@ static bool udsp_rule_matches(const struct lnet_udsp *r, u32 pos,
 		return lnet_nidexpr_match_nid(&d->src, m->um_nid);
 	case UC_PEER_NET:
 		return lnet_nidexpr_match_net(&d->dst, m->um_net);
-	case UC_PEER_NI:
+	default:	/* peer NI priority, pair, router: the peer NI */
 		return lnet_nidexpr_match_nid(&d->dst, m->um_nid);
-	default:	/* pair, router: the peer NI, and something to pick */
-		return lnet_nidexpr_match_nid(&d->dst, m->um_nid) &&
-		       udsp_target_count(m->um_pass, r, pos, m->um_class) > 0;
 	}
+}
+
+/* A pair or router rule also needs something to pick. */
+static bool udsp_rule_matches(const struct lnet_udsp *r, u32 pos,
+			      struct udsp_match *m)
+{
+	if (!udsp_rule_selects(r, m))
+		return false;
+	return m->um_class < UC_PAIR ||
+	       udsp_target_count(m->um_pass, r, pos, m->um_class) > 0;
 }
 
 /* The entries of one group that can hold a match for one address key. */
@@ -520,4 +528,84 @@ void lnet_udsp_rule_changed(struct lnet *ln, const struct lnet_udsp *r)
 				cls);
 	if (lists)
 		udsp_pass_fini(ln, &p);
+}
+
+/* --- the explanation (udsp_explain.h) ----------------------------------------- */
+
+struct lnet_udsp_probe {
+	struct udsp_pass up;		/* no memo: up_mem unused */
+};
+
+int lnet_udsp_probe_new(struct lnet *ln, struct lnet_udsp_probe **out)
+{
+	struct lnet_udsp_probe *pr;
+	u32 nnis, nroutes, most;
+
+	udsp_pass_count(ln, &nnis, &nroutes);
+	most = nnis > nroutes ? nnis : nroutes;
+	pr = lnet_obj_alloc(ln, sizeof(*pr) +
+			    (nnis + 2 * (size_t)most + 1) * sizeof(struct lnet_nid));
+	if (!pr)
+		return -ENOMEM;
+	memset(pr, 0, sizeof(*pr));
+	pr->up.up_nis = (struct lnet_nid *)(pr + 1);
+	pr->up.up_gws = pr->up.up_nis + nnis;
+	pr->up.up_out = pr->up.up_gws + most;
+	udsp_pass_fill(ln, &pr->up);
+	*out = pr;
+	return 0;
+}
+
+void lnet_udsp_probe_free(struct lnet *ln, struct lnet_udsp_probe *pr)
+{
+	lnet_obj_free(ln, pr);
+}
+
+static void udsp_probe_object(struct udsp_match *m, struct lnet_udsp_probe *pr,
+			      u32 cls, u32 net, const struct lnet_nid *nid)
+{
+	memset(m, 0, sizeof(*m));
+	m->um_class = cls;
+	m->um_net = net;
+	m->um_nid = nid;
+	m->um_key = nid ? lnet_udsp_nid_key(nid) : 0;
+	m->um_pass = &pr->up;
+}
+
+bool lnet_udsp_probe_selects(struct lnet_udsp_probe *pr, const struct lnet_udsp *r,
+			     u32 cls, u32 net, const struct lnet_nid *nid)
+{
+	struct udsp_match m;
+
+	udsp_probe_object(&m, pr, cls, net, nid);
+	return udsp_rule_selects(r, &m);
+}
+
+u32 lnet_udsp_probe_picks(struct lnet_udsp_probe *pr, const struct lnet_udsp *r,
+			  u32 cls)
+{
+	return udsp_target_count(&pr->up, r, 0, cls);
+}
+
+bool lnet_udsp_rule_picks(const struct lnet_udsp *r, u32 cls, const struct lnet_nid *nid)
+{
+	return lnet_nidexpr_match_nid(udsp_target_expr(r, cls), nid);
+}
+
+const struct lnet_udsp *lnet_udsp_probe_first(struct lnet *ln, struct lnet_udsp_probe *pr,
+					      u32 cls, u32 net,
+					      const struct lnet_nid *nid)
+{
+	struct udsp_match m;
+	u32 pos;
+
+	udsp_probe_object(&m, pr, cls, net, nid);
+	return udsp_first(ln, &m, &pos);
+}
+
+void lnet_udsp_probe_peer_ni(struct lnet *ln, struct lnet_udsp_probe *pr,
+			     struct lnet_peer_ni *lpni)
+{
+	udsp_apply_peer_ni_prio(ln, lpni);
+	udsp_apply_lists(ln, &pr->up, lpni);
 }

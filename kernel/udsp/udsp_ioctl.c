@@ -7,6 +7,7 @@
  * the transport does not promise alignment.
  */
 #include "udsp_priv.h"
+#include "udsp_explain.h"
 
 #define UDSP_HDR_SIZE	((u32)sizeof(struct lnet_ioc_udsp))
 
@@ -335,6 +336,8 @@ const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[] = {
 	  udsp_batch_reserved_zero, udsp_ioc_add_batch },
 	{ IOC_LNET_GET_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch), false, false,
 	  udsp_batch_reserved_zero, udsp_ioc_get_batch },
+	{ IOC_LNET_UDSP_MATCH, sizeof(struct lnet_ioc_udsp_match), false, false,
+	  lnet_udsp_match_reserved_zero, lnet_udsp_ioc_match },
 };
 _Static_assert(sizeof(lnet_udsp_ioc_cmds) / sizeof(lnet_udsp_ioc_cmds[0]) ==
 	       LNET_UDSP_IOC_NCMDS, "LNET_UDSP_IOC_NCMDS");

@@ -135,6 +135,7 @@ peer-show-v4.schema.yaml
 peer-show.schema.yaml
 ping.schema.yaml
 policy-explain.schema.yaml
+policy-match.schema.yaml
 policy-show.schema.yaml
 route-show-v.schema.yaml
 route-show.schema.yaml
@@ -241,6 +242,41 @@ stats-show.schema.yaml" ]
 	lnetctl policy show --idx 5 >"$T/rule5.yaml"
 	valid policy-show "$T/rule5.yaml"
 	grep -q 'rte: 10.11.0.\[250-254\]@tcp' "$T/rule5.yaml"
+}
+
+@test "policy show --nid and --net validate against policy-match only; a wrong key or value fails" {
+	configure_all
+	local a
+	for a in "--nid 10.11.0.1@tcp" "--nid 10.11.0.2@tcp1" "--nid 10.11.0.11@tcp1" \
+		 "--nid 10.12.0.5@o2ib1" "--nid 10.12.0.9@o2ib1" "--nid 2001:db8:12::21@tcp2" \
+		 "--nid 5@gni" "--net tcp1" "--net o2ib7"; do
+		lnetctl policy show $a >"$T/match.yaml"
+		valid policy-match "$T/match.yaml"
+		validate policy-show "$T/match.yaml"
+		[ "$status" -eq 1 ]
+	done
+	# every kind and every rule shape came by
+	lnetctl policy show --nid 10.11.0.2@tcp1 >"$T/local.yaml"
+	grep -q 'kind: local NI' "$T/local.yaml"
+	grep -q 'sets: preferred source of' "$T/local.yaml"
+	lnetctl policy show --nid 10.12.0.5@o2ib1 >"$T/peer.yaml"
+	grep -q 'sets: preferred routers' "$T/peer.yaml"
+	lnetctl policy show >"$T/rules.yaml"
+	validate policy-match "$T/rules.yaml"
+	[ "$status" -eq 1 ]
+	invalid policy-match 'policy match:
+  nid: 10.11.0.1@tcp
+  kind: local NI
+  rules: []
+  effective: {peer net priority: -1, net priority: -1, NI priority: -1, preferred source of: []}' \
+		"5:15: 'peer net priority' is not one of ['net priority', 'NI priority', 'preferred source of', 'preferred source of not shown'] (at policy match/effective)"
+	invalid policy-match 'policy match:
+  net: tcp
+  kind: peer net
+  rules:
+  - {idx: 0, dst: tcp, action: {priority: 1}, sets: peer net priority, wins: true, overridden by: 0}
+  effective: {peer net priority: 1}' \
+		"5:5: {'idx': 0, 'dst': 'tcp', 'action': {'priority': 1}, 'sets': 'peer net priority', 'wins': True, 'overridden by': 0} should not be valid under {'required': ['overridden by']} (at policy match/rules/0)"
 }
 
 @test "route show, route show -v, routing show, global show and stats show validate" {

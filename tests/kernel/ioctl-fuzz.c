@@ -51,6 +51,7 @@ _Static_assert(sizeof(struct lnet_ioc_udsp_batch) == 32, "lnet_ioc_udsp_batch la
 _Static_assert(sizeof(struct lnet_ioc_explain_cand) == 96, "lnet_ioc_explain_cand layout");
 _Static_assert(sizeof(struct lnet_ioc_explain) == 160 + 96 * LNET_EXPLAIN_MAX_CAND,
 	       "lnet_ioc_explain layout");
+_Static_assert(sizeof(struct lnet_ioc_udsp_match) == 1776, "lnet_ioc_udsp_match layout");
 
 #define DEV "/dev/lnet"
 #define BUF_SIZE (LNET_IOC_MAX_LEN + 4096)
@@ -97,6 +98,7 @@ static const struct cmd_info cmds[] = {
 	{ "SET_NI_LND", IOC_LNET_SET_NI_LND, sizeof(struct lnet_ioc_ni) },
 	{ "GET_RTR_POOLS", IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools) },
 	{ "EXPLAIN", IOC_LNET_EXPLAIN, sizeof(struct lnet_ioc_explain) },
+	{ "UDSP_MATCH", IOC_LNET_UDSP_MATCH, sizeof(struct lnet_ioc_udsp_match) },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -82,7 +82,8 @@ SELFTEST EPERM
 GET_IF OK
 SET_NI_LND EPERM
 GET_RTR_POOLS OK
-EXPLAIN EINVAL" ] || { echo "$output"; return 1; }
+EXPLAIN EINVAL
+UDSP_MATCH EINVAL" ] || { echo "$output"; return 1; }
 }
 
 @test "with CAP_NET_ADMIN the same requests are not refused" {

@@ -241,4 +241,132 @@ struct lnet_ioc_udsp_batch {
 #define IOC_LNET_ADD_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 143, struct lnet_ioc_udsp_batch)
 #define IOC_LNET_GET_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 144, struct lnet_ioc_udsp_batch)
 
+/*
+ * Which rules decide a NID
+ * ------------------------
+ * IOC_LNET_UDSP_MATCH (151)
+ *   Read-only: every rule that can set a value of one NID or net, in idx
+ *   order, the rule that decides each value, and the values (lnetctl
+ *   policy show --nid, --net). The engine's own code answers: the test
+ *   that tells whether a rule matches an object, the lookup of the rule
+ *   that decides it and the functions that set an object's values, run on
+ *   a scratch object (never on a real one).
+ *   In: um_flags 0 and um_nid, a NID (as lnet_nid_parse() makes them), or
+ *   um_flags LNET_UDSP_MATCH_F_NET and um_net, a net id (um_nid zero);
+ *   um_first: the first rule to report, 0, then the um_next of the reply
+ *   before while that is below um_total. The out fields are not read.
+ *   Out:
+ *     um_kind      enum lnet_udsp_match_kind. A NID of this node is a
+ *                  LOCAL_NI (also when the node is its own peer), another
+ *                  one a PEER_NI when a peer has it, else a NEW_PEER_NI:
+ *                  its values are what a peer NI with this NID would get
+ *                  now. A net is a LOCAL_NET when it has a local NI.
+ *     um_value[v]  each value v (enum lnet_udsp_value) the kind has (the
+ *                  table below): a priority, LNET_PRIORITY_UNSET when no
+ *                  rule sets it; for the lists, how many NIDs they hold.
+ *                  LNET_PRIORITY_UNSET for a value the kind does not have.
+ *     um_winner[v] the idx of the rule that decides value v; -1 when none
+ *                  does (or the kind does not have v), and for the
+ *                  PREF_NIDS of a LOCAL_NI, where each peer NI has its own.
+ *     um_pref      PEER_NI, NEW_PEER_NI: the preferred source NIDs;
+ *                  LOCAL_NI: the peer NIs whose preferred sources hold the
+ *                  NID, peers in creation order;
+ *     um_rtr       the preferred routers. At most LNET_PREF_MAX of each
+ *                  (um_value[] has the real counts), the rest zero.
+ *     um_hits      um_nhits records (at most LNET_UDSP_MATCH_HITS): each
+ *                  rule from um_first on that can set a value of the
+ *                  object, in idx order, uh_value the value. A priority
+ *                  rule can when its descriptor holds the object; a pair
+ *                  or router rule when its dst holds the peer NI (uh_count:
+ *                  the local NIDs or gateways its src or rte picks now; one
+ *                  that picks none decides nothing); for a LOCAL_NI, a pair
+ *                  rule whose src holds the NID (uh_count: the peer NIs
+ *                  whose list it decides). LNET_UDSP_HIT_F_WINS: the rule
+ *                  decides the value (a LOCAL_NI's pair rule: the list of
+ *                  at least one peer NI).
+ *     um_next      the rule after the last one looked at: um_total when
+ *                  all were (um_first past the end: no hits, no error).
+ *     um_total     the rules in the list.
+ *     um_state     LNET_UDSP_MATCH_S_PENDING while rule changes are
+ *                  pending (IOC_LNET_ADD_UDSP_BATCH with
+ *                  LNET_UDSP_BATCH_F_DEFER): the values are what the rules
+ *                  in the list give, which the objects get at the next
+ *                  flush; until then they hold those of the rules before.
+ *   The values of each kind:
+ *     LOCAL_NI              NET_PRIO, NI_PRIO, PREF_NIDS (as a source)
+ *     PEER_NI, NEW_PEER_NI  PEER_NET_PRIO, PEER_NI_PRIO, PREF_NIDS, PREF_RTRS
+ *     LOCAL_NET             NET_PRIO, PEER_NET_PRIO
+ *     PEER_NET              PEER_NET_PRIO
+ *   The flattening keeps every object at what the rules give it, so (but
+ *   while changes are pending) the values of a configured NI, net or peer
+ *   NI are those GET_NET and GET_PEER_NI show.
+ *   Errors: EINVAL (a flag other than F_NET; without it, um_nid not such a
+ *   NID or um_net not 0; with it, um_net not a net or um_nid not zero;
+ *   um_reserved not 0).
+ */
+enum lnet_udsp_match_flags {
+	LNET_UDSP_MATCH_F_NET		= 1U << 0,	/* um_net, not um_nid */
+	__LNET_UDSP_MATCH_F_ALL		= (1U << 1) - 1,
+};
+
+enum lnet_udsp_match_state {
+	LNET_UDSP_MATCH_S_PENDING	= 1U << 0,	/* rule changes not flattened yet */
+};
+
+enum lnet_udsp_match_kind {
+	LNET_UDSP_MATCH_LOCAL_NI	= 0,
+	LNET_UDSP_MATCH_PEER_NI		= 1,
+	LNET_UDSP_MATCH_NEW_PEER_NI	= 2,
+	LNET_UDSP_MATCH_LOCAL_NET	= 3,
+	LNET_UDSP_MATCH_PEER_NET	= 4,
+	__LNET_UDSP_MATCH_KIND_MAX	= 5,
+};
+
+/* What a rule sets: one value per rule shape, in the order of the shapes. */
+enum lnet_udsp_value {
+	LNET_UDSP_VAL_NET_PRIO		= 0,	/* --src net: local net priority */
+	LNET_UDSP_VAL_NI_PRIO		= 1,	/* --src NIDs: local NI priority */
+	LNET_UDSP_VAL_PEER_NET_PRIO	= 2,	/* --dst net: peer net priority */
+	LNET_UDSP_VAL_PEER_NI_PRIO	= 3,	/* --dst NIDs: peer NI priority */
+	LNET_UDSP_VAL_PREF_NIDS		= 4,	/* --src --dst: preferred sources */
+	LNET_UDSP_VAL_PREF_RTRS		= 5,	/* --dst --rte: preferred routers */
+	__LNET_UDSP_VAL_MAX		= 6,
+};
+
+enum lnet_udsp_hit_flags {
+	LNET_UDSP_HIT_F_WINS		= 1U << 0,
+};
+
+#define LNET_UDSP_MATCH_HITS	64
+
+struct lnet_ioc_udsp_hit {
+	__u32 uh_idx;
+	__u8  uh_value;				/* enum lnet_udsp_value */
+	__u8  uh_flags;				/* LNET_UDSP_HIT_F_* */
+	__u16 uh_pad;
+	__u32 uh_count;				/* pair and router rules */
+	__u32 uh_reserved;
+};
+
+struct lnet_ioc_udsp_match {
+	struct lnet_ioc_hdr um_hdr;
+	__u32 um_flags;				/* LNET_UDSP_MATCH_F_* */
+	__u32 um_net;				/* with F_NET */
+	struct lnet_nid um_nid;			/* without F_NET */
+	__u32 um_first;
+	__u32 um_kind;				/* out */
+	__u32 um_total;				/* out */
+	__u32 um_next;				/* out */
+	__u32 um_nhits;				/* out */
+	__u32 um_state;				/* out: LNET_UDSP_MATCH_S_* */
+	__u32 um_reserved;
+	__s32 um_winner[__LNET_UDSP_VAL_MAX];	/* out */
+	__u32 um_value[__LNET_UDSP_VAL_MAX];	/* out */
+	struct lnet_ioc_udsp_hit um_hits[LNET_UDSP_MATCH_HITS];	/* out */
+	struct lnet_nid um_pref[LNET_PREF_MAX];	/* out */
+	struct lnet_nid um_rtr[LNET_PREF_MAX];	/* out */
+};
+
+#define IOC_LNET_UDSP_MATCH	_IOWR(LNET_IOC_TYPE, 151, struct lnet_ioc_udsp_match)
+
 #endif /* _UAPI_LNET_UDSP_H */
