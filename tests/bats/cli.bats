@@ -216,7 +216,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	for w in sh Show del- a; do
 		run --separate-stderr lnetctl udsp "$w"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "lnetctl udsp: unknown command '$w': expected one of add, del, show" ]
+		[ "$stderr" = "lnetctl udsp: unknown command '$w': expected one of add, del, show, explain" ]
 	done
 	run lnetctl set retry
 	[ "$status" -eq 2 ]
