@@ -3,7 +3,8 @@
 #   make            build lnetctl, lnetd, libcfg (build/)
 #   make check      unit tests (plain and ASan+UBSan), fuzz corpus replay, bats
 #   make demo       private lnetd + examples/lnet.yaml imported and shown
-#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60)
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60);
+#                   FUZZ="socklnd_rx wire" runs only those
 #   make bench      bench/udsp, import, lnet, routing
 #   V=1             show the commands
 
@@ -121,10 +122,12 @@ $(S)/fuzz/%: $(S)/tests/fuzz/%.o $(S)/tests/fuzz/replay.o $(S)/libcfg.a $(S)/lib
 $(S)/tests/fuzz/replay.o: tests/fuzz/replay/replay.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC-SAN,$<)$(CC) -O1 -g $(SAN_FLAGS) $(BASE_CFLAGS) -c -o $@ $<
+# lnetd's request framing is not in a library: its harness links it alone.
+$(S)/fuzz/fuzz_lnetd_request: $(S)/lnetd/request.o
 
 FUZZ_SECONDS ?= 60
 fuzz:
-	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS)
+	$(Q)scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ)
 
 # --- bench ------------------------------------------------------------------------------
 # bench/benchlib.c: what the data path benches share (nodes, selftest, raw TCP)

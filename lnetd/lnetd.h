@@ -32,6 +32,7 @@
 #include <sys/types.h>
 
 #include "../kernel/os/os.h"
+#include "lnet/lnet_ioctl.h"
 
 struct lnet;
 
@@ -45,6 +46,32 @@ struct lnet;
  * started as needed up to this many; more requests at once wait in a queue.
  */
 #define LNETD_MAX_WORKERS	32
+
+/*
+ * The framing of one request (request.c), apart from the socket: the
+ * loop reads into lnetd_req_next() and tells lnetd_req_got() what came.
+ */
+struct lnetd_req {
+	u8 head[LNETD_REQ_HEAD + sizeof(struct lnet_ioc_hdr)];
+	u32 head_got;
+	u32 cmd;
+	u8 *buf;			/* len (ioc_len) bytes, NULL until the head is in */
+	u32 len, got;
+};
+
+/* Where the next bytes go, and how many are still missing (> 0). */
+u8 *lnetd_req_next(struct lnetd_req *r, size_t *want);
+/*
+ * @n (<= the last want) more bytes arrived: 1 when the request is
+ * complete (cmd, buf, len), 0 while more are missing, -EINVAL when the
+ * head's ioc_len is out of range (in len; nothing allocated: the stream
+ * cannot be resynchronised), -ENOMEM.
+ */
+int lnetd_req_got(struct lnetd_req *r, size_t n);
+/* Some bytes of a request are in. */
+bool lnetd_req_started(const struct lnetd_req *r);
+/* Free the buffer and wait for a new head. */
+void lnetd_req_reset(struct lnetd_req *r);
 
 /*
  * Serve @listen_fd until a signal readable on @signal_fd (SIGTERM, SIGINT)

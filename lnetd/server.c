@@ -40,11 +40,7 @@ struct conn {
 	bool closing;			/* close once the reply is out */
 	uid_t uid;
 	pid_t pid;
-	u8 head[LNETD_REQ_HEAD + sizeof(struct lnet_ioc_hdr)];
-	u32 head_got;
-	u32 cmd;
-	u8 *req;			/* ioc_len bytes, NULL until the head is in */
-	u32 req_len, req_got;
+	struct lnetd_req req;		/* the request being read, or run */
 	u8 *out;			/* reply being sent */
 	size_t out_len, out_off;
 	bool watched;			/* in the epoll set */
@@ -103,18 +99,10 @@ static void conn_close(int ep, struct conn *c)
 	if (c->watched)
 		epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
-	free(c->req);
+	lnetd_req_reset(&c->req);
 	free(c->out);
 	free(c);
 	nconns--;
-}
-
-static void conn_reset_request(struct conn *c)
-{
-	free(c->req);
-	c->req = NULL;
-	c->req_len = c->req_got = 0;
-	c->head_got = 0;
 }
 
 static int conn_watch(int ep, struct conn *c, u32 events)
@@ -164,8 +152,8 @@ static void *worker_main(void *arg)
 		pool.ntodo--;
 		pool.nbusy++;
 		pthread_mutex_unlock(&pool.lock);
-		c->rc = lnet_ioctl(pool.ln, c->cmd, c->req, c->req_len, true);
-		lnetd_debug("request 0x%08x of pid %d: %d", c->cmd, (int)c->pid, c->rc);
+		c->rc = lnet_ioctl(pool.ln, c->req.cmd, c->req.buf, c->req.len, true);
+		lnetd_debug("request 0x%08x of pid %d: %d", c->req.cmd, (int)c->pid, c->rc);
 		pthread_mutex_lock(&pool.lock);
 		pool.nbusy--;
 		c->job_next = pool.done;
@@ -239,47 +227,23 @@ static int conn_run(int ep, struct conn *c)
 
 	if (c->allowed)
 		return conn_dispatch(ep, c);
-	rc = conn_reply(ep, c, -EPERM, c->req, c->req_len);
-	conn_reset_request(c);
+	rc = conn_reply(ep, c, -EPERM, c->req.buf, c->req.len);
+	lnetd_req_reset(&c->req);
 	return rc;
 }
 
 /*
- * The fixed head (cmd + struct lnet_ioc_hdr) is in: check ioc_len before
- * reading further. A bad one is answered and the connection dropped.
+ * The head's ioc_len is out of range: answered, and the connection
+ * dropped (the stream cannot be resynchronised).
  */
-static int conn_start_body(int ep, struct conn *c)
+static int conn_refuse_len(int ep, struct conn *c)
 {
-	struct lnet_ioc_hdr hdr;
-
-	memcpy(&c->cmd, c->head, LNETD_REQ_HEAD);
-	memcpy(&hdr, c->head + LNETD_REQ_HEAD, sizeof(hdr));
-	if (hdr.ioc_len < sizeof(hdr) || hdr.ioc_len > LNET_IOC_MAX_LEN) {
-		lnetd_warn("client pid %d uid %u: ioc_len %u not in %zu-%u, closing",
-			   (int)c->pid, (unsigned int)c->uid, hdr.ioc_len,
-			   sizeof(hdr), LNET_IOC_MAX_LEN);
-		c->closing = true;
-		conn_reset_request(c);
-		return conn_reply(ep, c, -EINVAL, NULL, 0);
-	}
-	c->req = malloc(hdr.ioc_len);
-	if (!c->req)
-		return -ENOMEM;
-	memcpy(c->req, &hdr, sizeof(hdr));
-	c->req_len = hdr.ioc_len;
-	c->req_got = sizeof(hdr);
-	return 0;
-}
-
-/* Where the next bytes of the request go, and how many are still missing. */
-static u8 *conn_next(struct conn *c, size_t *want)
-{
-	if (!c->req) {
-		*want = sizeof(c->head) - c->head_got;
-		return c->head + c->head_got;
-	}
-	*want = c->req_len - c->req_got;
-	return c->req + c->req_got;
+	lnetd_warn("client pid %d uid %u: ioc_len %u not in %zu-%u, closing",
+		   (int)c->pid, (unsigned int)c->uid, c->req.len,
+		   sizeof(struct lnet_ioc_hdr), LNET_IOC_MAX_LEN);
+	c->closing = true;
+	lnetd_req_reset(&c->req);
+	return conn_reply(ep, c, -EINVAL, NULL, 0);
 }
 
 /* Returns 1 to keep the connection, 0 to close it quietly, -errno on error. */
@@ -287,8 +251,9 @@ static int conn_read(int ep, struct conn *c)
 {
 	for (;;) {
 		size_t want;
-		u8 *to = conn_next(c, &want);
-		ssize_t n = want ? recv(c->fd, to, want, 0) : 0;
+		u8 *to = lnetd_req_next(&c->req, &want);
+		ssize_t n = recv(c->fd, to, want, 0);
+		int rc;
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -296,28 +261,20 @@ static int conn_read(int ep, struct conn *c)
 			return 1;
 		if (n < 0)
 			return 0;
-		if (n == 0 && want) {
-			if (c->head_got || c->req)
+		if (n == 0) {
+			if (lnetd_req_started(&c->req))
 				lnetd_warn("client pid %d uid %u: closed in the middle of a request",
 					   (int)c->pid, (unsigned int)c->uid);
 			return 0;
 		}
-		if (!c->req) {
-			c->head_got += n;
-			if (c->head_got == sizeof(c->head)) {
-				int rc = conn_start_body(ep, c);
-
-				if (rc || c->closing)
-					return rc ? rc : 1;
-			}
-		} else {
-			c->req_got += n;
-		}
-		if (c->req && c->req_got == c->req_len) {
-			int rc = conn_run(ep, c);
-
-			return rc ? rc : 1;
-		}
+		rc = lnetd_req_got(&c->req, (size_t)n);
+		if (rc == 0)
+			continue;
+		if (rc == -EINVAL)
+			rc = conn_refuse_len(ep, c);
+		else if (rc == 1)
+			rc = conn_run(ep, c);
+		return rc ? rc : 1;
 	}
 }
 
@@ -466,8 +423,8 @@ static void take_done(int ep)
 
 		next = c->job_next;
 		c->busy = false;
-		rc = conn_reply(ep, c, c->rc, c->req, c->req_len);
-		conn_reset_request(c);
+		rc = conn_reply(ep, c, c->rc, c->req.buf, c->req.len);
+		lnetd_req_reset(&c->req);
 		if (rc) {
 			lnetd_warn("client pid %d uid %u: %s, closing", (int)c->pid,
 				   (unsigned int)c->uid, strerror(-rc));

@@ -145,6 +145,15 @@ int os_sock_route_source(const char *ifname, const struct os_sockaddr *addr,
 /* Remove what os_sock_route_source() set up (nothing unless it succeeded). */
 void os_sock_unroute_source(struct os_sock_route *r);
 
+#ifndef __KERNEL__
+/*
+ * User space only, for tests that feed the socket LND from a
+ * socketpair(2): the nonblocking connected stream socket @fd as an
+ * os_sock (os_sock_close() closes it). 0, or -ENOMEM with @fd closed.
+ */
+int os_sock_from_fd(int fd, struct os_sock **out);
+#endif
+
 /* Stop both directions now (pending poll waits see OS_POLL_ERR). */
 void os_sock_shutdown(struct os_sock *s);
 /* Close and free (NULL is fine). Take it out of its poll set first. */

@@ -45,6 +45,12 @@ static struct os_sock *os_sock_wrap(int fd)
 	return s;
 }
 
+int os_sock_from_fd(int fd, struct os_sock **out)
+{
+	*out = os_sock_wrap(fd);
+	return *out ? 0 : -ENOMEM;
+}
+
 static void os_sin_make(struct sockaddr_in *sin, const u8 addr[4], u16 port)
 {
 	memset(sin, 0, sizeof(*sin));
