@@ -202,6 +202,7 @@ int cfg_policy_batch_init(struct cfg_policy_batch *b, struct cfg_handle *h)
 		return -ENOMEM;
 	}
 	b->len = BATCH_HDR_LEN;
+	b->cmd = IOC_LNET_ADD_UDSP_BATCH;
 	return 0;
 }
 
@@ -211,6 +212,23 @@ void cfg_policy_batch_fini(struct cfg_policy_batch *b)
 	free(b->locs);
 	b->buf = NULL;
 	b->locs = NULL;
+}
+
+/* A DEL batch refused: the record at fault named by its idx. */
+static int batch_del_fail(struct cfg_policy_batch *b, const struct lnet_ioc_udsp_batch *req,
+			  int rc, struct cfg_err *err)
+{
+	struct lnet_ioc_udsp u;
+	char doing[64];
+
+	if (cfg_unreachable(b->h) || req->iub_done >= req->iub_count)
+		return cfg_ioc_fail(b->h, rc, err, NULL, "cannot delete the rules");
+	memcpy(&u, b->buf + BATCH_HDR_LEN + (size_t)req->iub_done * UDSP_HDR_LEN, sizeof(u));
+	if (rc == -ENOENT)
+		return cfg_fail(err, rc, &b->locs[req->iub_done], "no rule at index %d",
+				u.iou_idx);
+	snprintf(doing, sizeof(doing), "cannot delete rule %d", u.iou_idx);
+	return cfg_ioc_fail(b->h, rc, err, &b->locs[req->iub_done], doing);
 }
 
 /* Send the records queued; @defer: more follow (re-flatten nothing yet). */
@@ -223,7 +241,7 @@ static int batch_send(struct cfg_policy_batch *b, bool defer, struct cfg_err *er
 	batch_request(req, b->len, defer ? LNET_UDSP_BATCH_F_DEFER : 0, 0);
 	req->iub_count = count;
 	req->iub_done = count;	/* as is unless the core names a record */
-	rc = cfg_ioctl(b->h, IOC_LNET_ADD_UDSP_BATCH, req);
+	rc = cfg_ioctl(b->h, b->cmd, req);
 	b->len = BATCH_HDR_LEN;
 	b->count = 0;
 	if (!rc) {
@@ -231,9 +249,40 @@ static int batch_send(struct cfg_policy_batch *b, bool defer, struct cfg_err *er
 		b->applied = true;
 		return 0;
 	}
+	if (b->cmd == IOC_LNET_DEL_UDSP_BATCH)
+		return batch_del_fail(b, req, rc, err);
 	if (!cfg_unreachable(b->h) && req->iub_done < count)
 		return policy_add_fail(b->h, &b->locs[req->iub_done], rc, err);
 	return cfg_ioc_fail(b->h, rc, err, NULL, "cannot add the rules");
+}
+
+/* Room for @len more bytes of requests of @cmd: what is queued goes first. */
+static int batch_room(struct cfg_policy_batch *b, unsigned int cmd, u32 len,
+		      struct cfg_err *err)
+{
+	int rc = 0;
+
+	if (b->count && (cmd != b->cmd || len > LNET_IOC_MAX_LEN - b->len))
+		rc = batch_send(b, true, err);
+	b->cmd = cmd;
+	return rc;
+}
+
+int cfg_policy_batch_del(struct cfg_policy_batch *b, s32 idx, const struct cfg_loc *loc,
+			 struct cfg_err *err)
+{
+	struct lnet_ioc_udsp u;
+	int rc;
+
+	rc = batch_room(b, IOC_LNET_DEL_UDSP_BATCH, UDSP_HDR_LEN, err);
+	if (rc)
+		return rc;
+	udsp_request(&u, idx);
+	u.iou_hdr.ioc_version = LNET_IOC_VERSION;
+	memcpy(b->buf + b->len, &u, sizeof(u));
+	b->len += UDSP_HDR_LEN;
+	b->locs[b->count++] = loc ? *loc : (struct cfg_loc){ 0 };
+	return 0;
 }
 
 int cfg_policy_batch_add(struct cfg_policy_batch *b, const struct cfg_policy *p,
@@ -247,8 +296,7 @@ int cfg_policy_batch_add(struct cfg_policy_batch *b, const struct cfg_policy *p,
 	if (rc)
 		return rc;
 	len = ((struct lnet_ioc_udsp *)rec)->iou_hdr.ioc_len;
-	if (len > LNET_IOC_MAX_LEN - b->len)
-		rc = batch_send(b, true, err);
+	rc = batch_room(b, IOC_LNET_ADD_UDSP_BATCH, len, err);
 	if (!rc) {
 		memcpy(b->buf + b->len, rec, len);
 		b->len += len;

@@ -79,6 +79,7 @@ int cfg_list_append(void *arr, size_t n, size_t max, const void *item, size_t si
  */
 struct cfg_policy_batch {
 	struct cfg_handle *h;
+	unsigned int cmd;		/* IOC_LNET_ADD_ or DEL_UDSP_BATCH */
 	u8 *buf;			/* LNET_IOC_MAX_LEN bytes */
 	u32 len, count;			/* bytes and records queued */
 	struct cfg_loc *locs;		/* the loc of each record queued */
@@ -87,6 +88,13 @@ struct cfg_policy_batch {
 
 int cfg_policy_batch_init(struct cfg_policy_batch *b, struct cfg_handle *h);
 int cfg_policy_batch_add(struct cfg_policy_batch *b, const struct cfg_policy *p,
+			 struct cfg_err *err);
+/*
+ * The rule at @idx deleted (IOC_LNET_DEL_UDSP_BATCH), idx as the requests
+ * queued before it leave the list; @loc names it in an error. Adds and
+ * deletions may alternate: the queue goes out (deferred) at each switch.
+ */
+int cfg_policy_batch_del(struct cfg_policy_batch *b, s32 idx, const struct cfg_loc *loc,
 			 struct cfg_err *err);
 int cfg_policy_batch_end(struct cfg_policy_batch *b, struct cfg_err *err);
 void cfg_policy_batch_fini(struct cfg_policy_batch *b);

@@ -423,14 +423,6 @@ static void release_saved(struct undo *u)
 	free(u->data);
 }
 
-/* An existing rule put back as it was (import --del): at its idx. */
-static int undo_rule_restore(struct applier *a, const struct undo *u, struct cfg_err *e)
-{
-	struct cfg_policy rule = u->rule;
-
-	return cfg_policy_add(a->h, &rule, e);
-}
-
 /* What differs between running rule @now (at @k) and @want: "KEY OLD -> NEW, ...". */
 static bool rule_differs(const struct cfg_policy *now, size_t k, const struct cfg_policy *want,
 			 size_t n, char *buf, size_t len)
@@ -472,25 +464,73 @@ struct rules_apply {
 };
 
 /* Before the first change: how to undo them all (it takes r.saved). */
-static int queue_change(struct rules_apply *ra, const struct cfg_policy *rule)
+static int restore_first(struct rules_apply *ra)
 {
 	struct undo u = { .undo = undo_rules_restore, .release = release_saved };
-	struct applier *a = ra->a;
 	int rc;
 
-	if (!ra->restore) {
-		u.data = ra->r.saved;
-		u.ndata = ra->r.nsaved;
-		/* the undo owns it now (released if the push fails); r.at points into it */
-		ra->r.saved = NULL;
-		rc = push_undo(a, &u);
-		if (rc)
-			return rc;
+	if (ra->restore)
+		return 0;
+	u.data = ra->r.saved;
+	u.ndata = ra->r.nsaved;
+	/* the undo owns it now (released if the push fails); r.at points into it */
+	ra->r.saved = NULL;
+	rc = push_undo(ra->a, &u);
+	if (!rc)
 		ra->restore = true;
+	return rc;
+}
+
+/* A request went through (even if the last one failed): undo restores. */
+static void restore_needed(struct rules_apply *ra)
+{
+	if (ra->restore)
+		ra->a->undo[ra->a->nundo - 1].whole = ra->b.applied;
+}
+
+static int queue_change(struct rules_apply *ra, const struct cfg_policy *rule)
+{
+	int rc = restore_first(ra);
+
+	if (rc)
+		return rc;
+	rc = cfg_policy_batch_add(&ra->b, rule, ra->a->err);
+	restore_needed(ra);
+	return rc;
+}
+
+static int queue_del(struct rules_apply *ra, size_t pos, const struct cfg_loc *loc)
+{
+	int rc = restore_first(ra);
+
+	if (rc)
+		return rc;
+	rc = cfg_policy_batch_del(&ra->b, (s32)pos, loc, ra->a->err);
+	restore_needed(ra);
+	return rc;
+}
+
+/* The batch of an import, opened (nothing to open for a plan). */
+static int batch_open(struct rules_apply *ra)
+{
+	int rc;
+
+	if (ra->a->plan)
+		return 0;
+	rc = cfg_policy_batch_init(&ra->b, ra->a->h);
+	return rc ? cfg_fail(ra->a->err, rc, NULL, "out of memory") : 0;
+}
+
+/* The last request of the batch (after @rc, the changes' outcome), and its end. */
+static int batch_close(struct rules_apply *ra, int rc)
+{
+	if (ra->a->plan)
+		return rc;
+	if (!rc) {
+		rc = cfg_policy_batch_end(&ra->b, ra->a->err);
+		restore_needed(ra);
 	}
-	rc = cfg_policy_batch_add(&ra->b, rule, a->err);
-	/* a request went through (even if this one failed): undo restores */
-	a->undo[a->nundo - 1].whole = ra->b.applied;
+	cfg_policy_batch_fini(&ra->b);
 	return rc;
 }
 
@@ -548,49 +588,32 @@ static int add_rules(struct rules_apply *ra)
 	const struct cfg_doc *doc = ra->a->doc;
 	size_t i, used = ra->r.nsaved;
 	struct run_rule *x;
-	int rc = 0;
+	int rc = batch_open(ra);
 
-	if (!ra->a->plan) {
-		rc = cfg_policy_batch_init(&ra->b, ra->a->h);
-		if (rc)
-			return cfg_fail(ra->a->err, rc, NULL, "out of memory");
-	}
+	if (rc)
+		return rc;
 	for (i = 0; i < doc->npolicies && !rc; i++) {
 		const struct cfg_policy *rule = doc->policies[i];
 
 		x = find_rule(&ra->r, &rule->d);
 		rc = x ? change_rule(ra, x, rule) : add_new_rule(ra, rule, &ra->r.nodes[used++]);
 	}
-	if (!rc && !ra->a->plan) {
-		rc = cfg_policy_batch_end(&ra->b, ra->a->err);
-		if (ra->restore)
-			ra->a->undo[ra->a->nundo - 1].whole = ra->b.applied;
-	}
-	if (!ra->a->plan)
-		cfg_policy_batch_fini(&ra->b);
-	return rc;
+	return batch_close(ra, rc);
 }
 
 /* A rule that is not there is nothing to delete. */
 static int del_rule(struct rules_apply *ra, size_t i)
 {
 	const struct cfg_policy *p = ra->a->doc->policies[i];
-	struct undo u = { .undo = undo_rule_restore, .item = i };
-	struct applier *a = ra->a;
 	struct run_rule *x = find_rule(&ra->r, &p->d);
 	int rc;
 
 	if (!x)
 		return 0;
-	if (a->plan) {
-		plan_line(a, '-', "udsp idx %zu", x->pos);
+	if (ra->a->plan) {
+		plan_line(ra->a, '-', "udsp idx %zu", x->pos);
 	} else {
-		u.rule = *x->p;
-		u.rule.d.idx = (s32)x->pos;
-		rc = cfg_policy_del(a->h, (s32)x->pos, a->err);
-		if (rc)
-			return item_failed(a, &p->loc, rc);
-		rc = push_undo(a, &u);
+		rc = queue_del(ra, x->pos, &p->loc);
 		if (rc)
 			return rc;
 	}
@@ -599,21 +622,33 @@ static int del_rule(struct rules_apply *ra, size_t i)
 	return 0;
 }
 
+/*
+ * import --del: the file's rules that run go, last first, in batches that
+ * re-flatten once at the end; a failure restores every rule as it was.
+ */
+static int del_rules(struct rules_apply *ra)
+{
+	size_t i, n = ra->a->doc->npolicies;
+	int rc = batch_open(ra);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < n && !rc; i++)
+		rc = del_rule(ra, n - 1 - i);
+	return batch_close(ra, rc);
+}
+
 static int apply_rules(struct applier *a)
 {
 	struct rules_apply ra = { .a = a };
-	size_t i, n = a->doc->npolicies;
+	size_t n = a->doc->npolicies;
 	int rc;
 
 	if (!n)
 		return 0;
 	rc = running_init(&ra.r, a->h, a->del ? 0 : n, a->err);
-	if (!rc && a->del) {
-		for (i = 0; i < n && !rc; i++)
-			rc = del_rule(&ra, n - 1 - i);
-	} else if (!rc) {
-		rc = add_rules(&ra);
-	}
+	if (!rc)
+		rc = a->del ? del_rules(&ra) : add_rules(&ra);
 	running_fini(&ra.r);
 	return rc;
 }

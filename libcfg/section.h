@@ -83,8 +83,7 @@ struct undo {
 	int (*undo)(struct applier *a, const struct undo *u, struct cfg_err *e);
 	void (*release)(struct undo *u);
 	size_t item;		/* index in the doc section */
-	bool whole;		/* peers: the whole peer */
-	struct cfg_policy rule;	/* rules: what to delete / restore */
+	bool whole;		/* peers: the whole peer; rules: restore them all */
 	void *data;		/* what the step removed or saved */
 	size_t ndata;
 };

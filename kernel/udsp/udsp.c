@@ -320,6 +320,74 @@ int lnet_udsp_del(struct lnet *ln, s32 idx)
 	return 0;
 }
 
+/* Each idx within the list as the deletions before it leave it. */
+static int udsp_del_many_check(struct lnet_udsp_set *us, const s32 *idx, u32 n, u32 *bad)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		*bad = i;
+		if (idx[i] < 0 || (u32)idx[i] >= us->us_count - i)
+			return idx[i] < 0 ? -EINVAL : -ENOENT;
+	}
+	*bad = n;
+	return 0;
+}
+
+/* The rules taken out by lnet_udsp_del_many() go for good. */
+static void udsp_del_many_free(struct lnet *ln, struct lnet_udsp **gone, u32 n)
+{
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		udsp_hash_del(us, gone[i]);
+		lnet_obj_free(ln, gone[i]);
+	}
+}
+
+/*
+ * The rules leave the list first and are freed only once the new index
+ * is in (the old one points to them); an index without memory puts them
+ * back, newest first, each where it was.
+ */
+int lnet_udsp_del_many(struct lnet *ln, const s32 *idx, u32 n, bool defer, u32 *bad)
+{
+	struct lnet_udsp_set *us = lnet_udsp_of(ln);
+	struct lnet_udsp_index *ix = NULL;
+	struct lnet_udsp **gone;
+	u32 i;
+	int rc;
+
+	rc = udsp_del_many_check(us, idx, n, bad);
+	if (rc || !n)
+		return rc ? rc : defer ? 0 : lnet_udsp_flush(ln);
+	gone = lnet_obj_alloc(ln, (size_t)n * sizeof(*gone));
+	if (!gone)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		gone[i] = us->us_rules[idx[i]];
+		udsp_unplace(us, gone[i]);
+	}
+	rc = defer ? 0 : lnet_udsp_index_build(ln, NULL, &ix);
+	if (rc) {
+		while (i--)
+			udsp_place(us, gone[i], (u32)idx[i]);
+		goto out;
+	}
+	if (defer) {
+		udsp_set_pending(ln);
+	} else {
+		lnet_udsp_index_install(ln, ix);
+		us->us_pending = false;
+		lnet_udsp_apply_all(ln);
+	}
+	udsp_del_many_free(ln, gone, n);
+out:
+	lnet_obj_free(ln, gone);
+	return rc;
+}
+
 void lnet_udsp_destroy_all(struct lnet *ln)
 {
 	udsp_free_rules(ln);

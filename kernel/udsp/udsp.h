@@ -67,6 +67,13 @@ static inline struct lnet_udsp_set *lnet_udsp_of(struct lnet *ln)
 int lnet_udsp_add(struct lnet *ln, const struct lnet_udsp_desc *d, s32 *idx_out);
 /* idx >= 0: delete it (-ENOENT if none); idx == -1: delete all. Re-flattens. */
 int lnet_udsp_del(struct lnet *ln, s32 idx);
+/*
+ * Delete the rules at @idx[0..n), each an idx in the list as the ones
+ * before it left it (IOC_LNET_DEL_UDSP_BATCH), then re-flatten once, or
+ * leave the changes pending when @defer. All or nothing: -ENOENT with the
+ * first idx past the list in *bad, -ENOMEM (*bad = n); nothing changed.
+ */
+int lnet_udsp_del_many(struct lnet *ln, const s32 *idx, u32 n, bool defer, u32 *bad);
 /* The rule at @idx, or NULL. */
 struct lnet_udsp *lnet_udsp_get(struct lnet *ln, u32 idx);
 /* Free every rule without touching other objects (unconfigure). */

@@ -273,6 +273,54 @@ static int udsp_ioc_add_batch(struct lnet *ln, unsigned int cmd, void *buf, u32 
 	return udsp_batch_reply(buf, &h, bad, rc);
 }
 
+/*
+ * The records of a DEL batch into @idx: each a bare header with its idx
+ * and nothing else. 0, or -EINVAL with the record at fault in *bad.
+ */
+static int udsp_del_batch_read(const u8 *buf, u32 len, u32 count, s32 *idx, u32 *bad)
+{
+	u32 off = UDSP_BATCH_SIZE, i;
+	struct lnet_ioc_udsp r;
+
+	for (i = 0; i < count; i++, off += UDSP_HDR_SIZE) {
+		*bad = i;
+		if (len - off < UDSP_HDR_SIZE)
+			return -EINVAL;
+		memcpy(&r, buf + off, sizeof(r));
+		if (r.iou_hdr.ioc_len != UDSP_HDR_SIZE ||
+		    r.iou_hdr.ioc_version != LNET_IOC_VERSION || r.iou_idx < 0 ||
+		    r.iou_action || r.iou_priority || r.iou_flags ||
+		    r.iou_bulk_size || r.iou_reserved)
+			return -EINVAL;
+		idx[i] = r.iou_idx;
+	}
+	*bad = count;
+	return off == len ? 0 : -EINVAL;
+}
+
+static int udsp_ioc_del_batch(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	struct lnet_ioc_udsp_batch h;
+	u32 bad = 0;
+	s32 *idx;
+	int rc;
+
+	memcpy(&h, buf, sizeof(h));
+	if ((h.iub_flags & ~__LNET_UDSP_BATCH_F_ALL) || h.iub_idx ||
+	    h.iub_count > (len - UDSP_BATCH_SIZE) / UDSP_HDR_SIZE)
+		return udsp_batch_reply(buf, &h, 0, -EINVAL);
+	idx = lnet_obj_alloc(ln, (size_t)h.iub_count * sizeof(*idx) + 1);
+	if (!idx)
+		return udsp_batch_reply(buf, &h, h.iub_count, -ENOMEM);
+	rc = udsp_del_batch_read(buf, len, h.iub_count, idx, &bad);
+	if (!rc)
+		rc = lnet_udsp_del_many(ln, idx, h.iub_count,
+					h.iub_flags & LNET_UDSP_BATCH_F_DEFER, &bad);
+	lnet_obj_free(ln, idx);
+	h.iub_total = lnet_udsp_of(ln)->us_count;
+	return udsp_batch_reply(buf, &h, bad, rc);
+}
+
 static int udsp_ioc_get_batch(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
 {
 	struct lnet_udsp_set *us = lnet_udsp_of(ln);
@@ -334,6 +382,8 @@ const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[] = {
 	  false, false, udsp_info_reserved_zero, udsp_ioc_info },
 	{ IOC_LNET_ADD_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch), true, false,
 	  udsp_batch_reserved_zero, udsp_ioc_add_batch },
+	{ IOC_LNET_DEL_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch), true, false,
+	  udsp_batch_reserved_zero, udsp_ioc_del_batch },
 	{ IOC_LNET_GET_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch), false, false,
 	  udsp_batch_reserved_zero, udsp_ioc_get_batch },
 	{ IOC_LNET_UDSP_MATCH, sizeof(struct lnet_ioc_udsp_match), false, false,

@@ -114,7 +114,7 @@ void lnet_udsp_apply_peer_ni(struct lnet *ln, struct lnet_peer_ni *lpni);
 void lnet_udsp_local_changed(struct lnet *ln);
 
 /* The UDSP ioctls (udsp_ioctl.c), served through the hooks. */
-#define LNET_UDSP_IOC_NCMDS	8
+#define LNET_UDSP_IOC_NCMDS	9
 extern const struct lnet_ioc_cmd lnet_udsp_ioc_cmds[];
 
 #endif /* LNET_UDSP_PRIV_H */

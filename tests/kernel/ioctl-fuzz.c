@@ -91,6 +91,7 @@ static const struct cmd_info cmds[] = {
 	  sizeof(struct lnet_ioc_udsp_info) },
 	{ "ADD_UDSP_BATCH", IOC_LNET_ADD_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch) },
 	{ "GET_UDSP_BATCH", IOC_LNET_GET_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch) },
+	{ "DEL_UDSP_BATCH", IOC_LNET_DEL_UDSP_BATCH, sizeof(struct lnet_ioc_udsp_batch) },
 	{ "PING_PEER", IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping) },
 	{ "DISCOVER", IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping) },
 	{ "SELFTEST", IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest) },

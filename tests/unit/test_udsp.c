@@ -1213,6 +1213,135 @@ static void test_batch_all_or_nothing(void **state)
 	free(b);
 }
 
+/* --- deletions in batches (IOC_LNET_DEL_UDSP_BATCH) ------------------------------ */
+
+/* A deletion record: a bare header with @idx. */
+static void tb_del(struct tbatch *b, s32 idx)
+{
+	struct lnet_ioc_udsp u = { .iou_idx = idx };
+
+	u.iou_hdr.ioc_len = sizeof(u);
+	u.iou_hdr.ioc_version = LNET_IOC_VERSION;
+	memcpy(b->buf + b->len, &u, sizeof(u));
+	b->len += sizeof(u);
+	b->count++;
+}
+
+static int tb_send_del(struct lnet *ln, struct tbatch *b, u32 flags,
+		       struct lnet_ioc_udsp_batch *out)
+{
+	struct lnet_ioc_udsp_batch h = { .iub_flags = flags, .iub_count = b->count };
+	int rc;
+
+	h.iub_hdr.ioc_len = b->len;
+	h.iub_hdr.ioc_version = LNET_IOC_VERSION;
+	memcpy(b->buf, &h, sizeof(h));
+	rc = lnet_ioctl(ln, IOC_LNET_DEL_UDSP_BATCH, b->buf, b->len, true);
+	memcpy(out, b->buf, sizeof(*out));
+	b->len = BATCH_HDR;
+	b->count = 0;
+	return rc;
+}
+
+/*
+ * 400 random rules (some fail: identical) on two instances, then 250
+ * deletions at random places:
+ * one by one with DEL_UDSP on one, in batches of up to 30 on the other,
+ * deferring all but the last (values untouched while pending): the same
+ * rules left, and every object holds the same values (the oracle's).
+ */
+static void test_del_batch_same_as_one_by_one(void **state)
+{
+	struct lnet *one = *state, *many;
+	struct tbatch *b = tb_new();
+	struct lnet_ioc_udsp_batch out;
+	char *before;
+	struct trule t;
+	s32 idx;
+	int i;
+
+	setup((void **)&many);
+	for (i = 0; i < 400; i++) {
+		rnd_trule(&t, lnet_udsp_of(one)->us_count);
+		if (!trule_add(one, &t))
+			assert_int_equal(trule_add(many, &t), 0);
+	}
+	same_text(state_text(many), state_text(one));
+	assert_true(lnet_udsp_of(one)->us_count > 250);
+	before = values_text(many);
+	for (i = 0; i < 250; i++) {
+		idx = (s32)rnd(lnet_udsp_of(one)->us_count);
+		assert_int_equal(lnet_udsp_del(one, idx), 0);
+		tb_del(b, idx);
+		if (b->count == 30) {
+			assert_int_equal(tb_send_del(many, b, LNET_UDSP_BATCH_F_DEFER, &out), 0);
+			assert_int_equal(out.iub_done, 30);
+			assert_int_equal(out.iub_total, lnet_udsp_of(one)->us_count);
+			assert_true(lnet_udsp_of(many)->us_pending);
+			same_text(values_text(many), strdup(before));
+		}
+	}
+	assert_int_equal(tb_send_del(many, b, 0, &out), 0);
+	assert_false(lnet_udsp_of(many)->us_pending);
+	same_text(state_text(many), state_text(one));
+	oracle_check(many);
+	free(before);
+	free(b);
+	teardown((void **)&many);
+}
+
+/*
+ * A deletion batch is all or nothing: an idx past the list as the records
+ * before it leave it (ENOENT), a record with a field set, a negative idx,
+ * a bad flag (EINVAL): the rules and values as before, iub_done names the
+ * record. An empty batch without DEFER flushes what is pending.
+ */
+static void test_del_batch_all_or_nothing(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_udsp_batch out;
+	struct tbatch *b = tb_new();
+	char *before;
+
+	add_ok(ln, "tcp", NULL, NULL, 3, -1, 0);
+	add_ok(ln, NULL, "10.0.0.[10-11]@tcp", NULL, 2, -1, 1);
+	add_ok(ln, "10.0.0.1@tcp", "10.0.0.10@tcp", NULL, 0, -1, 2);
+	before = state_text(ln);
+
+	tb_del(b, 0);
+	tb_del(b, 1);
+	tb_del(b, 1);		/* one rule left: no idx 1 any more */
+	assert_int_equal(tb_send_del(ln, b, 0, &out), -ENOENT);
+	assert_int_equal(out.iub_done, 2);
+	assert_int_equal(out.iub_total, 3);
+	same_text(state_text(ln), strdup(before));
+
+	tb_del(b, 2);
+	tb_del(b, 0);
+	((struct lnet_ioc_udsp *)(b->buf + b->len - sizeof(struct lnet_ioc_udsp)))->iou_priority = 1;
+	assert_int_equal(tb_send_del(ln, b, 0, &out), -EINVAL);
+	assert_int_equal(out.iub_done, 1);
+	tb_del(b, -1);
+	assert_int_equal(tb_send_del(ln, b, 0, &out), -EINVAL);
+	assert_int_equal(out.iub_done, 0);
+	tb_del(b, 0);
+	assert_int_equal(tb_send_del(ln, b, 1U << 5, &out), -EINVAL);
+	same_text(state_text(ln), strdup(before));
+
+	/* deferred, then the empty batch flushes */
+	tb_del(b, 2);
+	tb_del(b, 0);
+	assert_int_equal(tb_send_del(ln, b, LNET_UDSP_BATCH_F_DEFER, &out), 0);
+	assert_int_equal(out.iub_total, 1);
+	assert_true(lnet_udsp_of(ln)->us_pending);
+	assert_int_equal(tb_send_del(ln, b, 0, &out), 0);
+	assert_false(lnet_udsp_of(ln)->us_pending);
+	rule_is(ln, 0, "|10.0.0.[10-11]@tcp||2");
+	oracle_check(ln);
+	free(before);
+	free(b);
+}
+
 /*
  * Pending rules: the values stay as they were (also for GET_CONST_UDSP_INFO)
  * while GET_UDSP shows the rules; what re-flattens applies all of them: an
@@ -1405,6 +1534,8 @@ int main(void)
 		T(test_random_against_oracle),
 		T(test_batch_same_as_one_by_one),
 		T(test_batch_all_or_nothing),
+		T(test_del_batch_same_as_one_by_one),
+		T(test_del_batch_all_or_nothing),
 		T(test_batch_pending),
 		T(test_batch_errors),
 	};

@@ -1174,17 +1174,23 @@ static void race_add_o2ib(struct lnet *ln)
 }
 
 /* 2,000 rules (more than one request holds), then a rule on tcp. */
-static const char *many_rules(void)
+static const char *many_rules_n(int n)
 {
-	static char text[2000 * 64 + 64];
+	static char text[5000 * 64 + 64];
 	size_t off = snprintf(text, sizeof(text), "udsp:\n");
 
-	for (int i = 0; i < 2000; i++)
+	assert_true(n <= 5000);
+	for (int i = 0; i < n; i++)
 		off += snprintf(text + off, sizeof(text) - off,
 				"- dst: 10.%d.%d.[1-254/%d]@tcp\n  priority: %d\n",
 				i / 250, i % 250, i % 5 + 1, i);
 	snprintf(text + off, sizeof(text) - off, "- src: tcp\n  priority: 9\n");
 	return text;
+}
+
+static const char *many_rules(void)
+{
+	return many_rules_n(2000);
 }
 
 static void t_rollback(void **state)
@@ -1238,6 +1244,54 @@ static void t_rollback(void **state)
 	assert_string_equal(after, before);
 	free(after);
 	free(before);
+}
+
+/* Another client deletes the last rule. */
+static void race_del_last(struct lnet *ln)
+{
+	assert_int_equal(lnet_udsp_del(ln, (s32)lnet_udsp_of(ln)->us_count - 1), 0);
+}
+
+/*
+ * import --del goes out in requests of up to 4,096 deletions, deferring
+ * the re-flatten to the last: 5,001 rules take two. The second one fails:
+ * every rule comes back in its place, every value as it was. A rule that
+ * another client deleted meanwhile is named with its place in the file.
+ */
+static void t_import_del_rollback(void **state)
+{
+	struct inst *in = *state;
+	const char *doc = many_rules_n(5000);
+	struct cfg_policy p;
+	char *before, *after;
+
+	import(in, "net:\n- net type: tcp\n  local NI(s):\n  - interfaces: {0: eth0}\n"
+		   "peer:\n- primary nid: 10.0.0.2@tcp\n  peer ni:\n  - nid: 10.0.0.9@tcp\n"
+		   "udsp:\n- dst: tcp1\n", false);
+	import(in, doc, false);
+	before = capture(in, print_state, 0, NULL);
+	fail_at(IOC_LNET_DEL_UDSP_BATCH, 2, -ENOMEM);
+	import_fails(in, doc, true, -ENOMEM, 0, 0,
+		     "cannot delete the rules: LNet is out of memory");
+	assert_int_equal(fail_nth, 0);
+	after = capture(in, print_state, 0, NULL);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+
+	/* the race: the file's last rule (line 10002) is gone first */
+	race_cmd = IOC_LNET_DEL_UDSP_BATCH;
+	race_fn = race_del_last;
+	import_fails(in, doc, true, -ENOENT, 10002, 3, "no rule at index 5001");
+	assert_null(race_fn);
+	assert_int_equal(lnet_udsp_of(&in->ln)->us_count, 5001);
+
+	/* and then it all goes, but the rule that is not in the file */
+	import(in, doc, true);
+	assert_int_equal(lnet_udsp_of(&in->ln)->us_count, 1);
+	cfg_policy_init(&p);
+	assert_int_equal(cfg_policy_get(in->h, 0, &p), 0);
+	assert_int_equal(p.d.dst.ne_lnd, LNET_LND_TCP);
 }
 
 static void t_import_del(void **state)
@@ -1302,10 +1356,11 @@ static void t_import_del(void **state)
 	free(before);
 	/* A failure deleting: what was deleted before it comes back. */
 	before = capture(in, print_backup, 0, NULL);
-	fail_at(IOC_LIBCFS_DEL_UDSP, 2, -ENOMEM);
+	fail_at(IOC_LNET_DEL_UDSP_BATCH, 1, -ENOMEM);
 	import_fails(in, "net:\n- net type: tcp\npeer:\n- primary nid: 10.0.0.3@tcp\n"
 		     "udsp:\n- dst: 10.0.0.[2-3]@tcp\n- dst: tcp1\n  priority: 3\n", true,
-		     -ENOMEM, 6, 3, "cannot delete rule 1: LNet is out of memory");
+		     -ENOMEM, 0, 0, "cannot delete the rules: LNet is out of memory");
+	assert_int_equal(fail_nth, 0);
 	after = capture(in, print_backup, 0, NULL);
 	assert_string_equal(after, before);
 	free(after);
@@ -1419,6 +1474,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(t_show, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_import_del, setup, teardown),
+		cmocka_unit_test_setup_teardown(t_import_del_rollback, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_import_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(t_plan, setup, teardown),
 	};

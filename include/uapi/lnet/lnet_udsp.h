@@ -145,7 +145,25 @@
  *   Errors: EINVAL (iub_idx < 0, iub_flags or iub_count not 0), ENOSPC
  *   (the rule at iub_idx does not fit: iub_done = the bytes it needs).
  *
- * In both, iub_reserved must be 0 (EINVAL); out fields are not read.
+ * IOC_LNET_DEL_UDSP_BATCH (145)
+ *   In: iub_count records, each a bare struct lnet_ioc_udsp (its
+ *   iou_hdr.ioc_len exactly that size, ioc_version LNET_IOC_VERSION,
+ *   iou_idx >= 0, every other field 0); iub_flags 0 or
+ *   LNET_UDSP_BATCH_F_DEFER; iub_idx 0. Each record deletes the rule at
+ *   its iou_idx in the list as the records before it left it (as that
+ *   many DEL_UDSP would), then everything is re-flattened once; with
+ *   LNET_UDSP_BATCH_F_DEFER nothing is re-flattened (pending, as for
+ *   ADD_UDSP_BATCH). All or nothing: every record is checked before the
+ *   first rule goes. Out: iub_done = iub_count, iub_total = the rules
+ *   left in the list.
+ *   Errors (iub_done then says which record: 0-based): EINVAL (ioc_len
+ *   not the size of the structure and its iub_count records, a record of
+ *   another size or version, iou_idx < 0, a non-zero field, iub_idx not
+ *   0, an unknown flag), ENOENT (no rule at that record's iou_idx once
+ *   the records before it are deleted), ENOMEM (iub_done == iub_count:
+ *   nothing of this request was done).
+ *
+ * In all three, iub_reserved must be 0 (EINVAL); out fields are not read.
  */
 #ifndef _UAPI_LNET_UDSP_H
 #define _UAPI_LNET_UDSP_H
@@ -215,7 +233,7 @@ struct lnet_ioc_udsp_info {
 	struct lnet_nid cud_rtr[LNET_PREF_MAX];	/* out */
 };
 
-/* iub_flags of IOC_LNET_ADD_UDSP_BATCH */
+/* iub_flags of IOC_LNET_ADD_UDSP_BATCH and IOC_LNET_DEL_UDSP_BATCH */
 enum lnet_udsp_batch_flags {
 	LNET_UDSP_BATCH_F_DEFER		= 1U << 0,	/* more follow: no re-flatten */
 	__LNET_UDSP_BATCH_F_ALL		= (1U << 1) - 1,
@@ -223,10 +241,10 @@ enum lnet_udsp_batch_flags {
 
 struct lnet_ioc_udsp_batch {
 	struct lnet_ioc_hdr iub_hdr;
-	__u32 iub_flags;	/* ADD: LNET_UDSP_BATCH_F_*; GET: 0 */
-	__s32 iub_idx;		/* GET in: the first rule; ADD: 0 */
-	__u32 iub_count;	/* ADD in, GET out: records after this structure */
-	__u32 iub_done;		/* out: ADD records applied / the one that failed;
+	__u32 iub_flags;	/* ADD, DEL: LNET_UDSP_BATCH_F_*; GET: 0 */
+	__s32 iub_idx;		/* GET in: the first rule; ADD, DEL: 0 */
+	__u32 iub_count;	/* ADD, DEL in, GET out: records after this structure */
+	__u32 iub_done;		/* out: ADD, DEL records done / the one that failed;
 				 * GET bytes of the records / bytes needed */
 	__u32 iub_total;	/* out: rules in the list */
 	__u32 iub_reserved;
@@ -240,6 +258,7 @@ struct lnet_ioc_udsp_batch {
 	_IOWR(LNET_IOC_TYPE, 109, struct lnet_ioc_udsp_info)
 #define IOC_LNET_ADD_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 143, struct lnet_ioc_udsp_batch)
 #define IOC_LNET_GET_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 144, struct lnet_ioc_udsp_batch)
+#define IOC_LNET_DEL_UDSP_BATCH	_IOWR(LNET_IOC_TYPE, 145, struct lnet_ioc_udsp_batch)
 
 /*
  * Which rules decide a NID
