@@ -18,8 +18,10 @@
  * ioc_len gets rc -EINVAL, len 0, and its connection is closed (the stream
  * cannot be resynchronised). The buffer comes back even when rc is not 0,
  * since some errors carry data (GET_UDSP -ENOSPC returns the size needed).
- * A connection whose peer (SO_PEERCRED) is neither root nor lnetd's own
- * uid gets -EPERM for every request.
+ * Anyone who can connect may run the commands that only read; those the
+ * ioctl table marks as modifying get -EPERM unless the connecting process
+ * held CAP_NET_ADMIN in lnetd's user namespace when its connection was
+ * accepted (cred.c tells how that is found out, and its limits).
  *
  * One request at a time per connection (the next is read once the reply
  * is out); requests of different connections run at the same time, so a
@@ -72,6 +74,20 @@ int lnetd_req_got(struct lnetd_req *r, size_t n);
 bool lnetd_req_started(const struct lnetd_req *r);
 /* Free the buffer and wait for a new head. */
 void lnetd_req_reset(struct lnetd_req *r);
+
+/* The connecting process, as SO_PEERCRED tells it (at connect()). */
+struct lnetd_peer {
+	pid_t pid;			/* in our pid namespace; 0: not visible */
+	uid_t uid;			/* effective uid */
+};
+
+/*
+ * May the process at the other end of the connected Unix socket @fd
+ * (@p from its SO_PEERCRED) modify LNet? 0 and *@may, or -errno (*@may
+ * false): -ESRCH it is gone or out of sight, -EPERM its uid changed since
+ * connect() or it is in another user namespace, -ENOENT no /proc...
+ */
+int lnetd_peer_may_modify(int fd, const struct lnetd_peer *p, bool *may);
 
 /*
  * Serve @listen_fd until a signal readable on @signal_fd (SIGTERM, SIGINT)

@@ -186,7 +186,13 @@ static void check_existing(const char *path)
 	lnetd_info("removed stale socket %s", path);
 }
 
-/* Bound and listening, mode 0600 from the start (umask around bind). */
+/*
+ * Bound and listening, mode 0666: anyone on the host may connect and run
+ * the commands that only read (as anyone may read /proc/net); those that
+ * modify need CAP_NET_ADMIN, checked per connection (cred.c), not by the
+ * file mode, which could only tell users and groups apart. The umask
+ * around bind keeps the mode exact whatever the caller's umask.
+ */
 static int open_listener(const char *path)
 {
 	struct sockaddr_un sa;
@@ -197,12 +203,12 @@ static int open_listener(const char *path)
 	if (fd < 0)
 		die("socket: %s", strerror(errno));
 	fill_addr(&sa, path);
-	old = umask(0177);
+	old = umask(0111);
 	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (rc)
 		die("cannot bind %s: %s", path, strerror(errno));
-	if (chmod(path, 0600) || listen(fd, 64)) {
+	if (chmod(path, 0666) || listen(fd, 64)) {
 		rc = errno;
 		unlink(path);
 		die("cannot listen on %s: %s", path, strerror(rc));
