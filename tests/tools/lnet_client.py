@@ -31,12 +31,16 @@ With IPv6 addresses (--src 2001:db8::2 --dst 2001:db8::1) the handshake is
 Lustre's IPv6 one: acceptor request v2 (20-byte NID), hello V4, 120-byte
 message headers.
 
+The connection comes from a privileged port (512-1023, as Lustre's), or
+with --insecure from a port above 1023 that the system picks.
+
 For the hostile cases it then waits (--timeout S, default 10) for the
 peer to close the connection: exit 0 and "closed" when it does, exit 1
 when it does not. Every run prints "local IP:PORT" first, so the caller
 can find the log line about this very connection.
 """
 import argparse
+import errno
 import os
 import random
 import select
@@ -60,12 +64,41 @@ def version(args):
     return w.PROTO_V4 if is_v6(args) else w.PROTO_V3
 
 
-def connect(args):
+def connect_from(args, port):
     s = socket.socket(socket.AF_INET6 if is_v6(args) else socket.AF_INET,
                       socket.SOCK_STREAM)
-    s.bind((args.src, 0))
-    s.settimeout(args.timeout)
-    s.connect((args.dst, args.port))
+    try:
+        # a port of ours in TIME_WAIT may be bound again (connect tells
+        # whether the whole address pair is free)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((args.src, port))
+        s.settimeout(args.timeout)
+        s.connect((args.dst, args.port))
+    except OSError:
+        s.close()
+        raise
+    return s
+
+
+def connect(args):
+    """From a privileged port, as a Lustre node connects (accept=secure
+    takes no other), unless --insecure: then from one the system picks.
+    The privileged ports are tried from a random one down, so that runs
+    close together do not meet each other's TIME_WAIT."""
+    if args.insecure:
+        s = connect_from(args, 0)
+    else:
+        start = random.SystemRandom().randrange(512, 1024)
+        for i in range(512):
+            port = 512 + (start - 512 - i) % 512
+            try:
+                s = connect_from(args, port)
+                break
+            except OSError as e:
+                if e.errno not in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):
+                    raise
+        else:
+            raise OSError(errno.EADDRINUSE, "no privileged port is free")
     addr, port = s.getsockname()[:2]
     print("local %s:%d" % ("[%s]" % addr if is_v6(args) else addr, port))
     return s
@@ -203,6 +236,8 @@ def main():
     ap.add_argument("--port", type=int, default=w.ACCEPTOR_PORT)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--insecure", action="store_true",
+                    help="connect from an unprivileged port")
     ap.add_argument("--acceptor-version", type=int, default=w.ACCEPTOR_VERSION,
                     help="the acceptor request's form: 1, or 2 (20-byte NID)")
     ap.add_argument("--incarnation", type=lambda v: int(v, 0), default=0x18ed63e900000001)

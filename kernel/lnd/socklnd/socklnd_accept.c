@@ -272,22 +272,49 @@ static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 		ksock_hs_complete(ka, hs);
 }
 
+/*
+ * May a new connection from @port start a handshake? With accept=secure
+ * (Lustre's default) only a privileged source port, one that only a
+ * privileged process can bind, as Lustre's acceptor checks before reading
+ * anything; and never more than ks_max_handshakes at once per listener,
+ * so that a flood of connections that send nothing costs a bounded number
+ * of slots, each for accept_timeout at most. NULL, or why not.
+ */
+static const char *ksock_hs_refuse(struct ksock_acceptor_ctx *ka, u16 port,
+				   char *why, size_t wlen)
+{
+	enum lnet_accept_mode mode;
+	u32 max;
+
+	os_mutex_lock(&ks.ks_lock);
+	max = ks.ks_max_handshakes;
+	mode = ks.ks_accept;
+	os_mutex_unlock(&ks.ks_lock);
+	if (mode == LNET_ACCEPT_SECURE && port > KSOCK_MAX_RESV_PORT) {
+		snprintf(why, wlen, "insecure port %u (accept=secure takes ports up to %u only)",
+			 port, KSOCK_MAX_RESV_PORT);
+		return why;
+	}
+	if (ka->ka_npending >= max) {
+		snprintf(why, wlen, "%u handshakes are in progress already",
+			 ka->ka_npending);
+		return why;
+	}
+	return NULL;
+}
+
 /* A connection the listener accepted: its handshake starts. */
 static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 			   const struct os_sockaddr *addr, u16 port)
 {
 	struct ksock_hs *hs;
-	char name[KSOCK_NAME_LEN];
-	u32 max;
+	char name[KSOCK_NAME_LEN], why[96];
 	int rc;
 
 	ksock_addr_name(addr, port, name, sizeof(name));
-	os_mutex_lock(&ks.ks_lock);
-	max = ks.ks_max_handshakes;
-	os_mutex_unlock(&ks.ks_lock);
-	if (ka->ka_npending >= max) {
-		os_warn_ratelimited("socklnd: %s: refusing the connection: %u handshakes are in progress already\n",
-			name, ka->ka_npending);
+	if (ksock_hs_refuse(ka, port, why, sizeof(why))) {
+		os_warn_ratelimited("socklnd: %s: refusing the connection: %s\n",
+				    name, why);
 		goto err_close;
 	}
 	hs = os_zalloc(sizeof(*hs));
@@ -295,7 +322,7 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 		goto err_close;
 	hs->h_sock = s;
 	memcpy(hs->h_name, name, sizeof(name));
-	hs->h_deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
+	hs->h_deadline = os_now_ns() + ks.ks_handshake_ns;
 	hs->h_need = LNET_WIRE_ACCEPT_LEN;
 	list_add_tail(&hs->h_list, &ka->ka_pending);
 	ka->ka_npending++;

@@ -34,7 +34,6 @@
 #define KSOCK_MIN_RESV_PORT	512	/* privileged source ports we try, */
 #define KSOCK_MAX_RESV_PORT	1023	/* from the top down */
 #define KSOCK_TX_IOV		32	/* vectors per sendmsg */
-#define KSOCK_HANDSHAKE_NS	(5ULL * 1000000000ULL)
 #define KSOCK_REAP_NS		(1000000000ULL)	/* timeout scan period */
 #define KSOCK_SLOP_BUF		4096
 #define KSOCK_RX_STAGE		4096	/* bytes one small read asks for */
@@ -204,6 +203,9 @@ struct ksock_global {
 	bool ks_running;		/* shared threads started */
 	bool ks_stop;
 	u16 ks_port;
+	enum lnet_accept_mode ks_accept;	/* secure, all or none */
+	u32 ks_backlog;			/* listen(2) backlog of new listeners */
+	u64 ks_handshake_ns;		/* accept_timeout: a handshake's time */
 	u32 ks_max_handshakes;		/* per listener at once (tests lower it) */
 	struct list_head ks_nets;
 	struct list_head ks_listeners;	/* struct ksock_listener */
