@@ -44,6 +44,12 @@ struct lnet;
 /* Connections served at once; more are accepted and closed with a log line. */
 #define LNETD_MAX_CONNS		256
 /*
+ * Of them, those kept for clients that may modify: anyone may connect (and
+ * hold connections open), so clients that may only show get at most
+ * LNETD_MAX_CONNS - LNETD_ADMIN_CONNS, and an administrator always gets in.
+ */
+#define LNETD_ADMIN_CONNS	32
+/*
  * Requests run on worker threads (lnet_ioctl() may wait for the network),
  * started as needed up to this many; more requests at once wait in a queue.
  */
@@ -114,5 +120,13 @@ void lnetd_log(enum os_log_level level, const char *fmt, ...)
 #define lnetd_warn(...)	lnetd_log(OS_LOG_WARN, __VA_ARGS__)
 #define lnetd_info(...)	lnetd_log(OS_LOG_INFO, __VA_ARGS__)
 #define lnetd_debug(...)	lnetd_log(OS_LOG_DEBUG, __VA_ARGS__)
+/* A warning any local user can cause at will: its call site is rate limited. */
+#define lnetd_warn_ratelimited(...)					\
+	do {								\
+		static struct os_ratelimit lnetd_rl_;			\
+									\
+		if (os_ratelimit_ok(&lnetd_rl_))			\
+			lnetd_warn(__VA_ARGS__);			\
+	} while (0)
 
 #endif /* LNETD_H */

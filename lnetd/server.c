@@ -73,7 +73,7 @@ static struct {
 static int listen_tag, signal_tag, done_tag;
 /* Every open connection, so that shutdown can close them all. */
 static struct conn *conns;
-static unsigned int nconns;
+static unsigned int nconns, nshow_conns;	/* all, and those that may only show */
 /* Held open so that a connection can be accepted (and dropped) at EMFILE. */
 static int spare_fd = -1;
 
@@ -101,8 +101,10 @@ static void conn_close(int ep, struct conn *c)
 	close(c->fd);
 	lnetd_req_reset(&c->req);
 	free(c->out);
-	free(c);
 	nconns--;
+	if (!c->may_modify)
+		nshow_conns--;
+	free(c);
 }
 
 static int conn_watch(int ep, struct conn *c, u32 events)
@@ -155,7 +157,7 @@ static void *worker_main(void *arg)
 		c->rc = lnet_ioctl(pool.ln, c->req.cmd, c->req.buf, c->req.len,
 				   c->may_modify);
 		if (c->rc == -EPERM && !c->may_modify)
-			lnetd_warn("client pid %d uid %u: request 0x%08x refused: it modifies LNet and the client has no CAP_NET_ADMIN",
+			lnetd_warn_ratelimited("client pid %d uid %u: request 0x%08x refused: it modifies LNet and the client has no CAP_NET_ADMIN",
 				   (int)c->pid, (unsigned int)c->uid, c->req.cmd);
 		lnetd_debug("request 0x%08x of pid %d: %d", c->req.cmd, (int)c->pid, c->rc);
 		pthread_mutex_lock(&pool.lock);
@@ -330,7 +332,7 @@ static void conn_peer(struct conn *c)
 	c->pid = p.pid;
 	c->uid = p.uid;
 	if (rc)
-		lnetd_info("client pid %d uid %u: may only show (%s)", (int)c->pid,
+		lnetd_debug("client pid %d uid %u: may only show (%s)", (int)c->pid,
 			   (unsigned int)c->uid, strerror(-rc));
 }
 
@@ -381,11 +383,18 @@ static void accept_one(int ep, int listen_fd)
 		return;
 	}
 	if (nconns >= LNETD_MAX_CONNS) {
-		lnetd_warn("%u connections open already, refusing one more", nconns);
+		lnetd_warn_ratelimited("%u connections open already, refusing one more", nconns);
 		close(fd);
 		return;
 	}
 	c = conn_new(fd);
+	if (c && !c->may_modify && nshow_conns >= LNETD_MAX_CONNS - LNETD_ADMIN_CONNS) {
+		lnetd_warn_ratelimited("client pid %d uid %u: %u connections of clients without CAP_NET_ADMIN open already, refusing one more",
+			   (int)c->pid, (unsigned int)c->uid, nshow_conns);
+		free(c);
+		close(fd);
+		return;
+	}
 	ev.data.ptr = c;
 	if (!c || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
 		lnetd_err("cannot serve a new connection: %s", strerror(errno));
@@ -399,6 +408,8 @@ static void accept_one(int ep, int listen_fd)
 		conns->prev = c;
 	conns = c;
 	nconns++;
+	if (!c->may_modify)
+		nshow_conns++;
 }
 
 /* Returns true when the signal asks lnetd to stop. */

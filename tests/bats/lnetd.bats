@@ -359,6 +359,52 @@ PY
 	kill -0 "$(cat "$T/extrafd.pid")"
 }
 
+@test "lnetd: a user without CAP_NET_ADMIN holding connections open leaves 32 for administrators" {
+	lnetctl lnet configure
+	chmod 0755 "$T"
+	# nobody opens 240 connections, sends half a request on each, holds them
+	setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 - \
+		"$LNET_SOCKET" >"$T/held.out" <<'PY' &
+import socket, struct, sys, time
+held, closed = [], 0
+for _ in range(240):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    s.sendall(struct.pack("=I", 0xc0186556))
+    held.append(s)
+time.sleep(0.5)
+for s in held:
+    s.setblocking(False)
+    try:
+        closed += s.recv(1) == b""
+    except BlockingIOError:
+        pass
+    except ConnectionResetError:
+        closed += 1
+print("closed %d" % closed, flush=True)
+time.sleep(3)
+PY
+	heldpid=$!
+	for _ in $(seq 100); do [ -s "$T/held.out" ] && break; sleep 0.05; done
+	# the first 224 are served (waiting for the rest of their request)
+	[ "$(cat "$T/held.out")" = "closed 16" ]
+	grep -Eq "lnetd: client pid [0-9]+ uid 65534: 224 connections of clients without CAP_NET_ADMIN open already, refusing one more" "$T/lnetd.log"
+	# root still gets in, to show and to change
+	run lnetctl net show
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"nid: 0@lo"* ]]
+	run lnetctl set retry_count 3
+	[ "$status" -eq 0 ]
+	# another user without the capability does not
+	run setpriv --reuid=65533 --regid=65533 --clear-groups "$LNETCTL_BIN" net show
+	[ "$status" -eq 1 ]
+	kill "$heldpid"
+	wait "$heldpid" || true
+	# once they are gone, anyone is served again
+	run setpriv --reuid=65533 --regid=65533 --clear-groups "$LNETCTL_BIN" net show
+	[ "$status" -eq 0 ]
+}
+
 @test "libcfg over lnetd: a net add that fails part way leaves no NI behind" {
 	lnetctl lnet configure
 	lnetctl net add --net tcp5 --if veth1

@@ -16,34 +16,6 @@
 /* Room for a refusal: "it is for <NID>, not for our <up to 4 NIDs>". */
 #define KSOCK_HS_WHY		(6 * LNET_NID_STR_MAX)
 
-enum ksock_hs_state {
-	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN, then v2's rest */
-	KSOCK_HS_HELLO,			/* its magic and version: 8 bytes */
-	KSOCK_HS_HELLO_REST,		/* the rest of its version's fixed part */
-	KSOCK_HS_IPS,			/* then 4 bytes per announced IP (V3) */
-};
-
-/* One accepted connection in its handshake. */
-struct ksock_hs {
-	struct list_head h_list;	/* on ka_pending, oldest first */
-	struct os_sock *h_sock;
-	char h_name[KSOCK_NAME_LEN];	/* "a.b.c.d:port" or "[v6]:port" of the peer */
-	u64 h_deadline;
-	enum ksock_hs_state h_state;
-	struct lnet_nid h_nid;		/* the NI its request named */
-	u32 h_version;			/* that NI's hello version */
-	struct ksock_hello h_hello;
-	u32 h_got, h_need;
-	u8 h_buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
-};
-
-/* The acceptor thread's own state. */
-struct ksock_acceptor_ctx {
-	struct ksock_listener *ka_l;
-	struct list_head ka_pending;	/* struct ksock_hs */
-	u32 ka_npending;
-};
-
 /*
  * With ks_lock held: the NI of @l's address and port whose NID is @nid,
  * not shutting down, or NULL.
@@ -258,7 +230,7 @@ static void ksock_hs_answer(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
 }
 
 /* Data (or an error) on @hs's socket. */
-static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
+void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 {
 	char why[KSOCK_HS_WHY];
 	int rc;
@@ -304,8 +276,8 @@ static const char *ksock_hs_refuse(struct ksock_acceptor_ctx *ka, u16 port,
 }
 
 /* A connection the listener accepted: its handshake starts. */
-static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
-			   const struct os_sockaddr *addr, u16 port)
+void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
+		    const struct os_sockaddr *addr, u16 port)
 {
 	struct ksock_hs *hs;
 	char name[KSOCK_NAME_LEN], why[96];
@@ -365,7 +337,7 @@ static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
 }
 
 /* Refuse the handshakes past their deadline; ms until the next one (<= 1 s). */
-static int ksock_hs_expire(struct ksock_acceptor_ctx *ka, u64 now)
+int ksock_hs_expire(struct ksock_acceptor_ctx *ka, u64 now)
 {
 	struct ksock_hs *hs, *tmp;
 	u64 wait = 1000000000ULL;
