@@ -23,6 +23,14 @@ connects from IP (default 10.11.0.2) to the acceptor at --dst (default
   garbage-after-hello a good handshake, then 200 bytes of seeded garbage
   ping                a good handshake, then an LNet ping (GET on portal 0)
                       whose REPLY is decoded and printed
+  silent              nothing: waits for the acceptor's deadline
+  drip                the acceptor request, one byte every 0.3 s
+  half-hello          a good acceptor request and 20 bytes of a hello
+  flood               --count connections at once, each sending nothing
+                      (or --send-request: a good acceptor request), held
+                      open: prints how many the acceptor closed at once
+                      (within 1 s of their connect), how many later, and
+                      how many were still open after --timeout
   hello-other-version a good acceptor request, then a hello of the other
                       version (V3 on IPv6, V4 on IPv4): prints the hello
                       the acceptor answers with, then waits for the close
@@ -33,6 +41,9 @@ message headers.
 
 The connection comes from a privileged port (512-1023, as Lustre's), or
 with --insecure from a port above 1023 that the system picks.
+
+silent, drip and half-hello print "open S s" (the connection's life, to
+a tenth of a second) before "closed".
 
 For the hostile cases it then waits (--timeout S, default 10) for the
 peer to close the connection: exit 0 and "closed" when it does, exit 1
@@ -181,6 +192,8 @@ def hostile(s, args):
         s.sendall(acceptor_req(args, dst) + w.hello(me, peer, version=other))
         h = w.decode_hello(recv_exact(s, 80 if is_v6(args) else 56))
         print("answer version %d from %s kind %d" % (h["version"], h["src"], h["kind"]))
+    elif c in ("silent", "drip", "half-hello"):
+        return stalled(s, args, dst)
     elif c == "garbage":
         g = garbage(args.seed)
         print("garbage magic 0x%08x version %d" % struct.unpack_from("<II", g))
@@ -205,6 +218,79 @@ def hostile(s, args):
         return 0
     print("still open after %gs" % args.timeout)
     return 1
+
+
+def stalled(s, args, dst):
+    """A handshake that never completes: how long the acceptor keeps it."""
+    start = time.monotonic()
+    if args.case == "half-hello":
+        s.sendall(w.acceptor_req(dst) + w.hello(args.src + "@tcp", dst)[:20])
+    if args.case == "drip":
+        req, closed = w.acceptor_req(dst), False
+        for i in range(len(req)):
+            try:
+                s.send(req[i:i + 1])
+            except OSError:
+                closed = True
+                break
+            if wait_closed(s, 0.3):
+                closed = True
+                break
+    else:
+        closed = wait_closed(s, args.timeout)
+    if not closed:
+        closed = wait_closed(s, args.timeout)
+    print("open %.1f s" % (time.monotonic() - start))
+    print("closed" if closed else "still open after %gs" % args.timeout)
+    return 0 if closed else 1
+
+
+def flood(args):
+    """--count connections held open; when and whether the acceptor closes them."""
+    dst = args.dst + "@tcp"
+    socks = []
+    for _ in range(args.count):
+        s = quiet_connect(args)
+        if args.send_request:
+            s.sendall(w.acceptor_req(dst))
+        s.setblocking(False)
+        socks.append((s, time.monotonic()))
+    print("flood %d" % len(socks), flush=True)
+    at_once = later = 0
+    end = time.monotonic() + args.timeout
+    open_ = dict((s.fileno(), (s, t)) for s, t in socks)
+    while open_ and time.monotonic() < end:
+        r, _, _ = select.select(list(open_), [], [], max(0, end - time.monotonic()))
+        for fd in r:
+            s, t = open_[fd]
+            try:
+                if s.recv(65536):
+                    continue
+            except BlockingIOError:
+                continue
+            except ConnectionResetError:
+                pass
+            if time.monotonic() - t < 1.0:
+                at_once += 1
+            else:
+                later += 1
+            del open_[fd]
+    print("closed at once %d" % at_once)
+    print("closed later %d" % later)
+    print("still open %d" % len(open_))
+    for s, _ in socks:
+        s.close()
+    return 0
+
+
+def quiet_connect(args):
+    """connect() without its "local" line (a flood would print hundreds)."""
+    out, sys.stdout = sys.stdout, open(os.devnull, "w")
+    try:
+        return connect(args)
+    finally:
+        sys.stdout.close()
+        sys.stdout = out
 
 
 def ping(s, args):
@@ -238,12 +324,17 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--insecure", action="store_true",
                     help="connect from an unprivileged port")
+    ap.add_argument("--count", type=int, default=300, help="flood: connections")
+    ap.add_argument("--send-request", action="store_true",
+                    help="flood: send a good acceptor request on each")
     ap.add_argument("--acceptor-version", type=int, default=w.ACCEPTOR_VERSION,
                     help="the acceptor request's form: 1, or 2 (20-byte NID)")
     ap.add_argument("--incarnation", type=lambda v: int(v, 0), default=0x18ed63e900000001)
     ap.add_argument("case")
     args = ap.parse_args()
     try:
+        if args.case == "flood":
+            return flood(args)
         s = connect(args)
         rc = ping(s, args) if args.case == "ping" else hostile(s, args)
         s.close()

@@ -682,8 +682,10 @@ int lnet_socklnd_register(struct lnet *ln)
 		INIT_LIST_HEAD(&ks.ks_connd_accs);
 		INIT_LIST_HEAD(&ks.ks_notifyq);
 		ks.ks_max_handshakes = KSOCK_MAX_HANDSHAKES;
-		lnet_socklnd_set_accept(LNET_ACCEPT_SECURE, LNET_ACC_BACKLOG_DEF,
-					LNET_ACC_TIMEOUT_DEF);
+		/* Lustre's defaults, unless lnetd set them already */
+		if (!ks.ks_backlog)
+			lnet_socklnd_set_accept(LNET_ACCEPT_SECURE, LNET_ACC_BACKLOG_DEF,
+						LNET_ACC_TIMEOUT_DEF);
 		ks.ks_inited = true;
 	}
 	return lnet_lnd_register(ln, &lnet_socklnd);
