@@ -231,3 +231,23 @@ still open 0" ]
 	run client ping
 	[ "$status" -eq 0 ]
 }
+
+@test "accept settings: lnetd --help (made from lnet_tunables.h) and lnetd(8) state the same options, ranges and defaults" {
+	run "$LNETD_BIN" --help
+	[ "$status" -eq 0 ]
+	local n=0 opt range env def
+	# "  --accept-port N     ...:" then "      1-65535, default $LNET_ACCEPT_PORT, else 988"
+	while read -r opt range env def; do
+		grep -qx ".It Fl ${opt#-} Ar .*" "$TOP/man/lnetd.8"
+		grep -A1 -x ".Ev ${env#\$} ;" "$TOP/man/lnetd.8" | grep -q "^$range default $def"
+		n=$((n + 1))
+	done < <(awk '/^  --accept-/ { opt = $1; next }
+		opt && /default \$/ { sub(",", "", $3); print opt, $1, $3, $5; opt = "" }' <<<"$output")
+	[ "$n" -eq 3 ]
+	# the modes, secure first (the default)
+	[[ "$output" == *"default \$LNET_ACCEPT, else secure:"* ]]
+	for mode in secure all none; do
+		grep -q "^\.Cm $mode" "$TOP/man/lnetd.8"
+		[[ "$output" == *"  $mode "* ]]
+	done
+}
