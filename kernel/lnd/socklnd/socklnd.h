@@ -22,7 +22,7 @@ int lnet_socklnd_register(struct lnet *ln);
 
 /*
  * The TCP port the acceptors listen on and connections go to: 0 restores
- * LNET_ACCEPTOR_PORT (988). For tests and for lnetd's LNET_ACCEPT_PORT;
+ * LNET_ACCEPTOR_PORT (988). lnetd's --accept-port (or LNET_ACCEPT_PORT);
  * applies to NIs started afterwards.
  */
 void lnet_socklnd_set_port(u16 port);
