@@ -54,13 +54,10 @@ int cfg_ioc_fail(struct cfg_handle *h, int rc, struct cfg_err *err,
 		return cfg_fail(err, rc, loc,
 				"LNet is not configured: run 'lnetctl lnet configure'");
 	case -EPERM:
-		if (is_dev(h))
-			return cfg_fail(err, rc, loc,
-					"%s: permission denied: configuring LNet needs CAP_NET_ADMIN",
-					doing);
+		/* lnetd asks what /dev/lnet asks: one message for both */
 		return cfg_fail(err, rc, loc,
-				"%s: lnetd at %s accepts requests from root and its own user only",
-				doing, to);
+				"%s: permission denied: configuring LNet needs CAP_NET_ADMIN",
+				doing);
 	case -EPROTO:
 		return cfg_fail(err, rc, loc,
 				"%s: %s speaks another version of the LNet ABI (want %#x)",

@@ -18,8 +18,10 @@
  * ioc_len gets rc -EINVAL, len 0, and its connection is closed (the stream
  * cannot be resynchronised). The buffer comes back even when rc is not 0,
  * since some errors carry data (GET_UDSP -ENOSPC returns the size needed).
- * A connection whose peer (SO_PEERCRED) is neither root nor lnetd's own
- * uid gets -EPERM for every request.
+ * Anyone who can connect may run the commands that only read; those the
+ * ioctl table marks as modifying get -EPERM unless the connecting process
+ * held CAP_NET_ADMIN in lnetd's user namespace when its connection was
+ * accepted (cred.c tells how that is found out, and its limits).
  *
  * One request at a time per connection (the next is read once the reply
  * is out); requests of different connections run at the same time, so a
@@ -41,6 +43,12 @@ struct lnet;
 #define LNETD_REPLY_HEAD	8	/* s32 rc, u32 len */
 /* Connections served at once; more are accepted and closed with a log line. */
 #define LNETD_MAX_CONNS		256
+/*
+ * Of them, those kept for clients that may modify: anyone may connect (and
+ * hold connections open), so clients that may only show get at most
+ * LNETD_MAX_CONNS - LNETD_ADMIN_CONNS, and an administrator always gets in.
+ */
+#define LNETD_ADMIN_CONNS	32
 /*
  * Requests run on worker threads (lnet_ioctl() may wait for the network),
  * started as needed up to this many; more requests at once wait in a queue.
@@ -73,6 +81,20 @@ bool lnetd_req_started(const struct lnetd_req *r);
 /* Free the buffer and wait for a new head. */
 void lnetd_req_reset(struct lnetd_req *r);
 
+/* The connecting process, as SO_PEERCRED tells it (at connect()). */
+struct lnetd_peer {
+	pid_t pid;			/* in our pid namespace; 0: not visible */
+	uid_t uid;			/* effective uid */
+};
+
+/*
+ * May the process at the other end of the connected Unix socket @fd
+ * (@p from its SO_PEERCRED) modify LNet? 0 and *@may, or -errno (*@may
+ * false): -ESRCH it is gone or out of sight, -EPERM its uid changed since
+ * connect() or it is in another user namespace, -ENOENT no /proc...
+ */
+int lnetd_peer_may_modify(int fd, const struct lnetd_peer *p, bool *may);
+
 /*
  * Serve @listen_fd until a signal readable on @signal_fd (SIGTERM, SIGINT)
  * arrives. Returns 0 on a clean stop, -errno if the loop itself failed.
@@ -98,5 +120,13 @@ void lnetd_log(enum os_log_level level, const char *fmt, ...)
 #define lnetd_warn(...)	lnetd_log(OS_LOG_WARN, __VA_ARGS__)
 #define lnetd_info(...)	lnetd_log(OS_LOG_INFO, __VA_ARGS__)
 #define lnetd_debug(...)	lnetd_log(OS_LOG_DEBUG, __VA_ARGS__)
+/* A warning any local user can cause at will: its call site is rate limited. */
+#define lnetd_warn_ratelimited(...)					\
+	do {								\
+		static struct os_ratelimit lnetd_rl_;			\
+									\
+		if (os_ratelimit_ok(&lnetd_rl_))			\
+			lnetd_warn(__VA_ARGS__);			\
+	} while (0)
 
 #endif /* LNETD_H */

@@ -32,14 +32,43 @@ struct opts {
 	char *pidfile;
 	char *log;
 	bool foreground;
+	/* the acceptor's: options, else environment, else the table's */
+	const char *accept;
+	const char *acc[__LNET_ACC_MAX];
 };
+
+/* getopt values of the long-only options */
+enum { OPT_ACCEPT = 256, OPT_ACC_FIRST };
+
+#define ACC_NAME(id, name, opt, env, min, max, def, help)	[id] = #name,
+#define ACC_OPT(id, name, opt, env, min, max, def, help)	[id] = opt,
+#define ACC_ENV(id, name, opt, env, min, max, def, help)	[id] = env,
+#define ACC_MIN(id, name, opt, env, min, max, def, help)	[id] = min,
+#define ACC_MAX(id, name, opt, env, min, max, def, help)	[id] = max,
+#define ACC_DEF(id, name, opt, env, min, max, def, help)	[id] = def,
+#define ACC_HELP(id, name, opt, env, min, max, def, help)	[id] = help,
+static const char *const acc_name[] = { LNET_ACCEPTOR_TUNABLES(ACC_NAME) };
+static const char *const acc_opt[] = { LNET_ACCEPTOR_TUNABLES(ACC_OPT) };
+static const char *const acc_env[] = { LNET_ACCEPTOR_TUNABLES(ACC_ENV) };
+static const long acc_min[] = { LNET_ACCEPTOR_TUNABLES(ACC_MIN) };
+static const long acc_max[] = { LNET_ACCEPTOR_TUNABLES(ACC_MAX) };
+static const long acc_def[] = { LNET_ACCEPTOR_TUNABLES(ACC_DEF) };
+static const char *const acc_help[] = { LNET_ACCEPTOR_TUNABLES(ACC_HELP) };
+
+#define ACCEPT_NAME(id, name, help)	[id] = #name,
+#define ACCEPT_HELP(id, name, help)	[id] = help,
+static const char *const accept_name[] = { LNET_ACCEPT_MODES(ACCEPT_NAME) };
+static const char *const accept_help[] = { LNET_ACCEPT_MODES(ACCEPT_HELP) };
 
 static struct lnet the_lnet;
 
 static void usage(FILE *f)
 {
+	int i;
+
 	fprintf(f,
 		"usage: lnetd [--socket PATH] [--foreground] [--pidfile FILE] [--log FILE] [--verbose]\n"
+		"             [--accept MODE] [--accept-port N] [--accept-backlog N] [--accept-timeout S]\n"
 		"\n"
 		"Host one LNet instance and serve lnetctl on a Unix socket.\n"
 		"\n"
@@ -50,11 +79,18 @@ static void usage(FILE *f)
 		"  -v, --verbose       log debug lines too (each request served)\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Environment: LNET_SOCKET (default socket), LNET_ACCEPT_PORT (TCP port of the\n"
-		"socket LND's acceptors and of the connections it makes, default 988).\n"
+		"The socket LND's acceptor, as Lustre's lnet module parameters of these names:\n"
+		"  --accept MODE       which connections to take; default $LNET_ACCEPT, else %s:\n", CFG_DEFAULT_SOCKET,
+		accept_name[0]);
+	for (i = 0; i < __LNET_ACCEPT_MAX; i++)
+		fprintf(f, "                        %-6s %s\n", accept_name[i], accept_help[i]);
+	for (i = 0; i < __LNET_ACC_MAX; i++)
+		fprintf(f, "  --%s N%*s%s:\n%22s%ld-%ld, default $%s, else %ld\n",
+			acc_opt[i], (int)(16 - strlen(acc_opt[i])), "", acc_help[i], "",
+			acc_min[i], acc_max[i], acc_env[i], acc_def[i]);
+	fprintf(f,
 		"\n"
-		"Exit status: 0 clean shutdown (SIGTERM, SIGINT), 1 error, 2 usage error.\n",
-		CFG_DEFAULT_SOCKET);
+		"Exit status: 0 clean shutdown (SIGTERM, SIGINT), 1 error, 2 usage error.\n");
 }
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -94,6 +130,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "log", required_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "accept", required_argument, NULL, OPT_ACCEPT },
+#define ACC_LONGOPT(id, name, opt, env, min, max, def, help)	\
+		{ opt, required_argument, NULL, OPT_ACC_FIRST + id },
+		LNET_ACCEPTOR_TUNABLES(ACC_LONGOPT)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sock = getenv("LNET_SOCKET");
@@ -109,7 +149,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'l': o->log = absolute(optarg); break;
 		case 'v': os_log_max = OS_LOG_DEBUG; break;
 		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); exit(2);
+		case OPT_ACCEPT: o->accept = optarg; break;
+		default:
+			if (c >= OPT_ACC_FIRST && c < OPT_ACC_FIRST + __LNET_ACC_MAX) {
+				o->acc[c - OPT_ACC_FIRST] = optarg;
+				break;
+			}
+			usage(stderr);
+			exit(2);
 		}
 	}
 	if (optind < argc) {
@@ -186,7 +233,13 @@ static void check_existing(const char *path)
 	lnetd_info("removed stale socket %s", path);
 }
 
-/* Bound and listening, mode 0600 from the start (umask around bind). */
+/*
+ * Bound and listening, mode 0666: anyone on the host may connect and run
+ * the commands that only read (as anyone may read /proc/net); those that
+ * modify need CAP_NET_ADMIN, checked per connection (cred.c), not by the
+ * file mode, which could only tell users and groups apart. The umask
+ * around bind keeps the mode exact whatever the caller's umask.
+ */
 static int open_listener(const char *path)
 {
 	struct sockaddr_un sa;
@@ -197,12 +250,12 @@ static int open_listener(const char *path)
 	if (fd < 0)
 		die("socket: %s", strerror(errno));
 	fill_addr(&sa, path);
-	old = umask(0177);
+	old = umask(0111);
 	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 	umask(old);
 	if (rc)
 		die("cannot bind %s: %s", path, strerror(errno));
-	if (chmod(path, 0600) || listen(fd, 64)) {
+	if (chmod(path, 0666) || listen(fd, 64)) {
 		rc = errno;
 		unlink(path);
 		die("cannot listen on %s: %s", path, strerror(rc));
@@ -303,20 +356,81 @@ static int signal_fd(void)
 	return fd;
 }
 
-/* LNET_ACCEPT_PORT: the socket LND's TCP port (tests run several nodes). */
-static void set_accept_port(void)
+/* Options name the setting with "--", the environment with its variable. */
+static void bad_setting(const char *opt, const char *env, bool from_opt,
+			const char *v, const char *allowed)
 {
-	const char *v = getenv("LNET_ACCEPT_PORT");
-	char *end;
-	long port;
+	if (from_opt) {
+		fprintf(stderr, "lnetd: invalid --%s '%s': expected %s\n", opt, v, allowed);
+		exit(2);
+	}
+	die("invalid %s '%s': expected %s", env, v, allowed);
+}
+
+static enum lnet_accept_mode accept_mode(const char *opt)
+{
+	const char *v = opt ? opt : getenv("LNET_ACCEPT");
+	char allowed[64] = "";
+	int i;
 
 	if (!v || !*v)
-		return;
+		return (enum lnet_accept_mode)0;
+	for (i = 0; i < __LNET_ACCEPT_MAX; i++) {
+		if (!strcmp(v, accept_name[i]))
+			return (enum lnet_accept_mode)i;
+		snprintf(allowed + strlen(allowed), sizeof(allowed) - strlen(allowed),
+			 "%s%s", i ? (i + 1 < __LNET_ACCEPT_MAX ? ", " : " or ") : "",
+			 accept_name[i]);
+	}
+	bad_setting("accept", "LNET_ACCEPT", opt != NULL, v, allowed);
+	return (enum lnet_accept_mode)0;
+}
+
+/* Row @i of LNET_ACCEPTOR_TUNABLES: the option's value, the variable's, the default. */
+static long acc_value(const struct opts *o, int i)
+{
+	const char *v = o->acc[i] ? o->acc[i] : getenv(acc_env[i]);
+	char allowed[64], *end;
+	long n;
+
+	if (!o->acc[i] && (!v || !*v))
+		return acc_def[i];
 	errno = 0;
-	port = strtol(v, &end, 10);
-	if (errno || *end || port < 1 || port > 65535)
-		die("invalid LNET_ACCEPT_PORT '%s': expected a TCP port 1-65535", v);
-	lnet_socklnd_set_port((u16)port);
+	n = strtol(v, &end, 10);
+	if (!*v || errno || *end || n < acc_min[i] || n > acc_max[i]) {
+		snprintf(allowed, sizeof(allowed), "an integer %ld-%ld", acc_min[i], acc_max[i]);
+		bad_setting(acc_opt[i], acc_env[i], o->acc[i] != NULL, v, allowed);
+	}
+	return n;
+}
+
+/* The acceptor's settings in force, for the log. */
+static char acceptor_line[160];
+
+/*
+ * The acceptor's settings, checked before anything starts (a bad option
+ * is a usage error, a bad variable an error) and given to the socket LND.
+ * The line main() logs once the daemon runs tells them, as Lustre's
+ * acceptor logs its mode and port when it starts.
+ */
+static void set_acceptor(const struct opts *o)
+{
+	enum lnet_accept_mode mode = accept_mode(o->accept);
+	long v[__LNET_ACC_MAX];
+	size_t used;
+	int i;
+
+	used = (size_t)snprintf(acceptor_line, sizeof(acceptor_line), "accept=%s",
+				accept_name[mode]);
+	for (i = 0; i < __LNET_ACC_MAX; i++) {
+		v[i] = acc_value(o, i);
+		if (used < sizeof(acceptor_line))
+			used += (size_t)snprintf(acceptor_line + used,
+						 sizeof(acceptor_line) - used,
+						 " %s=%ld", acc_name[i], v[i]);
+	}
+	lnet_socklnd_set_port((u16)v[LNET_ACC_PORT]);
+	lnet_socklnd_set_accept(mode, (u32)v[LNET_ACC_BACKLOG], (u32)v[LNET_ACC_TIMEOUT]);
 }
 
 /* lnetd's own LND (lolnd is built in): before any configure. */
@@ -336,9 +450,9 @@ int main(int argc, char **argv)
 	int lfd, sfd, ready = -1, rc;
 
 	parse_opts(argc, argv, &o);
-	set_accept_port();
 	if (o.log)
 		open_log(o.log);
+	set_acceptor(&o);
 	signal(SIGPIPE, SIG_IGN);
 	make_parent(o.socket);
 	check_existing(o.socket);
@@ -370,6 +484,7 @@ int main(int argc, char **argv)
 	if (ready >= 0)
 		detach_stdio();
 	lnetd_info("serving %s (pid %d)", o.socket, (int)getpid());
+	lnetd_info("socket LND acceptor: %s", acceptor_line);
 	if (ready >= 0) {
 		if (write(ready, "1", 1) != 1)
 			lnetd_err("cannot tell the parent we are ready: %s", strerror(errno));

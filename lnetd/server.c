@@ -36,7 +36,7 @@
 struct conn {
 	struct conn *next, *prev;	/* on the conns list */
 	int fd;
-	bool allowed;			/* peer uid is root or ours */
+	bool may_modify;		/* CAP_NET_ADMIN when accepted (cred.c) */
 	bool closing;			/* close once the reply is out */
 	uid_t uid;
 	pid_t pid;
@@ -73,7 +73,7 @@ static struct {
 static int listen_tag, signal_tag, done_tag;
 /* Every open connection, so that shutdown can close them all. */
 static struct conn *conns;
-static unsigned int nconns;
+static unsigned int nconns, nshow_conns;	/* all, and those that may only show */
 /* Held open so that a connection can be accepted (and dropped) at EMFILE. */
 static int spare_fd = -1;
 
@@ -101,8 +101,10 @@ static void conn_close(int ep, struct conn *c)
 	close(c->fd);
 	lnetd_req_reset(&c->req);
 	free(c->out);
-	free(c);
 	nconns--;
+	if (!c->may_modify)
+		nshow_conns--;
+	free(c);
 }
 
 static int conn_watch(int ep, struct conn *c, u32 events)
@@ -152,7 +154,11 @@ static void *worker_main(void *arg)
 		pool.ntodo--;
 		pool.nbusy++;
 		pthread_mutex_unlock(&pool.lock);
-		c->rc = lnet_ioctl(pool.ln, c->req.cmd, c->req.buf, c->req.len, true);
+		c->rc = lnet_ioctl(pool.ln, c->req.cmd, c->req.buf, c->req.len,
+				   c->may_modify);
+		if (c->rc == -EPERM && !c->may_modify)
+			lnetd_warn_ratelimited("client pid %d uid %u: request 0x%08x refused: it modifies LNet and the client has no CAP_NET_ADMIN",
+				   (int)c->pid, (unsigned int)c->uid, c->req.cmd);
 		lnetd_debug("request 0x%08x of pid %d: %d", c->req.cmd, (int)c->pid, c->rc);
 		pthread_mutex_lock(&pool.lock);
 		pool.nbusy--;
@@ -220,18 +226,6 @@ static int conn_dispatch(int ep, struct conn *c)
 	return 0;
 }
 
-/* The whole request is in: give it to a worker (or refuse it). */
-static int conn_run(int ep, struct conn *c)
-{
-	int rc;
-
-	if (c->allowed)
-		return conn_dispatch(ep, c);
-	rc = conn_reply(ep, c, -EPERM, c->req.buf, c->req.len);
-	lnetd_req_reset(&c->req);
-	return rc;
-}
-
 /*
  * The head's ioc_len is out of range: answered, and the connection
  * dropped (the stream cannot be resynchronised).
@@ -273,7 +267,7 @@ static int conn_read(int ep, struct conn *c)
 		if (rc == -EINVAL)
 			rc = conn_refuse_len(ep, c);
 		else if (rc == 1)
-			rc = conn_run(ep, c);
+			rc = conn_dispatch(ep, c);
 		return rc ? rc : 1;
 	}
 }
@@ -317,25 +311,39 @@ static void conn_event(int ep, struct conn *c, u32 events)
 		conn_close(ep, c);
 }
 
+/*
+ * Who connected, and may it modify? Anything unknown leaves it to the
+ * commands that only read.
+ */
+static void conn_peer(struct conn *c)
+{
+	struct lnetd_peer p = { .uid = (uid_t)-1 };
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int rc;
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
+		p.pid = cred.pid;
+		p.uid = cred.uid;
+		rc = lnetd_peer_may_modify(c->fd, &p, &c->may_modify);
+	} else {
+		rc = -errno;
+	}
+	c->pid = p.pid;
+	c->uid = p.uid;
+	if (rc)
+		lnetd_debug("client pid %d uid %u: may only show (%s)", (int)c->pid,
+			   (unsigned int)c->uid, strerror(-rc));
+}
+
 static struct conn *conn_new(int fd)
 {
 	struct conn *c = calloc(1, sizeof(*c));
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
 
 	if (!c)
 		return NULL;
 	c->fd = fd;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0) {
-		c->uid = cred.uid;
-		c->pid = cred.pid;
-		c->allowed = cred.uid == 0 || cred.uid == geteuid();
-	} else {
-		c->uid = (uid_t)-1;
-	}
-	if (!c->allowed)
-		lnetd_warn("client pid %d uid %u: refused (only root and uid %u may configure LNet)",
-			   (int)c->pid, (unsigned int)c->uid, (unsigned int)geteuid());
+	conn_peer(c);
 	return c;
 }
 
@@ -375,11 +383,18 @@ static void accept_one(int ep, int listen_fd)
 		return;
 	}
 	if (nconns >= LNETD_MAX_CONNS) {
-		lnetd_warn("%u connections open already, refusing one more", nconns);
+		lnetd_warn_ratelimited("%u connections open already, refusing one more", nconns);
 		close(fd);
 		return;
 	}
 	c = conn_new(fd);
+	if (c && !c->may_modify && nshow_conns >= LNETD_MAX_CONNS - LNETD_ADMIN_CONNS) {
+		lnetd_warn_ratelimited("client pid %d uid %u: %u connections of clients without CAP_NET_ADMIN open already, refusing one more",
+			   (int)c->pid, (unsigned int)c->uid, nshow_conns);
+		free(c);
+		close(fd);
+		return;
+	}
 	ev.data.ptr = c;
 	if (!c || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev)) {
 		lnetd_err("cannot serve a new connection: %s", strerror(errno));
@@ -393,6 +408,8 @@ static void accept_one(int ep, int listen_fd)
 		conns->prev = c;
 	conns = c;
 	nconns++;
+	if (!c->may_modify)
+		nshow_conns++;
 }
 
 /* Returns true when the signal asks lnetd to stop. */

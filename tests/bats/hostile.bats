@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
 # Bad and hostile input on the wire: a scripted peer (tests/tools/
-# lnet_client.py) connects from 10.11.0.2 to lnetd's tcp NI 10.11.0.1@tcp
-# (port 988) and sends a bad acceptor request, a bad hello, a truncated or
+# lnet_client.py) connects from 10.11.0.2, from a privileged port as
+# accept=secure asks (accept.bats has the rules, the deadlines and the
+# floods), to lnetd's tcp NI 10.11.0.1@tcp (port 988) and sends a bad acceptor request, a bad hello, a truncated or
 # oversized message header, or garbage. Each time lnetd must log exactly one
 # line about that connection naming the reason, close it, and go on
 # serving: lnetctl still answers, 0@lo still pings, and a well-behaved

@@ -23,6 +23,14 @@ connects from IP (default 10.11.0.2) to the acceptor at --dst (default
   garbage-after-hello a good handshake, then 200 bytes of seeded garbage
   ping                a good handshake, then an LNet ping (GET on portal 0)
                       whose REPLY is decoded and printed
+  silent              nothing: waits for the acceptor's deadline
+  drip                the acceptor request, one byte every 0.3 s
+  half-hello          a good acceptor request and 20 bytes of a hello
+  flood               --count connections at once, each sending nothing
+                      (or --send-request: a good acceptor request), held
+                      open: prints how many the acceptor closed at once
+                      (within 1 s of their connect), how many later, and
+                      how many were still open after --timeout
   hello-other-version a good acceptor request, then a hello of the other
                       version (V3 on IPv6, V4 on IPv4): prints the hello
                       the acceptor answers with, then waits for the close
@@ -31,12 +39,19 @@ With IPv6 addresses (--src 2001:db8::2 --dst 2001:db8::1) the handshake is
 Lustre's IPv6 one: acceptor request v2 (20-byte NID), hello V4, 120-byte
 message headers.
 
+The connection comes from a privileged port (512-1023, as Lustre's), or
+with --insecure from a port above 1023 that the system picks.
+
+silent, drip and half-hello print "open S s" (the connection's life, to
+a tenth of a second) before "closed".
+
 For the hostile cases it then waits (--timeout S, default 10) for the
 peer to close the connection: exit 0 and "closed" when it does, exit 1
 when it does not. Every run prints "local IP:PORT" first, so the caller
 can find the log line about this very connection.
 """
 import argparse
+import errno
 import os
 import random
 import select
@@ -60,12 +75,41 @@ def version(args):
     return w.PROTO_V4 if is_v6(args) else w.PROTO_V3
 
 
-def connect(args):
+def connect_from(args, port):
     s = socket.socket(socket.AF_INET6 if is_v6(args) else socket.AF_INET,
                       socket.SOCK_STREAM)
-    s.bind((args.src, 0))
-    s.settimeout(args.timeout)
-    s.connect((args.dst, args.port))
+    try:
+        # a port of ours in TIME_WAIT may be bound again (connect tells
+        # whether the whole address pair is free)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((args.src, port))
+        s.settimeout(args.timeout)
+        s.connect((args.dst, args.port))
+    except OSError:
+        s.close()
+        raise
+    return s
+
+
+def connect(args):
+    """From a privileged port, as a Lustre node connects (accept=secure
+    takes no other), unless --insecure: then from one the system picks.
+    The privileged ports are tried from a random one down, so that runs
+    close together do not meet each other's TIME_WAIT."""
+    if args.insecure:
+        s = connect_from(args, 0)
+    else:
+        start = random.SystemRandom().randrange(512, 1024)
+        for i in range(512):
+            port = 512 + (start - 512 - i) % 512
+            try:
+                s = connect_from(args, port)
+                break
+            except OSError as e:
+                if e.errno not in (errno.EADDRINUSE, errno.EADDRNOTAVAIL):
+                    raise
+        else:
+            raise OSError(errno.EADDRINUSE, "no privileged port is free")
     addr, port = s.getsockname()[:2]
     print("local %s:%d" % ("[%s]" % addr if is_v6(args) else addr, port))
     return s
@@ -148,6 +192,8 @@ def hostile(s, args):
         s.sendall(acceptor_req(args, dst) + w.hello(me, peer, version=other))
         h = w.decode_hello(recv_exact(s, 80 if is_v6(args) else 56))
         print("answer version %d from %s kind %d" % (h["version"], h["src"], h["kind"]))
+    elif c in ("silent", "drip", "half-hello"):
+        return stalled(s, args, dst)
     elif c == "garbage":
         g = garbage(args.seed)
         print("garbage magic 0x%08x version %d" % struct.unpack_from("<II", g))
@@ -172,6 +218,79 @@ def hostile(s, args):
         return 0
     print("still open after %gs" % args.timeout)
     return 1
+
+
+def stalled(s, args, dst):
+    """A handshake that never completes: how long the acceptor keeps it."""
+    start = time.monotonic()
+    if args.case == "half-hello":
+        s.sendall(w.acceptor_req(dst) + w.hello(args.src + "@tcp", dst)[:20])
+    if args.case == "drip":
+        req, closed = w.acceptor_req(dst), False
+        for i in range(len(req)):
+            try:
+                s.send(req[i:i + 1])
+            except OSError:
+                closed = True
+                break
+            if wait_closed(s, 0.3):
+                closed = True
+                break
+    else:
+        closed = wait_closed(s, args.timeout)
+    if not closed:
+        closed = wait_closed(s, args.timeout)
+    print("open %.1f s" % (time.monotonic() - start))
+    print("closed" if closed else "still open after %gs" % args.timeout)
+    return 0 if closed else 1
+
+
+def flood(args):
+    """--count connections held open; when and whether the acceptor closes them."""
+    dst = args.dst + "@tcp"
+    socks = []
+    for _ in range(args.count):
+        s = quiet_connect(args)
+        if args.send_request:
+            s.sendall(w.acceptor_req(dst))
+        s.setblocking(False)
+        socks.append((s, time.monotonic()))
+    print("flood %d" % len(socks), flush=True)
+    at_once = later = 0
+    end = time.monotonic() + args.timeout
+    open_ = dict((s.fileno(), (s, t)) for s, t in socks)
+    while open_ and time.monotonic() < end:
+        r, _, _ = select.select(list(open_), [], [], max(0, end - time.monotonic()))
+        for fd in r:
+            s, t = open_[fd]
+            try:
+                if s.recv(65536):
+                    continue
+            except BlockingIOError:
+                continue
+            except ConnectionResetError:
+                pass
+            if time.monotonic() - t < 1.0:
+                at_once += 1
+            else:
+                later += 1
+            del open_[fd]
+    print("closed at once %d" % at_once)
+    print("closed later %d" % later)
+    print("still open %d" % len(open_))
+    for s, _ in socks:
+        s.close()
+    return 0
+
+
+def quiet_connect(args):
+    """connect() without its "local" line (a flood would print hundreds)."""
+    out, sys.stdout = sys.stdout, open(os.devnull, "w")
+    try:
+        return connect(args)
+    finally:
+        sys.stdout.close()
+        sys.stdout = out
 
 
 def ping(s, args):
@@ -203,12 +322,19 @@ def main():
     ap.add_argument("--port", type=int, default=w.ACCEPTOR_PORT)
     ap.add_argument("--timeout", type=float, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--insecure", action="store_true",
+                    help="connect from an unprivileged port")
+    ap.add_argument("--count", type=int, default=300, help="flood: connections")
+    ap.add_argument("--send-request", action="store_true",
+                    help="flood: send a good acceptor request on each")
     ap.add_argument("--acceptor-version", type=int, default=w.ACCEPTOR_VERSION,
                     help="the acceptor request's form: 1, or 2 (20-byte NID)")
     ap.add_argument("--incarnation", type=lambda v: int(v, 0), default=0x18ed63e900000001)
     ap.add_argument("case")
     args = ap.parse_args()
     try:
+        if args.case == "flood":
+            return flood(args)
         s = connect(args)
         rc = ping(s, args) if args.case == "ping" else hostile(s, args)
         s.close()

@@ -462,24 +462,40 @@ static void test_connection_kinds(void **state)
 static struct lnet_nid fake;	/* 127.0.0.3@tcp: the raw client's NID */
 
 /*
- * A blocking TCP connection 127.0.0.1:any -> B:988, with a receive buffer
- * of @rcvbuf bytes (0: the system's); its local port in *@port.
+ * A blocking TCP connection from A's address, from a privileged port as a
+ * Lustre peer connects (the acceptor's default, accept=secure, takes no
+ * other), to B:988, with a receive buffer of @rcvbuf bytes (0: the
+ * system's); its local port in *@port. The ports go round 900 down to
+ * 512, below those the LND's own connections take first (1023 down), and
+ * a port still in TIME_WAIT towards B is skipped.
  */
 static int raw_connect_rcvbuf(u16 *port, int rcvbuf)
 {
+	static u16 next = 900;
 	struct sockaddr_in a = { .sin_family = AF_INET }, b = { .sin_family = AF_INET };
 	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int fd = -1, one = 1, tries;
 
-	assert_true(fd >= 0);
-	if (rcvbuf)
-		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
-					    sizeof(rcvbuf)), 0);
 	memcpy(&a.sin_addr, A.addr, 4);
 	memcpy(&b.sin_addr, B.addr, 4);
 	b.sin_port = htons(LNET_ACCEPTOR_PORT);
-	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	assert_int_equal(connect(fd, (struct sockaddr *)&b, sizeof(b)), 0);
+	for (tries = 0; tries < 389; tries++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		assert_true(fd >= 0);
+		if (rcvbuf)
+			assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+						    sizeof(rcvbuf)), 0);
+		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)), 0);
+		a.sin_port = htons(next);
+		next = next > 512 ? next - 1 : 900;
+		if (!bind(fd, (struct sockaddr *)&a, sizeof(a)) &&
+		    !connect(fd, (struct sockaddr *)&b, sizeof(b)))
+			break;
+		assert_true(errno == EADDRINUSE || errno == EADDRNOTAVAIL);
+		close(fd);
+		fd = -1;
+	}
+	assert_true(fd >= 0);
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
 	*port = ntohs(a.sin_port);
 	return fd;
@@ -1385,13 +1401,27 @@ static void raw_unknown_nid(const struct lnet_nid *dst)
 		.acr_version = LNET_PROTO_ACCEPTOR_VERSION,
 		.acr_nid = *dst,
 	};
+	struct sockaddr_in a = { .sin_family = AF_INET };
 	u8 buf[LNET_WIRE_ACCEPT_LEN];
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	int fd = -1, one = 1;
+	u16 port;
 
-	assert_true(fd >= 0);
 	b.sin_addr.s_addr = htonl(0x7f000007);
 	b.sin_port = htons(LNET_ACCEPTOR_PORT);
-	assert_int_equal(connect(fd, (struct sockaddr *)&b, sizeof(b)), 0);
+	/* from a privileged port (accept=secure), below raw_connect's */
+	for (port = 500; port > 400 && fd < 0; port--) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		assert_true(fd >= 0);
+		assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)), 0);
+		a.sin_port = htons(port);
+		if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+		    connect(fd, (struct sockaddr *)&b, sizeof(b))) {
+			assert_true(errno == EADDRINUSE || errno == EADDRNOTAVAIL);
+			close(fd);
+			fd = -1;
+		}
+	}
+	assert_true(fd >= 0);
 	assert_int_equal(lnet_acceptor_req_encode(&r, buf), 0);
 	raw_write(fd, buf, sizeof(buf));
 	assert_true(raw_closed(fd));

@@ -26,8 +26,9 @@
  *   EPROTO     ioc_version is not LNET_IOC_VERSION.
  *   ENOTTY     unknown command, or the size in the command number is not the
  *              size of the command's structure.
- *   EPERM      a mutating command from a caller without CAP_NET_ADMIN (kernel)
- *              or whose uid is neither root nor lnetd's uid (lnetd).
+ *   EPERM      a mutating command from a caller without CAP_NET_ADMIN, in
+ *              the kernel's or (lnetd, which checks the process that
+ *              connected to its socket) lnetd's user namespace.
  *   ENETDOWN   LNet is not configured (every command but CONFIGURE and
  *              UNCONFIGURE). Rules, nets and peers live between CONFIGURE
  *              and UNCONFIGURE; UNCONFIGURE frees all of them.

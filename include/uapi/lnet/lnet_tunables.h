@@ -118,6 +118,41 @@
 	X(LNET_BUF_SMALL, small, 1, 1048576, 16384)			\
 	X(LNET_BUF_LARGE, large, 1, 1048576, 1024)
 
+/*
+ * The acceptor's settings: Lustre's lnet module parameters of these
+ * names (fixed when LNet loads, read-only after), and the environment
+ * variables of its user-space acceptor. lnetd takes them as options
+ * (--accept-port ...) or from the environment, before any NI starts; no
+ * ioctl carries them. Rows X(id, name, opt, env, min, max, def, help):
+ *   accept_port     the TCP port of every node's acceptor: ours listen on
+ *                   it and our connections go to it
+ *   accept_backlog  the listen(2) backlog of each acceptor
+ *   accept_timeout  seconds a new connection has for its acceptor request
+ *                   and hello before it is dropped
+ */
+#define LNET_ACCEPTOR_TUNABLES(X)					\
+	X(LNET_ACC_PORT, accept_port, "accept-port", "LNET_ACCEPT_PORT",	\
+	  1, 65535, 988, "TCP port of the acceptors, the same on every node") \
+	X(LNET_ACC_BACKLOG, accept_backlog, "accept-backlog",		\
+	  "LNET_ACCEPT_BACKLOG", 1, 65535, 127,				\
+	  "listen backlog of each acceptor")				\
+	X(LNET_ACC_TIMEOUT, accept_timeout, "accept-timeout",		\
+	  "LNET_ACCEPT_TIMEOUT", 1, 3600, 5,				\
+	  "seconds a connection has for its acceptor request and hello")
+
+/*
+ * `accept`: the connections the acceptors take (Lustre's module parameter
+ * accept, LNET_ACCEPT in its user-space acceptor). Rows X(id, name, help);
+ * the first is the default. A privileged port is one below 1024, which
+ * only a process with CAP_NET_BIND_SERVICE can bind: our connections come
+ * from 1023 down to 512 when they may (see the socket LND).
+ */
+#define LNET_ACCEPT_MODES(X)						\
+	X(LNET_ACCEPT_SECURE, secure,					\
+	  "only connections from privileged ports (below 1024)")	\
+	X(LNET_ACCEPT_ALL, all, "connections from any port")		\
+	X(LNET_ACCEPT_NONE, none, "no acceptor: only our own connections")
+
 /* --- what the tables make ------------------------------------------------- */
 
 #define __LNET_TUN_ENUM(id, name, opt, letter, min, max, def, help)	id,
@@ -129,6 +164,21 @@
 #define __LNET_BUF_ENUM(id, name, min, max, def)	id,
 #define __LNET_BUF_NUMS(id, name, min, max, def)		\
 	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
+
+#define __LNET_ACC_ENUM(id, name, opt, env, min, max, def, help)	id,
+#define __LNET_ACC_NUMS(id, name, opt, env, min, max, def, help)	\
+	id##_MIN = (min), id##_MAX = (max), id##_DEF = (def),
+#define __LNET_ACCEPT_ENUM(id, name, help)	id,
+
+enum lnet_acceptor_tunable {
+	LNET_ACCEPTOR_TUNABLES(__LNET_ACC_ENUM)
+	__LNET_ACC_MAX
+};
+
+enum lnet_accept_mode {
+	LNET_ACCEPT_MODES(__LNET_ACCEPT_ENUM)
+	__LNET_ACCEPT_MAX
+};
 
 enum lnet_ni_tunable {
 	LNET_NI_TUNABLES(__LNET_TUN_ENUM)
@@ -160,6 +210,7 @@ enum {
 	LNET_SOCK_TUNABLES(__LNET_TUN_NUMS)
 	LNET_GLOBALS(__LNET_GLOBAL_NUMS)
 	LNET_BUFFERS(__LNET_BUF_NUMS)
+	LNET_ACCEPTOR_TUNABLES(__LNET_ACC_NUMS)
 };
 
 /* Only LNET_ names stay for the includer. */
@@ -169,5 +220,8 @@ enum {
 #undef __LNET_GLOBAL_NUMS
 #undef __LNET_BUF_ENUM
 #undef __LNET_BUF_NUMS
+#undef __LNET_ACC_ENUM
+#undef __LNET_ACC_NUMS
+#undef __LNET_ACCEPT_ENUM
 
 #endif /* _UAPI_LNET_TUNABLES_H */

@@ -279,7 +279,7 @@ static int ksock_listener_open(const struct os_sockaddr *addr, u16 port,
 	l->l_addr = *addr;
 	l->l_port = port;
 	ksock_addr_name(addr, port, name, sizeof(name));
-	rc = os_sock_listen_at(addr, port, 127, &l->l_sock);
+	rc = os_sock_listen_at(addr, port, (int)ks.ks_backlog, &l->l_sock);
 	if (!rc)
 		rc = os_pollset_create(&l->l_ps);
 	if (!rc)
@@ -407,7 +407,8 @@ static int ksock_startup(struct lnet *ln, struct lnet_ni *ni)
 
 	os_mutex_lock(&ks.ks_thread_mutex);
 	rc = ksock_threads_start();
-	if (!rc)
+	/* accept=none: no listener; our own connections carry everything */
+	if (!rc && ks.ks_accept != LNET_ACCEPT_NONE)
 		rc = ksock_net_listen(net);
 	if (rc) {
 		if (ksock_threads_idle())
@@ -661,6 +662,14 @@ void lnet_socklnd_set_port(u16 port)
 	ks.ks_port = port;
 }
 
+/* Before any NI starts: the acceptor threads read them unlocked. */
+void lnet_socklnd_set_accept(enum lnet_accept_mode mode, u32 backlog, u32 timeout_s)
+{
+	ks.ks_accept = mode;
+	ks.ks_backlog = backlog;
+	ks.ks_handshake_ns = (u64)timeout_s * 1000000000ULL;
+}
+
 int lnet_socklnd_register(struct lnet *ln)
 {
 	if (!ks.ks_inited) {
@@ -673,6 +682,10 @@ int lnet_socklnd_register(struct lnet *ln)
 		INIT_LIST_HEAD(&ks.ks_connd_accs);
 		INIT_LIST_HEAD(&ks.ks_notifyq);
 		ks.ks_max_handshakes = KSOCK_MAX_HANDSHAKES;
+		/* Lustre's defaults, unless lnetd set them already */
+		if (!ks.ks_backlog)
+			lnet_socklnd_set_accept(LNET_ACCEPT_SECURE, LNET_ACC_BACKLOG_DEF,
+						LNET_ACC_TIMEOUT_DEF);
 		ks.ks_inited = true;
 	}
 	return lnet_lnd_register(ln, &lnet_socklnd);

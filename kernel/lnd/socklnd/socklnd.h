@@ -22,9 +22,18 @@ int lnet_socklnd_register(struct lnet *ln);
 
 /*
  * The TCP port the acceptors listen on and connections go to: 0 restores
- * LNET_ACCEPTOR_PORT (988). For tests and for lnetd's LNET_ACCEPT_PORT;
+ * LNET_ACCEPTOR_PORT (988). lnetd's --accept-port (or LNET_ACCEPT_PORT);
  * applies to NIs started afterwards.
  */
 void lnet_socklnd_set_port(u16 port);
+
+/*
+ * The acceptor's other settings (lnet_tunables.h: LNET_ACCEPT_MODES,
+ * LNET_ACCEPTOR_TUNABLES), checked against their table by the caller:
+ * which connections it takes (secure: from privileged ports only; none:
+ * no listener, our own connections only), its listen backlog, and the
+ * seconds a connection has for its handshake. For NIs started afterwards.
+ */
+void lnet_socklnd_set_accept(enum lnet_accept_mode mode, u32 backlog, u32 timeout_s);
 
 #endif /* LNET_SOCKLND_H */

@@ -16,34 +16,6 @@
 /* Room for a refusal: "it is for <NID>, not for our <up to 4 NIDs>". */
 #define KSOCK_HS_WHY		(6 * LNET_NID_STR_MAX)
 
-enum ksock_hs_state {
-	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN, then v2's rest */
-	KSOCK_HS_HELLO,			/* its magic and version: 8 bytes */
-	KSOCK_HS_HELLO_REST,		/* the rest of its version's fixed part */
-	KSOCK_HS_IPS,			/* then 4 bytes per announced IP (V3) */
-};
-
-/* One accepted connection in its handshake. */
-struct ksock_hs {
-	struct list_head h_list;	/* on ka_pending, oldest first */
-	struct os_sock *h_sock;
-	char h_name[KSOCK_NAME_LEN];	/* "a.b.c.d:port" or "[v6]:port" of the peer */
-	u64 h_deadline;
-	enum ksock_hs_state h_state;
-	struct lnet_nid h_nid;		/* the NI its request named */
-	u32 h_version;			/* that NI's hello version */
-	struct ksock_hello h_hello;
-	u32 h_got, h_need;
-	u8 h_buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
-};
-
-/* The acceptor thread's own state. */
-struct ksock_acceptor_ctx {
-	struct ksock_listener *ka_l;
-	struct list_head ka_pending;	/* struct ksock_hs */
-	u32 ka_npending;
-};
-
 /*
  * With ks_lock held: the NI of @l's address and port whose NID is @nid,
  * not shutting down, or NULL.
@@ -258,7 +230,7 @@ static void ksock_hs_answer(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
 }
 
 /* Data (or an error) on @hs's socket. */
-static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
+void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 {
 	char why[KSOCK_HS_WHY];
 	int rc;
@@ -272,22 +244,49 @@ static void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs)
 		ksock_hs_complete(ka, hs);
 }
 
+/*
+ * May a new connection from @port start a handshake? With accept=secure
+ * (Lustre's default) only a privileged source port, one that only a
+ * privileged process can bind, as Lustre's acceptor checks before reading
+ * anything; and never more than ks_max_handshakes at once per listener,
+ * so that a flood of connections that send nothing costs a bounded number
+ * of slots, each for accept_timeout at most. NULL, or why not.
+ */
+static const char *ksock_hs_refuse(struct ksock_acceptor_ctx *ka, u16 port,
+				   char *why, size_t wlen)
+{
+	enum lnet_accept_mode mode;
+	u32 max;
+
+	os_mutex_lock(&ks.ks_lock);
+	max = ks.ks_max_handshakes;
+	mode = ks.ks_accept;
+	os_mutex_unlock(&ks.ks_lock);
+	if (mode == LNET_ACCEPT_SECURE && port > KSOCK_MAX_RESV_PORT) {
+		snprintf(why, wlen, "insecure port %u (accept=secure takes ports up to %u only)",
+			 port, KSOCK_MAX_RESV_PORT);
+		return why;
+	}
+	if (ka->ka_npending >= max) {
+		snprintf(why, wlen, "%u handshakes are in progress already",
+			 ka->ka_npending);
+		return why;
+	}
+	return NULL;
+}
+
 /* A connection the listener accepted: its handshake starts. */
-static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
-			   const struct os_sockaddr *addr, u16 port)
+void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
+		    const struct os_sockaddr *addr, u16 port)
 {
 	struct ksock_hs *hs;
-	char name[KSOCK_NAME_LEN];
-	u32 max;
+	char name[KSOCK_NAME_LEN], why[96];
 	int rc;
 
 	ksock_addr_name(addr, port, name, sizeof(name));
-	os_mutex_lock(&ks.ks_lock);
-	max = ks.ks_max_handshakes;
-	os_mutex_unlock(&ks.ks_lock);
-	if (ka->ka_npending >= max) {
-		os_warn_ratelimited("socklnd: %s: refusing the connection: %u handshakes are in progress already\n",
-			name, ka->ka_npending);
+	if (ksock_hs_refuse(ka, port, why, sizeof(why))) {
+		os_warn_ratelimited("socklnd: %s: refusing the connection: %s\n",
+				    name, why);
 		goto err_close;
 	}
 	hs = os_zalloc(sizeof(*hs));
@@ -295,7 +294,7 @@ static void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
 		goto err_close;
 	hs->h_sock = s;
 	memcpy(hs->h_name, name, sizeof(name));
-	hs->h_deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
+	hs->h_deadline = os_now_ns() + ks.ks_handshake_ns;
 	hs->h_need = LNET_WIRE_ACCEPT_LEN;
 	list_add_tail(&hs->h_list, &ka->ka_pending);
 	ka->ka_npending++;
@@ -338,7 +337,7 @@ static void ksock_accept_all(struct ksock_acceptor_ctx *ka)
 }
 
 /* Refuse the handshakes past their deadline; ms until the next one (<= 1 s). */
-static int ksock_hs_expire(struct ksock_acceptor_ctx *ka, u64 now)
+int ksock_hs_expire(struct ksock_acceptor_ctx *ka, u64 now)
 {
 	struct ksock_hs *hs, *tmp;
 	u64 wait = 1000000000ULL;

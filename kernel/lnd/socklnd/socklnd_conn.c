@@ -426,7 +426,7 @@ void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const cha
 static void ksock_passive(struct ksock_acc *acc)
 {
 	struct ksock_net *net = acc->a_net;
-	u64 deadline = os_now_ns() + KSOCK_HANDSHAKE_NS;
+	u64 deadline = os_now_ns() + ks.ks_handshake_ns;
 	struct ksock_hello in;
 	char why[200];
 	int rc;

@@ -34,7 +34,6 @@
 #define KSOCK_MIN_RESV_PORT	512	/* privileged source ports we try, */
 #define KSOCK_MAX_RESV_PORT	1023	/* from the top down */
 #define KSOCK_TX_IOV		32	/* vectors per sendmsg */
-#define KSOCK_HANDSHAKE_NS	(5ULL * 1000000000ULL)
 #define KSOCK_REAP_NS		(1000000000ULL)	/* timeout scan period */
 #define KSOCK_SLOP_BUF		4096
 #define KSOCK_RX_STAGE		4096	/* bytes one small read asks for */
@@ -204,6 +203,9 @@ struct ksock_global {
 	bool ks_running;		/* shared threads started */
 	bool ks_stop;
 	u16 ks_port;
+	enum lnet_accept_mode ks_accept;	/* secure, all or none */
+	u32 ks_backlog;			/* listen(2) backlog of new listeners */
+	u64 ks_handshake_ns;		/* accept_timeout: a handshake's time */
 	u32 ks_max_handshakes;		/* per listener at once (tests lower it) */
 	struct list_head ks_nets;
 	struct list_head ks_listeners;	/* struct ksock_listener */
@@ -257,8 +259,48 @@ void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
 void ksock_addr_name(const struct os_sockaddr *addr, u16 port, char *buf, size_t len);
 void ksock_nid_addr(const struct lnet_nid *nid, struct os_sockaddr *sa);
 
-/* socklnd_accept.c */
+/* socklnd_accept.c: the acceptor thread of a listener */
 int ksock_acceptor(void *arg);
+
+/*
+ * Its parts, for tests/fuzz/fuzz_socklnd_accept.c, which plays the thread:
+ * the handshakes of the connections @ka accepted, one state machine each.
+ */
+enum ksock_hs_state {
+	KSOCK_HS_REQUEST,		/* LNET_WIRE_ACCEPT_LEN, then v2's rest */
+	KSOCK_HS_HELLO,			/* its magic and version: 8 bytes */
+	KSOCK_HS_HELLO_REST,		/* the rest of its version's fixed part */
+	KSOCK_HS_IPS,			/* then 4 bytes per announced IP (V3) */
+};
+
+/* One accepted connection in its handshake. */
+struct ksock_hs {
+	struct list_head h_list;	/* on ka_pending, oldest first */
+	struct os_sock *h_sock;
+	char h_name[KSOCK_NAME_LEN];	/* "a.b.c.d:port" or "[v6]:port" of the peer */
+	u64 h_deadline;
+	enum ksock_hs_state h_state;
+	struct lnet_nid h_nid;		/* the NI its request named */
+	u32 h_version;			/* that NI's hello version */
+	struct ksock_hello h_hello;
+	u32 h_got, h_need;
+	u8 h_buf[LNET_WIRE_HELLO_LEN + 4 * LNET_WIRE_HELLO_MAX_IPS];
+};
+
+/* The acceptor thread's own state. */
+struct ksock_acceptor_ctx {
+	struct ksock_listener *ka_l;
+	struct list_head ka_pending;	/* struct ksock_hs */
+	u32 ka_npending;
+};
+
+/* @s, accepted from @addr:@port, starts its handshake (or is refused). */
+void ksock_hs_start(struct ksock_acceptor_ctx *ka, struct os_sock *s,
+		    const struct os_sockaddr *addr, u16 port);
+/* Data (or an error) on @hs's socket: it moves on, completes or is dropped. */
+void ksock_hs_run(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs);
+/* Drop the handshakes past their deadline at @now; ms until the next one. */
+int ksock_hs_expire(struct ksock_acceptor_ctx *ka, u64 now);
 
 /* socklnd_conn.c */
 int ksock_connd(void *arg);
