@@ -103,6 +103,30 @@ enum lnet_fault_msg_bit {
 	__LNET_FAULT_MSG_ALL	= (1U << 4) - 1,
 };
 
+/* The names lnetctl takes (--message, any case) and shows, Lustre's. */
+#define LNET_FAULT_MSGS(X)			\
+	X(LNET_FAULT_MSG_PUT, "PUT")		\
+	X(LNET_FAULT_MSG_ACK, "ACK")		\
+	X(LNET_FAULT_MSG_GET, "GET")		\
+	X(LNET_FAULT_MSG_REPLY, "REPLY")
+
+/*
+ * The health statuses a drop may give (--health_error), Lustre's names;
+ * "random" (every one of them, one drawn per drop) is lnetctl's word for
+ * LNET_FAULT_HS_ALL.
+ */
+#define LNET_FAULT_HEALTH_ERRORS(X)				\
+	X(LNET_IOC_HS_LOCAL_INTERRUPT, "local_interrupt")	\
+	X(LNET_IOC_HS_LOCAL_DROPPED, "local_dropped")		\
+	X(LNET_IOC_HS_LOCAL_ABORTED, "local_aborted")		\
+	X(LNET_IOC_HS_LOCAL_NO_ROUTE, "local_no_route")		\
+	X(LNET_IOC_HS_LOCAL_ERROR, "local_error")		\
+	X(LNET_IOC_HS_LOCAL_TIMEOUT, "local_timeout")		\
+	X(LNET_IOC_HS_REMOTE_ERROR, "remote_error")		\
+	X(LNET_IOC_HS_REMOTE_DROPPED, "remote_dropped")		\
+	X(LNET_IOC_HS_REMOTE_TIMEOUT, "remote_timeout")		\
+	X(LNET_IOC_HS_NETWORK_TIMEOUT, "network_timeout")
+
 /* fa_hstatus_mask: bit h for enum lnet_ioc_hstatus h (1..10; bit 0 unused). */
 #define LNET_FAULT_HS_ALL	(((1U << __LNET_IOC_HS_MAX) - 1) & ~1U)
 
