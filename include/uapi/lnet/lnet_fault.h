@@ -136,10 +136,10 @@ enum lnet_fault_flags {
 	__LNET_FAULT_F_ALL	= (1U << 2) - 1,
 };
 
-#define LNET_FAULT_RATE_MAX	1000000000U	/* one in a billion */
-#define LNET_FAULT_INTERVAL_MAX	86400U		/* seconds: a day */
-#define LNET_FAULT_LATENCY_MAX	3600U		/* seconds: an hour */
-#define LNET_FAULT_MAX_RULES	256U		/* per type */
+#define LNET_FAULT_RATE_MAX	1000000000	/* one in a billion */
+#define LNET_FAULT_INTERVAL_MAX	86400		/* seconds: a day */
+#define LNET_FAULT_LATENCY_MAX	3600		/* seconds: an hour */
+#define LNET_FAULT_MAX_RULES	256		/* per type */
 
 /* fs_msgs[] index: as enum lnet_ioc_msg_type (ACK 0, PUT 1, GET 2, REPLY 3). */
 #define LNET_FAULT_NMSG		4
