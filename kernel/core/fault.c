@@ -267,6 +267,8 @@ bool lnet_fault_reserved_zero(const void *buf)
 	const struct lnet_ioc_fault *f = buf;
 	u32 i;
 
+	if (f->fa_pad)
+		return false;
 	for (i = 0; i < sizeof(f->fa_reserved) / sizeof(f->fa_reserved[0]); i++)
 		if (f->fa_reserved[i])
 			return false;

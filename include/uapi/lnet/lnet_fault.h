@@ -38,7 +38,7 @@
  *                   tick). Deleting the rule releases at once what it
  *                   holds; deleting the NI or peer NI it goes through
  *                   fails it as one waiting for credits; unconfigure
- *                   fails every held message (-ESHUTDOWN).
+ *                   fails every held message, as a shutdown does.
  *   DELAY on receive nothing: a held header would hold its connection's
  *                   reader (the rule shows only what it delayed on send).
  *
@@ -153,6 +153,7 @@ struct lnet_ioc_fault {
 	struct lnet_nid fa_local_nid;	/* zero NID: any local NI */
 	__u32 fa_msg_mask;		/* LNET_FAULT_MSG_*; 0 = every type */
 	__u32 fa_hstatus_mask;		/* DROP: 1 << enum lnet_ioc_hstatus */
+	__u32 fa_pad;			/* zero: fa_ptl_mask on 8 bytes everywhere */
 	__u64 fa_ptl_mask;		/* bit p: portal p; 0 = every portal */
 	__u32 fa_rate;			/* one in N, or 0 */
 	__u32 fa_interval;		/* seconds, or 0 */
@@ -161,7 +162,7 @@ struct lnet_ioc_fault {
 	__u64 fs_count;			/* out (GET): messages hit */
 	__u64 fs_msgs[LNET_FAULT_NMSG];	/* out (GET): hits by message type */
 	__u32 fa_reserved[4];
-};
+};					/* 184 bytes */
 
 #define IOC_LNET_FAULT_ADD	_IOWR(LNET_IOC_TYPE, 152, struct lnet_ioc_fault)
 #define IOC_LNET_FAULT_DEL	_IOWR(LNET_IOC_TYPE, 153, struct lnet_ioc_fault)
