@@ -234,8 +234,8 @@ health_of() {
 	topo_2x1
 	on 1 lnetctl set retry_count 0
 	on 1 lnetctl ping $B0
-	# tried first, and never hit: GETs, another portal
-	on 1 lnetctl fault drop add -s '*' -d $B0 -m GET -r 1 -e local_error
+	# tried first, and never hit: REPLYs (node1 sends none), another portal
+	on 1 lnetctl fault drop add -s '*' -d $B0 -m REPLY -r 1 -e local_error
 	on 1 lnetctl fault drop add -s '*' -d $B0 -p 61 -r 1 -e local_error
 	on 1 lnetctl fault drop add -s $A0 -d $B0 -m PUT -p 62 -r 4 -e local_error
 	run on 1 lnetctl selftest put $B0 --count 40 --size 4096 --concurrency 1
