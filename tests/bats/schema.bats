@@ -122,6 +122,7 @@ PY
 	[ "$status" -eq 0 ]
 	# Each schema file is listed here: a new one needs tests below.
 	[ "$output" = "defs.schema.yaml
+fault-show.schema.yaml
 global-show.schema.yaml
 lnet.schema.yaml
 net-show-v1.schema.yaml
