@@ -7,8 +7,9 @@
 # only): a drop rule fails pings and counts them; one in N drops exactly
 # the expected share; --message and --portal filter; a drop on receive;
 # --health_error lowers the health `net show -v` and `peer show -v` show;
-# a delay rule holds and still delivers, a delete releases what it holds
-# and an unconfigure fails it.
+# a delay rule holds (on send and on receive) and still delivers, a delete
+# releases what it holds and an unconfigure fails it; rules come and go
+# under load.
 
 load helpers
 load topo
@@ -295,6 +296,25 @@ wait_delayed() {
 	return 1
 }
 
+@test "delay on receive: node2 holds node1's GET, then answers it; deleting releases at once" {
+	topo_2x1
+	on 1 lnetctl ping $B0
+	on 2 lnetctl fault delay add -s $A0 -d '*' -m GET -r 1 -l 1
+	run on 1 lnetctl ping --timeout 10 $B0
+	[ "$status" -eq 0 ]
+	[ "$(fault_key 2 delay 0 ls_delayed)" = 1 ]
+	[ "$(fault_key 2 delay 0 fs_get)" = 1 ]
+	on 2 lnetctl fault delay del --all
+	on 2 lnetctl fault delay add -s $A0 -d '*' -m GET -r 1 -l 3600
+	on 1 lnetctl ping --timeout 30 $B0 >"$TD/ping.out" 2>&1 &
+	p=$!
+	wait_delayed 2 1
+	on 2 lnetctl fault delay del -s $A0 -d '*'
+	wait "$p"
+	grep -q "primary nid: $B0" "$TD/ping.out"
+}
+
+
 @test "delay: deleting the rule sends at once what it holds" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -335,12 +355,15 @@ wait_delayed() {
 		on 1 lnetctl fault drop add -s '*' -d $B0 -r 3 -e local_error
 		on 1 lnetctl fault delay add -s '*' -d '*' -r 2 -l 1
 		on 2 lnetctl fault drop add -s $A0 -d '*' -m ACK -r 50
+		on 2 lnetctl fault delay add -s $A0 -d '*' -r 5 -l 1
 		sleep 0.05
 		on 1 lnetctl fault drop del --all
 		[ $((i % 3)) = 0 ] && on 1 lnetctl fault delay del --all
+		[ $((i % 2)) = 0 ] && on 2 lnetctl fault delay del --all
 		on 2 lnetctl fault drop del -s $A0 -d '*'
 	done
 	on 1 lnetctl fault delay del --all || true
+	on 2 lnetctl fault delay del --all || true
 	wait "$st" || true
 	cat "$TD/st.out"
 	run "$TOPO_PY" -c '
@@ -354,4 +377,22 @@ print(s["ok"] + s["failed"], s["corrupt"])' "$TD/st.out"
 	! grep -E "finalized twice|never finalized|neither sent" "$(node_log 1)" "$(node_log 2)"
 	on 1 lnetctl lnet unconfigure
 	! grep -E "never finalized" "$(node_log 1)"
+}
+
+@test "delay on receive: unconfigure drops the held header; the node comes back clean" {
+	topo_2x1
+	on 1 lnetctl ping $B0
+	on 2 lnetctl fault delay add -s $A0 -d '*' -r 1 -l 3600
+	on 1 lnetctl ping --timeout 5 $B0 >"$TD/ping.out" 2>&1 &
+	p=$!
+	wait_delayed 2 1
+	on 2 lnetctl lnet unconfigure
+	run wait "$p"
+	[ "$status" -ne 0 ]
+	! grep -E "never finalized|finalized twice" "$(node_log 2)"
+	on 2 lnetctl lnet configure
+	on 2 lnetctl net add --net tcp --if b0
+	run on 2 lnetctl fault delay show
+	[ "$output" = "" ]
+	on 1 lnetctl ping $B0
 }
