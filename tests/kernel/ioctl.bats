@@ -84,7 +84,11 @@ GET_IF OK
 SET_NI_LND EPERM
 GET_RTR_POOLS OK
 EXPLAIN EINVAL
-UDSP_MATCH EINVAL" ] || { echo "$output"; return 1; }
+UDSP_MATCH EINVAL
+FAULT_ADD EPERM
+FAULT_DEL EPERM
+FAULT_RESET EPERM
+FAULT_GET EINVAL" ] || { echo "$output"; return 1; }
 }
 
 @test "with CAP_NET_ADMIN the same requests are not refused" {
