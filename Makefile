@@ -45,8 +45,8 @@ S := build/san
 NIDLIB_SRCS := kernel/os/os_user.c $(wildcard kernel/nid/*.c) kernel/udsp/udsp_wire.c \
 	kernel/core/validate.c
 # The rest of the LNet core (kernel/), user-space build.
-# kernel/lnd/socklnd/ and os_user_sock.c are user space only for now (the
-# kernel build of the socket LND comes with a later issue).
+# The socket LND builds into both; os_user_sock*.c is its user-space OS layer
+# (lnet.ko has os_linux_sock.c and os_linux_poll.c, see kernel/Kbuild).
 CORE_SRCS := kernel/os/os_user_if.c kernel/os/os_user_thread.c \
 	$(wildcard kernel/os/os_user_sock*.c) $(filter-out kernel/udsp/udsp_wire.c \
 	kernel/core/validate.c, \

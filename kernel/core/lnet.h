@@ -247,6 +247,13 @@ struct lnet {
 	 * there and nothing is committed (explain.c). NULL otherwise.
 	 */
 	struct lnet_sel_trace *ln_sel_trace;
+	/*
+	 * The network namespace the instance serves (os.h): the lnet module
+	 * sets it right after lnet_init(); NULL in lnetd. With one, its
+	 * interfaces are looked up there (os_if_lookup_ns()) and the hooks
+	 * below are not used; its LNDs make their sockets there.
+	 */
+	struct os_netns *ln_netns;
 	/* os_if_lookup() unless a test puts its own here (after lnet_init()) */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
 	/* os_if_name() unless a test puts its own here */
@@ -272,6 +279,11 @@ struct lnet {
 #define LNET_PEER_S_CONFIGURED	(1U << 3)	/* added by the admin */
 #define LNET_PEER_S_DISCOVERED	(1U << 4)
 #define LNET_PEER_S_NIDS_UPTODATE (1U << 8)
+
+/* @ifname's addresses and link state / the @index-th interface's name, in
+ * the instance's namespace (ln_netns) or through the hooks. */
+int lnet_if_lookup(struct lnet *ln, const char *ifname, struct os_ifaddr *out);
+int lnet_if_name(struct lnet *ln, u32 index, char *name);
 
 /* Instance lifetime. lnet_fini() unconfigures first. */
 void lnet_init(struct lnet *ln);

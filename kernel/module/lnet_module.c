@@ -108,8 +108,10 @@ static int __init lnet_module_init(void)
 
 	lnet_init(&lnet_instance);
 	rc = lnet_builtin_register(&lnet_instance);
+	if (!rc)
+		rc = lnet_socklnd_register(&lnet_instance);
 	if (rc) {
-		pr_err("cannot register the UDSP engine and lolnd: %d\n", rc);
+		pr_err("cannot register the UDSP engine and the LNDs: %d\n", rc);
 		goto err_fini;
 	}
 	rc = lnet_link_notifier_start(&lnet_instance);

@@ -5,6 +5,7 @@
 
 #include "../core/lnet.h"
 #include "../builtin/builtin.h"
+#include "../lnd/socklnd/socklnd.h"
 
 /*
  * The netdevice notifier (netdev.c): interface up/down changes reach

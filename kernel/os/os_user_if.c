@@ -182,3 +182,14 @@ int os_if_name(u32 index, char *name)
 	nl_socket_free(sk);
 	return rc ? rc : nth.found ? 0 : -ENOENT;
 }
+
+/* A process has one namespace: @ns is NULL (os.h). */
+int os_if_lookup_ns(struct os_netns *ns, const char *ifname, struct os_ifaddr *out)
+{
+	return ns ? -EOPNOTSUPP : os_if_lookup(ifname, out);
+}
+
+int os_if_name_ns(struct os_netns *ns, u32 index, char *name)
+{
+	return ns ? -EOPNOTSUPP : os_if_name(index, name);
+}
