@@ -5,7 +5,9 @@
 #   make demo       private lnetd + examples/lnet.yaml imported and shown
 #   make fuzz       libFuzzer harnesses, FUZZ_SECONDS each (default 60);
 #                   FUZZ="socklnd_rx wire" runs only those
-#   make bench      bench/udsp, import, lnet, routing
+#   make bench      bench/udsp, import, lnet, routing (bench/kernel: skipped
+#                   without /dev/lnet)
+#   make bench-kernel  bench/kernel in the test VM: lnet.ko vs lnetd vs raw TCP
 #   V=1             show the commands
 
 PREFIX ?= /usr
@@ -61,7 +63,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 .PHONY: all check check-unit check-bats check-fuzz demo fuzz bench clean install deps
-.PHONY: kmod check-kernel
+.PHONY: kmod check-kernel bench-kernel
 
 all: $(B)/lnetctl $(B)/lnetd
 
@@ -175,6 +177,10 @@ $(B)/tests/kernel/lnetctl-netns: tests/kernel/lnetctl-netns.c
 
 check-kernel: deps
 	$(Q)tests/kernel/run.sh
+
+# Not part of check: bench/kernel in the test VM (lnet.ko vs lnetd vs raw TCP).
+bench-kernel: deps
+	$(Q)BENCH=1 tests/kernel/run.sh
 
 demo: deps all
 	$(Q)scripts/demo.sh

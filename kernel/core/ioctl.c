@@ -1051,6 +1051,13 @@ static const struct lnet_ioc_cmd *lnet_ioc_cmd_find(const struct lnet *ln,
 	return c;
 }
 
+bool lnet_ioctl_modifies(const struct lnet *ln, unsigned int cmd)
+{
+	const struct lnet_ioc_cmd *c = lnet_ioc_cmd_find(ln, cmd);
+
+	return c && c->modifies;
+}
+
 /* Every check common to all commands, in the order of lnet_ioctl.h. */
 static int lnet_ioc_check(struct lnet *ln, const struct lnet_ioc_cmd *c,
 			  const void *buf, u32 len, bool may_modify)

@@ -446,6 +446,7 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 	}
 	ni->ni_nid = nid;
 	memcpy(ni->ni_ifname, ifname, strlen(ifname) + 1);
+	ni->ni_ifindex = ifa.ifindex;
 	ni->ni_tun = rtun;
 	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, net_id, lnd_tun, ifa.speed_mbps);
 	ni->ni_tx_credits = rtun.credits;

@@ -65,6 +65,7 @@ struct os_ifaddr {
 	u8   addr4[4];		/* the first IPv4 address, not loopback */
 	u8   addr6[16];		/* the first global IPv6 address */
 	bool up;		/* IFF_UP and carrier */
+	int  ifindex;		/* the device's index in its namespace (> 0) */
 	u32  speed_mbps;	/* link speed in Mb/s, 0 when the device tells none */
 };
 

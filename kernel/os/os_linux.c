@@ -111,6 +111,7 @@ int os_if_lookup_ns(struct os_netns *ns, const char *ifname, struct os_ifaddr *o
 	if (!dev)
 		return -ENODEV;
 	out->up = netif_running(dev) && netif_carrier_ok(dev);
+	out->ifindex = dev->ifindex;
 	os_if_ipv4(dev, out);
 	os_if_ipv6(dev, out);
 	found = os_ifaddr_pick(out);

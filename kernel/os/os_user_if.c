@@ -138,6 +138,7 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 		return -EIO;
 	}
 	rc = os_if_link(sk, ifname, out, &ifindex);
+	out->ifindex = ifindex;
 	if (!rc)
 		rc = os_if_addr(sk, ifindex, out);
 	nl_socket_free(sk);
