@@ -128,7 +128,8 @@ static const struct file_operations lnet_dev_fops = {
 
 /*
  * 0644: show commands need no privilege (lnetctl opens read-only for
- * them); mutating commands check CAP_NET_ADMIN on every ioctl.
+ * them); each modifying command checks CAP_NET_ADMIN in the user
+ * namespace that owns the instance's network namespace.
  */
 static struct miscdevice lnet_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,

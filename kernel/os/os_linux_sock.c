@@ -223,6 +223,26 @@ int os_sock_listen_at(struct os_netns *ns, const struct os_sockaddr *addr, u16 p
 	return *out ? 0 : -ENOMEM;
 }
 
+/* @sk's remote address and port, whatever its state now. */
+static void os_sock_remote(struct sock *sk, union os_sa *u)
+{
+	const struct inet_sock *inet = inet_sk(sk);
+
+	memset(u, 0, sizeof(*u));
+	if (sk->sk_family == AF_INET) {
+		u->sin.sin_family = AF_INET;
+		u->sin.sin_addr.s_addr = inet->inet_daddr;
+		u->sin.sin_port = inet->inet_dport;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6) {
+		u->sin6.sin6_family = AF_INET6;
+		u->sin6.sin6_addr = sk->sk_v6_daddr;
+		u->sin6.sin6_port = inet->inet_dport;
+	}
+#endif
+}
+
 int os_sock_accept_from(struct os_sock *ls, struct os_sock **out,
 			struct os_sockaddr *peer, u16 *peer_port)
 {
@@ -235,10 +255,16 @@ int os_sock_accept_from(struct os_sock *ls, struct os_sock **out,
 		return rc == -EWOULDBLOCK ? -EAGAIN : rc;
 	/* LNet frames its own messages: send each as soon as it is queued. */
 	tcp_sock_set_nodelay(sock->sk);
-	rc = kernel_getpeername(sock, &u.sa);
-	if (rc < 0 || os_sa_get(&u, peer, peer_port)) {
+	/*
+	 * The address the connection came from, as accept(2) reports it: from
+	 * the socket itself, which keeps it when the peer has reset the
+	 * connection already (getpeername would fail, and the listener's
+	 * queue must still be drained: the reset shows on the first read).
+	 */
+	os_sock_remote(sock->sk, &u);
+	if (os_sa_get(&u, peer, peer_port)) {
 		sock_release(sock);
-		return rc < 0 ? rc : -EAFNOSUPPORT;
+		return -EAFNOSUPPORT;
 	}
 	*out = os_sock_wrap(sock, ls);
 	return *out ? 0 : -ENOMEM;

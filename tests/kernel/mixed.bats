@@ -85,6 +85,27 @@ st_both() {
 	st_both 2 1 $A0
 }
 
+@test "mixed pair over IPv6 (hello V4, 120-byte headers): ping and 1 MiB PUTs both ways" {
+	on 1 ip -6 addr add 2001:db8:21::1/64 dev a0 nodad
+	on 2 ip -6 addr add 2001:db8:21::2/64 dev b0 nodad
+	on 1 lnetctl net add --net tcp1 --if a0 --nid 2001:db8:21::1@tcp1
+	on 2 lnetctl net add --net tcp1 --if b0 --nid 2001:db8:21::2@tcp1
+	run on 1 lnetctl ping 2001:db8:21::2@tcp1
+	[ "$status" -eq 0 ]
+	[[ $output == *"nid: 2001:db8:21::2@tcp1"* ]]
+	run on 2 lnetctl ping 2001:db8:21::1@tcp1
+	[ "$status" -eq 0 ]
+	[[ $output == *"nid: 2001:db8:21::1@tcp1"* ]]
+	run on 1 lnetctl selftest put 2001:db8:21::2@tcp1 --size 1048576 --count 10
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is put 2001:db8:21::2@tcp1 1048576 10 10 0 0
+	run on 2 lnetctl selftest put 2001:db8:21::1@tcp1 --size 1048576 --count 10
+	echo "$output"
+	[ "$status" -eq 0 ]
+	st_is put 2001:db8:21::1@tcp1 1048576 10 10 0 0
+}
+
 # kernel_acceptor_ok: node2's acceptor still takes a well-behaved peer.
 kernel_acceptor_ok() {
 	run on 1 lnetctl ping $B0
