@@ -52,7 +52,8 @@ make -s build/lnetctl build/lnetd build/tests/kernel/ioctl-fuzz build/tests/kern
 tests/kernel/build-initramfs.sh "$kmoddir" "$out/initrd.cpio.gz" || die "initramfs failed"
 
 # The queue the VMs take their suites from (see guest.sh), biggest first so
-# that the last ones to start are short; the kernel-only suites last.
+# that the last ones to start are short; the kernel-only suites last but
+# mixed.bats, which is long for its few tests.
 ntests() {	# lnetd.bats, parse-only and lnetd-only tests are skipped on /dev/lnet
 	case $1 in */lnetd.bats) echo 0 ; return ;; esac
 	grep -Eq '^# bats file_tags=.*(parse|lnetd)-only' "$1" && { echo 0; return; }
@@ -68,10 +69,11 @@ elif [ -n "${SUITES:-}" ]; then
 else
 	jobs=${JOBS:-2}
 	{
+		# the mixed pair: few tests, minutes of traffic; start it early
+		echo tests/kernel/mixed.bats
 		for f in tests/bats/*.bats; do echo "$(ntests "$f") $f"; done |
 			sort -rn | cut -d' ' -f2
 		echo tests/kernel/ioctl.bats
-		echo tests/kernel/mixed.bats
 		echo tests/kernel/datapath.bats
 		echo tests/kernel/module.bats
 	} >"$out/queue/list"
