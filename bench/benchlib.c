@@ -80,7 +80,10 @@ int lnetctl(const struct node *n, char *out, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "%s --socket %s %s 2>&1", lnetctl_bin, n->sock, args);
+	if (n->kernel)
+		snprintf(cmd, sizeof(cmd), "ip netns exec %s %s %s 2>&1", n->ns, lnetctl_bin, args);
+	else
+		snprintf(cmd, sizeof(cmd), "%s --socket %s %s 2>&1", lnetctl_bin, n->sock, args);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
@@ -114,9 +117,12 @@ void cleanup(void)
 	int i;
 
 	for (i = 0; i < BENCH_NODES; i++) {
+		/* an lnetd of start_node_in() has no namespace of its own */
+		if (!nodes[i].kernel && nodes[i].pidfile[0])
+			stop_lnetd(&nodes[i]);
+		nodes[i].pidfile[0] = '\0';
 		if (!nodes[i].ns[0])
 			continue;
-		stop_lnetd(&nodes[i]);
 		sh("ip netns del %s 2>/dev/null", nodes[i].ns);
 		nodes[i].ns[0] = '\0';
 	}
@@ -161,27 +167,58 @@ bool bench_init(const char *name)
 	return true;
 }
 
-/* Node @i: its namespace, its lnetd, LNet configured. */
-void start_node(int i)
+/* Node @i's namespace (named after it), made. */
+static void make_ns(int i)
 {
 	struct node *n = &nodes[i];
-	char out[4096];
+
+	snprintf(n->ns, sizeof(n->ns), "lnbench%d-%d", i + 1, (int)getpid());
+	if (sh("ip netns add %s && ip -n %s link set lo up", n->ns, n->ns))
+		die("cannot create the network namespace", n->ns);
+}
+
+/* Node @i's lnetd in namespace @ns, its acceptor on @port (0: 988). */
+static void start_lnetd(int i, const char *ns, int port)
+{
+	struct node *n = &nodes[i];
+	char out[4096], env[40] = "";
 	struct stat st;
 	int k;
 
-	snprintf(n->ns, sizeof(n->ns), "lnbench%d-%d", i + 1, (int)getpid());
+	if (port)
+		snprintf(env, sizeof(env), "LNET_ACCEPT_PORT=%d", port);
 	snprintf(n->sock, sizeof(n->sock), "%s/n%d.sock", tmpdir, i + 1);
 	snprintf(n->pidfile, sizeof(n->pidfile), "%s/n%d.pid", tmpdir, i + 1);
 	snprintf(n->log, sizeof(n->log), "%s/n%d.log", tmpdir, i + 1);
-	if (sh("ip netns add %s && ip -n %s link set lo up", n->ns, n->ns))
-		die("cannot create the network namespace", n->ns);
-	if (sh("ip netns exec %s %s --socket %s --pidfile %s --log %s", n->ns, lnetd_bin,
-	       n->sock, n->pidfile, n->log))
+	if (sh("ip netns exec %s env %s %s --socket %s --pidfile %s --log %s", ns, env,
+	       lnetd_bin, n->sock, n->pidfile, n->log))
 		die("cannot start lnetd", lnetd_bin);
 	for (k = 0; k < 100 && stat(n->sock, &st); k++)
 		usleep(50000);
 	if (lnetctl(n, out, sizeof(out), "lnet configure"))
 		die("lnet configure", out);
+}
+
+/* Node @i: its namespace, its lnetd, LNet configured. */
+void start_node(int i)
+{
+	make_ns(i);
+	start_lnetd(i, nodes[i].ns, 0);
+}
+
+void start_node_in(int i, const struct node *ns, int port)
+{
+	start_lnetd(i, ns->ns, port);
+}
+
+void start_kernel_node(int i)
+{
+	char out[4096];
+
+	make_ns(i);
+	nodes[i].kernel = true;
+	if (lnetctl(&nodes[i], out, sizeof(out), "lnet configure"))
+		die("lnet configure (lnet.ko)", out);
 }
 
 /* --- LNet: lnetctl selftest -------------------------------------------------- */

@@ -21,6 +21,7 @@
 #define BENCH_NODES	4
 
 struct node {
+	bool kernel;		/* the lnet module's instance of ns (no lnetd) */
 	char ns[40];
 	char sock[160];
 	char pidfile[160];
@@ -51,6 +52,13 @@ void die(const char *what, const char *detail) __attribute__((noreturn));
  * SIGINT/SIGTERM, the temp dir; false (after saying so) without root. */
 bool bench_init(const char *name);
 void start_node(int i);
+/*
+ * Node @i as the lnet module's instance of a new namespace (lnetctl in it
+ * on /dev/lnet), LNet configured; or, start_node_in(), an lnetd in node
+ * @ns's namespace (already made) with its acceptor on @port.
+ */
+void start_kernel_node(int i);
+void start_node_in(int i, const struct node *ns, int port);
 void cleanup(void);
 void selftest(const struct node *from, const char *op, const char *nid, long size,
 	      long count, int conc, struct st_result *r);

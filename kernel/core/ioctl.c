@@ -950,7 +950,7 @@ static int lnet_ioc_get_if(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 	struct lnet_ioc_if *f = buf;
 	struct os_ifaddr ifa;
 	char name[LNET_IFNAME_LEN] = "";
-	int rc = ln->ln_if_name(f->if_index, name);
+	int rc = lnet_if_name(ln, f->if_index, name);
 
 	if (rc)
 		return rc;
@@ -958,7 +958,7 @@ static int lnet_ioc_get_if(struct lnet *ln, unsigned int cmd, void *buf, u32 len
 	f->if_addr_len = 0;
 	memset(f->if_addr, 0, sizeof(f->if_addr));
 	f->if_status = LNET_NI_STATUS_DOWN;
-	rc = ln->ln_if_lookup(name, &ifa);
+	rc = lnet_if_lookup(ln, name, &ifa);
 	if (rc == -ENODEV || rc == -EADDRNOTAVAIL)
 		return 0;	/* gone since, or no usable address: listed without one */
 	if (rc)
@@ -1057,6 +1057,13 @@ static const struct lnet_ioc_cmd *lnet_ioc_cmd_find(const struct lnet *ln,
 		c = lnet_ioc_cmd_in(ln->ln_hooks->ioc_cmds,
 				    ln->ln_hooks->n_ioc_cmds, cmd);
 	return c;
+}
+
+bool lnet_ioctl_modifies(const struct lnet *ln, unsigned int cmd)
+{
+	const struct lnet_ioc_cmd *c = lnet_ioc_cmd_find(ln, cmd);
+
+	return c && c->modifies;
 }
 
 /* Every check common to all commands, in the order of lnet_ioctl.h. */

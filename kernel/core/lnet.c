@@ -27,6 +27,20 @@ void lnet_init(struct lnet *ln)
 	lnet_fault_init(ln);
 }
 
+int lnet_if_lookup(struct lnet *ln, const char *ifname, struct os_ifaddr *out)
+{
+	if (ln->ln_netns)
+		return os_if_lookup_ns(ln->ln_netns, ifname, out);
+	return ln->ln_if_lookup(ifname, out);
+}
+
+int lnet_if_name(struct lnet *ln, u32 index, char *name)
+{
+	if (ln->ln_netns)
+		return os_if_name_ns(ln->ln_netns, index, name);
+	return ln->ln_if_name(index, name);
+}
+
 void lnet_fini(struct lnet *ln)
 {
 	os_mutex_lock(&ln->ln_api_mutex);

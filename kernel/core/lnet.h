@@ -12,13 +12,14 @@
  * runs in interrupt, softirq or atomic context.
  *  - lnet_init(), the registrations of the engine and the LNDs
  *    (lnet_builtin_register(), lnet_lnd_register()), lnet_fini(): the
- *    module's init and exit (insmod, rmmod); lnetd's main thread. Nothing
- *    else runs then.
+ *    module's per-namespace init and exit (insmod, rmmod, a namespace
+ *    made, or dismantled in the kernel's cleanup worker); lnetd's main
+ *    thread. Nothing else reaches that instance then.
  *  - lnet_ioctl(): the caller's ioctl system call (module), one of lnetd's
  *    worker threads (one request each); it may wait for the network.
- *  - lnet_link_event(): the module's work item (a kworker), queued by the
- *    netdevice notifier, which only records the change under rtnl_lock;
- *    lnetd's link monitor thread.
+ *  - lnet_link_event(): the module's per-namespace work item (a kworker),
+ *    queued by the netdevice notifier, which only records the change
+ *    under rtnl_lock; lnetd's link monitor thread.
  *  - the monitor (monitor.c): its own thread (kthread, pthread).
  *  - the UNLOCKED entry points of lnet_msg.h: the LNDs' own threads
  *    (lolnd calls the _locked ones from the sender, the mutex held).
@@ -108,6 +109,13 @@ struct lnet_ni {
 	struct lnet_net *ni_net;
 	struct lnet_nid ni_nid;
 	char ni_ifname[LNET_IFNAME_LEN];
+	/*
+	 * The device it is on, by index in the instance's namespace: link
+	 * events of that device reach it, whatever its name is now. 0 when
+	 * unknown (a test's interface) or after the device went away: then
+	 * the first device of that name to come up is taken (lnet_link_event).
+	 */
+	int ni_ifindex;
 	u32 ni_sel_priority;			/* UDSP: local NID priority */
 	u32 ni_status;				/* enum lnet_ni_status: the link */
 	bool ni_family_refused;			/* its LND refused the address family */
@@ -249,6 +257,13 @@ struct lnet {
 	 * there and nothing is committed (explain.c). NULL otherwise.
 	 */
 	struct lnet_sel_trace *ln_sel_trace;
+	/*
+	 * The network namespace the instance serves (os.h): the lnet module
+	 * sets it right after lnet_init(); NULL in lnetd. With one, its
+	 * interfaces are looked up there (os_if_lookup_ns()) and the hooks
+	 * below are not used; its LNDs make their sockets there.
+	 */
+	struct os_netns *ln_netns;
 	/* os_if_lookup() unless a test puts its own here (after lnet_init()) */
 	int (*ln_if_lookup)(const char *ifname, struct os_ifaddr *out);
 	/* os_if_name() unless a test puts its own here */
@@ -285,6 +300,11 @@ struct lnet {
 #define LNET_PEER_S_DISCOVERED	(1U << 4)
 #define LNET_PEER_S_NIDS_UPTODATE (1U << 8)
 
+/* @ifname's addresses and link state / the @index-th interface's name, in
+ * the instance's namespace (ln_netns) or through the hooks. */
+int lnet_if_lookup(struct lnet *ln, const char *ifname, struct os_ifaddr *out);
+int lnet_if_name(struct lnet *ln, u32 index, char *name);
+
 /* Instance lifetime. lnet_fini() unconfigures first. */
 void lnet_init(struct lnet *ln);
 void lnet_fini(struct lnet *ln);
@@ -299,6 +319,13 @@ void lnet_fini(struct lnet *ln);
  */
 int lnet_ioctl(struct lnet *ln, unsigned int cmd, void *buf, u32 len,
 	       bool may_modify);
+/*
+ * Whether @cmd modifies (the command table's flag): a transport asks for
+ * the caller's privilege only then. False for an unknown command. Any
+ * context that may sleep; takes no lock (the tables are fixed once the
+ * instance's parts are registered).
+ */
+bool lnet_ioctl_modifies(const struct lnet *ln, unsigned int cmd);
 
 /* Everything below expects ln_api_mutex held. */
 int lnet_configure(struct lnet *ln);

@@ -19,6 +19,24 @@
  *  - The core calls LND operations with it held, except lnd_shutdown
  *    (see struct lnet_lnd). An LND never holds its own locks while calling
  *    an UNLOCKED entry point, and never calls one from an operation.
+ *
+ * CONTEXTS: everything here runs in process context and may sleep (the
+ * mutex, os_zalloc()'s GFP_KERNEL), in lnetd and in lnet.ko alike:
+ *  - the locked functions and the LND operations: from lnet_ioctl() (the
+ *    caller's ioctl; one of lnetd's workers), the monitor thread, an
+ *    UNLOCKED entry point, or a namespace's instance starting or ending
+ *    (lnet_init/lnet_fini: insmod, rmmod, a namespace made or dismantled,
+ *    the latter in the kernel's netns cleanup worker);
+ *  - the UNLOCKED entry points: the LNDs' own threads only (socklnd's
+ *    schedulers, connds and acceptors: pthreads in lnetd, kthreads in
+ *    lnet.ko), never a softirq, an interrupt or a timer;
+ *  - lnet_link_event(): lnetd's link monitor, the module's per-namespace
+ *    work item (a kworker).
+ * What does run in softirq context is the kernel's socket callbacks
+ * (sk_data_ready, sk_write_space, sk_state_change): they belong to the OS
+ * layer (os_linux_sock.c), take only spinlocks and rwlocks, allocate
+ * nothing, and only mark a socket ready and wake the LND thread that owns
+ * it; no code of kernel/core or kernel/lnd runs there.
  */
 #ifndef LNET_CORE_MSG_H
 #define LNET_CORE_MSG_H
@@ -337,6 +355,14 @@ void lnet_notify(struct lnet *ln, struct lnet_ni *ni, const struct lnet_nid *pee
  * a down NI is never selected while an up one can reach the peer.
  */
 void lnet_link_event(struct lnet *ln, const char *ifname, bool up);
+/*
+ * UNLOCKED. The same for the device of index @ifindex (in the instance's
+ * namespace), now named @ifname: the NIs on that device, or, for an NI
+ * whose device is unknown, on a device of that name. @gone: the device
+ * is unregistered; its NIs go down and forget it.
+ */
+void lnet_link_event_dev(struct lnet *ln, int ifindex, const char *ifname, bool up,
+			 bool gone);
 
 /*
  * The health of an NI / peer NI after a failed send: lowered by

@@ -253,7 +253,7 @@ static u32 lnet_ni_speed(struct lnet *ln, const struct lnet_ni *ni)
 {
 	struct os_ifaddr ifa = { 0 };
 
-	return ln->ln_if_lookup(ni->ni_ifname, &ifa) ? 0 : ifa.speed_mbps;
+	return lnet_if_lookup(ln, ni->ni_ifname, &ifa) ? 0 : ifa.speed_mbps;
 }
 
 /* The NIs a SET_NI_LND names: @nid's, else @net_id's, else every tcp NI. */
@@ -418,7 +418,7 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 		lnet_ni_tunables_unset(&rtun);	/* all defaults */
 	rc = lnet_ni_add_args(ln, net_id, ifname, &rtun, lnd_tun);
 	if (!rc)
-		rc = ln->ln_if_lookup(ifname, &ifa);
+		rc = lnet_if_lookup(ln, ifname, &ifa);
 	if (rc)
 		return rc;
 	lnet_ni_tunables_fill(&rtun);
@@ -446,6 +446,7 @@ int lnet_ni_add_lnd(struct lnet *ln, u32 net_id, const char *ifname,
 	}
 	ni->ni_nid = nid;
 	memcpy(ni->ni_ifname, ifname, strlen(ifname) + 1);
+	ni->ni_ifindex = ifa.ifindex;
 	ni->ni_tun = rtun;
 	lnet_ni_lnd_tun_resolve(&ni->ni_lnd_tun, net_id, lnd_tun, ifa.speed_mbps);
 	ni->ni_tx_credits = rtun.credits;

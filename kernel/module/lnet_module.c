@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The lnet module: one LNet instance, configured through the misc device
- * /dev/lnet with the ioctl ABI of include/uapi/lnet/lnet_ioctl.h (the same
- * bytes lnetd serves on its socket). This file is only the transport: it
- * frames and copies the request; kernel/core validates and runs it.
+ * The lnet module: one LNet instance per network namespace, configured
+ * through the misc device /dev/lnet with the ioctl ABI of
+ * include/uapi/lnet/lnet_ioctl.h (the same bytes lnetd serves on its
+ * socket). An open file serves the instance of the namespace it was
+ * opened in (a socket's rule), whoever uses it later. This file is only
+ * the transport: it frames and copies the request; kernel/core validates
+ * and runs it.
  */
 #include <linux/module.h>
 #include <linux/miscdevice.h>
@@ -11,9 +14,20 @@
 #include <linux/uaccess.h>
 #include <linux/capability.h>
 #include <linux/compat.h>
+#include <linux/nsproxy.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include "lnet_module.h"
 
-static struct lnet lnet_instance;
+static unsigned int lnet_net_id;
+
+struct lnet_pernet *lnet_pernet(struct net *net)
+{
+	struct lnet_pernet *lp = net_generic(net, lnet_net_id);
+
+	/* lp_ln is set last (lnet_net_init): NULL, nothing else is ready */
+	return smp_load_acquire(&lp->lp_ln) ? lp : NULL;
+}
 
 /*
  * Read the header and check the framing in the order lnet_ioctl() does
@@ -41,6 +55,16 @@ static int lnet_ioc_get_hdr(unsigned int cmd, const void __user *uarg,
 }
 
 /*
+ * Only a command that modifies asks for CAP_NET_ADMIN, in the user
+ * namespace that owns the instance's network namespace: show commands
+ * need no privilege (and leave no capability check in an audit log).
+ */
+static bool lnet_dev_may_modify(struct lnet *ln, struct net *net, unsigned int cmd)
+{
+	return lnet_ioctl_modifies(ln, cmd) && ns_capable(net->user_ns, CAP_NET_ADMIN);
+}
+
+/*
  * Copy the whole request in, run it, copy the buffer back as the command
  * left it (also on error, as lnetd does: GET_UDSP's ENOSPC carries the
  * size needed). The header is read twice, once for the length and once
@@ -50,6 +74,8 @@ static int lnet_ioc_get_hdr(unsigned int cmd, const void __user *uarg,
 static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
+	struct net *net = file->private_data;
+	struct lnet *ln = lnet_pernet(net)->lp_ln;
 	void __user *uarg = (void __user *)arg;
 	struct lnet_ioc_hdr hdr;
 	void *buf;
@@ -69,9 +95,7 @@ static long lnet_dev_ioctl(struct file *file, unsigned int cmd,
 		rc = -EINVAL;
 		goto out;
 	}
-	/* Show commands ignore may_modify; the others fail with EPERM. */
-	rc = lnet_ioctl(&lnet_instance, cmd, buf, hdr.ioc_len,
-			capable(CAP_NET_ADMIN));
+	rc = lnet_ioctl(ln, cmd, buf, hdr.ioc_len, lnet_dev_may_modify(ln, net, cmd));
 	if (copy_to_user(uarg, buf, hdr.ioc_len) && !rc)
 		rc = -EFAULT;
 out:
@@ -79,8 +103,23 @@ out:
 	return rc;
 }
 
+/* The opener's namespace, held while the file is open: its instance lives. */
+static int lnet_dev_open(struct inode *inode, struct file *file)
+{
+	file->private_data = get_net(current->nsproxy->net_ns);
+	return 0;
+}
+
+static int lnet_dev_release(struct inode *inode, struct file *file)
+{
+	put_net(file->private_data);
+	return 0;
+}
+
 static const struct file_operations lnet_dev_fops = {
 	.owner		= THIS_MODULE,
+	.open		= lnet_dev_open,
+	.release	= lnet_dev_release,
 	.unlocked_ioctl	= lnet_dev_ioctl,
 	/* No pointers and fixed-size types in the ABI: same layout in 32-bit. */
 	.compat_ioctl	= compat_ptr_ioctl,
@@ -89,7 +128,8 @@ static const struct file_operations lnet_dev_fops = {
 
 /*
  * 0644: show commands need no privilege (lnetctl opens read-only for
- * them); mutating commands check CAP_NET_ADMIN on every ioctl.
+ * them); each modifying command checks CAP_NET_ADMIN in the user
+ * namespace that owns the instance's network namespace.
  */
 static struct miscdevice lnet_miscdev = {
 	.minor	= MISC_DYNAMIC_MINOR,
@@ -99,23 +139,83 @@ static struct miscdevice lnet_miscdev = {
 };
 
 /*
- * The instance as lnetd builds it: the built-in parts (UDSP engine, lolnd)
- * registered right after lnet_init(), before anything can reach it.
+ * @net's instance as lnetd builds its one: the built-in parts (UDSP
+ * engine, lolnd) and the socket LND registered right after lnet_init(),
+ * before anything can reach it; bound to @net (its interfaces, its
+ * sockets).
  */
+static int __net_init lnet_net_init(struct net *net)
+{
+	struct lnet_pernet *lp = net_generic(net, lnet_net_id);
+	struct lnet *ln = kvzalloc(sizeof(*ln), GFP_KERNEL);
+	int rc;
+
+	if (!ln)
+		return -ENOMEM;
+	lnet_init(ln);
+	ln->ln_netns = os_netns_of(net);
+	rc = lnet_builtin_register(ln);
+	if (!rc)
+		rc = lnet_socklnd_register(ln);
+	if (rc) {
+		pr_err("cannot register the UDSP engine and the LNDs: %d\n", rc);
+		goto err_fini;
+	}
+	lnet_link_pernet_init(lp);
+	smp_store_release(&lp->lp_ln, ln);
+	return 0;
+
+err_fini:
+	lnet_fini(ln);
+	kvfree(ln);
+	return rc;
+}
+
+/* Objects left by the instances gone so far: what unload reports. */
+static atomic64_t lnet_leaked;
+
+/*
+ * The namespace is going, its devices gone already: no ioctl can reach the
+ * instance (an open /dev/lnet holds the namespace), no link change either.
+ * Its connections close with it, traffic flowing or not.
+ */
+static void __net_exit lnet_net_exit(struct net *net)
+{
+	struct lnet_pernet *lp = net_generic(net, lnet_net_id);
+	struct lnet *ln = lp->lp_ln;
+
+	if (!ln)
+		return;
+	lnet_link_pernet_exit(lp);
+	lnet_fini(ln);
+	if (ln->ln_nobjects)
+		pr_err("namespace instance gone with %lld objects left (leaked)\n",
+		       ln->ln_nobjects);
+	atomic64_add(ln->ln_nobjects, &lnet_leaked);
+	kvfree(ln);
+	lp->lp_ln = NULL;
+}
+
+static struct pernet_operations lnet_net_ops = {
+	.init	= lnet_net_init,
+	.exit	= lnet_net_exit,
+	.id	= &lnet_net_id,
+	.size	= sizeof(struct lnet_pernet),
+};
+
 static int __init lnet_module_init(void)
 {
 	int rc;
 
-	lnet_init(&lnet_instance);
-	rc = lnet_builtin_register(&lnet_instance);
+	rc = register_pernet_subsys(&lnet_net_ops);
 	if (rc) {
-		pr_err("cannot register the UDSP engine and lolnd: %d\n", rc);
-		goto err_fini;
+		pr_err("cannot make the namespaces' instances: %d\n", rc);
+		return rc;
 	}
-	rc = lnet_link_notifier_start(&lnet_instance);
+	rc = lnet_link_notifier_start();
 	if (rc) {
 		pr_err("cannot register the netdevice notifier: %d\n", rc);
-		goto err_fini;
+		goto err_pernet;
 	}
 	rc = misc_register(&lnet_miscdev);
 	if (rc) {
@@ -127,8 +227,8 @@ static int __init lnet_module_init(void)
 
 err_notifier:
 	lnet_link_notifier_stop();
-err_fini:
-	lnet_fini(&lnet_instance);
+err_pernet:
+	unregister_pernet_subsys(&lnet_net_ops);
 	return rc;
 }
 
@@ -138,10 +238,10 @@ static void __exit lnet_module_exit(void)
 
 	/* No ioctl can be running: the device holds a module reference. */
 	misc_deregister(&lnet_miscdev);
-	/* No link change reaches the instance after this. */
+	/* No link change is queued after this; the instances' exits flush theirs. */
 	lnet_link_notifier_stop();
-	lnet_fini(&lnet_instance);
-	left = lnet_instance.ln_nobjects;
+	unregister_pernet_subsys(&lnet_net_ops);
+	left = atomic64_read(&lnet_leaked);
 	if (left)
 		pr_err("unloaded, %lld objects left (leaked)\n", left);
 	else

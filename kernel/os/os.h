@@ -15,7 +15,8 @@
  *              struct os_cond: os_cond_init/destroy/wait/broadcast
  *   threads    struct os_thread: os_thread_start/join
  *   logging    os_err/os_warn/os_info(fmt, ...): see below
- *   network    os_if_lookup(): an interface's address and link state
+ *   network    os_if_lookup(): an interface's address and link state;
+ *              struct os_netns, the network namespace an instance serves
  *   time       os_now_ns()
  */
 #ifndef LNET_OS_H
@@ -64,6 +65,7 @@ struct os_ifaddr {
 	u8   addr4[4];		/* the first IPv4 address, not loopback */
 	u8   addr6[16];		/* the first global IPv6 address */
 	bool up;		/* IFF_UP and carrier */
+	int  ifindex;		/* the device's index in its namespace (> 0) */
 	u32  speed_mbps;	/* link speed in Mb/s, 0 when the device tells none */
 };
 
@@ -93,6 +95,20 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out);
  * into @name (IFNAMSIZ, 16 bytes): 0, or -ENOENT past the last one.
  */
 int os_if_name(u32 index, char *name);
+
+/*
+ * A network namespace (kernel: struct net; user space: none, the
+ * process's own). The lnet module binds each instance to the namespace it
+ * serves (struct lnet.ln_netns) so that its interfaces are looked up and
+ * its sockets made there, whatever thread asks (an ioctl, a kworker, an
+ * LND thread). NULL means the calling task's namespace: in user space the
+ * process's, in the kernel current's (a kthread's is the initial one).
+ */
+struct os_netns;
+
+/* os_if_lookup() / os_if_name() in @ns (NULL: as they are). */
+int os_if_lookup_ns(struct os_netns *ns, const char *ifname, struct os_ifaddr *out);
+int os_if_name_ns(struct os_netns *ns, u32 index, char *name);
 
 u64 os_now_ns(void);
 

@@ -2,11 +2,10 @@
 /*
  * The OS layer in the Linux kernel: interface addresses and time.
  *
- * Interfaces are looked up in the network namespace of the calling task:
- * every lookup runs in the context of an ioctl on /dev/lnet, so `ip netns
- * exec NS lnetctl net add ...` sees the interfaces of NS, just as lnetd
- * sees those of the namespace it was started in. Without a task context
- * (none today) the initial namespace is used.
+ * Interfaces are looked up in the namespace the caller names (an
+ * instance's ln_netns: the namespace it serves, whichever thread asks),
+ * or for NULL in that of the calling task (the initial namespace without
+ * a task context).
  */
 #include <linux/netdevice.h>
 #include <linux/ethtool.h>
@@ -23,8 +22,11 @@
 #include <net/if_inet6.h>
 #include "os.h"
 
-static struct net *os_if_netns(void)
+/* @ns, or the calling task's namespace (os.h: NULL). */
+struct net *os_netns_net(struct os_netns *ns)
 {
+	if (ns)
+		return (struct net *)ns;
 	if (in_task() && current->nsproxy)
 		return current->nsproxy->net_ns;
 	return &init_net;
@@ -94,16 +96,22 @@ static u32 os_if_speed(struct net_device *dev)
 
 int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 {
+	return os_if_lookup_ns(NULL, ifname, out);
+}
+
+int os_if_lookup_ns(struct os_netns *ns, const char *ifname, struct os_ifaddr *out)
+{
 	struct net_device *dev;
 	bool found;
 
 	memset(out, 0, sizeof(*out));
 	if (!ifname[0] || strnlen(ifname, IFNAMSIZ) >= IFNAMSIZ)
 		return -ENODEV;
-	dev = dev_get_by_name(os_if_netns(), ifname);
+	dev = dev_get_by_name(os_netns_net(ns), ifname);
 	if (!dev)
 		return -ENODEV;
 	out->up = netif_running(dev) && netif_carrier_ok(dev);
+	out->ifindex = dev->ifindex;
 	os_if_ipv4(dev, out);
 	os_if_ipv6(dev, out);
 	found = os_ifaddr_pick(out);
@@ -115,12 +123,17 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 
 int os_if_name(u32 index, char *name)
 {
+	return os_if_name_ns(NULL, index, name);
+}
+
+int os_if_name_ns(struct os_netns *ns, u32 index, char *name)
+{
 	struct net_device *dev;
 	int rc = -ENOENT;
 	u32 i = 0;
 
 	rcu_read_lock();
-	for_each_netdev_rcu(os_if_netns(), dev) {
+	for_each_netdev_rcu(os_netns_net(ns), dev) {
 		if (i++ != index)
 			continue;
 		strscpy(name, dev->name, IFNAMSIZ);

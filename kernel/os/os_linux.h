@@ -98,6 +98,20 @@ struct os_thread {
 #define os_debug(fmt, ...)	pr_debug(fmt, ##__VA_ARGS__)
 #define os_warn_ratelimited(fmt, ...) pr_warn_ratelimited(fmt, ##__VA_ARGS__)
 
+/*
+ * In the kernel an os_netns is a struct net (os.h): the namespace itself,
+ * the caller holding a reference for as long as it is used.
+ */
+struct net;
+struct os_netns;
+static inline struct os_netns *os_netns_of(struct net *net)
+{
+	return (struct os_netns *)net;
+}
+
+/* @ns as a struct net; NULL: the calling task's (a kthread's: init_net). */
+struct net *os_netns_net(struct os_netns *ns);
+
 #define os_htonl(x)	((__force u32)cpu_to_be32(x))
 #define os_ntohl(x)	((u32)be32_to_cpu((__force __be32)(x)))
 

@@ -51,9 +51,12 @@ struct os_iov {
  * right), -ENOMEM.
  */
 int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out);
-/* The same on an IPv4 or IPv6 address (-EAFNOSUPPORT for another length). */
-int os_sock_listen_at(const struct os_sockaddr *addr, u16 port, int backlog,
-		      struct os_sock **out);
+/*
+ * The same on an IPv4 or IPv6 address (-EAFNOSUPPORT for another length),
+ * in network namespace @ns (NULL: the caller's; see os.h).
+ */
+int os_sock_listen_at(struct os_netns *ns, const struct os_sockaddr *addr, u16 port,
+		      int backlog, struct os_sock **out);
 
 /*
  * Accept one connection from @ls: 0 and a nonblocking *@out with the
@@ -85,8 +88,8 @@ int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
  */
 int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
 			int tos, struct os_sock **out);
-/* The same in either family. */
-int os_sock_connect_to_tos(const struct os_sockaddr *laddr, u16 lport,
+/* The same in either family, in network namespace @ns (NULL: the caller's). */
+int os_sock_connect_to_tos(struct os_netns *ns, const struct os_sockaddr *laddr, u16 lport,
 			   const struct os_sockaddr *raddr, u16 rport, int tos,
 			   struct os_sock **out);
 /* 0 once connected, -EINPROGRESS still going, or why it failed. */
@@ -131,6 +134,8 @@ int os_sock_get_tos(struct os_sock *s);
  * @ifname), what Lustre's `lnetctl setup-mrrouting` sets up. 0 and *@out
  * for os_sock_unroute_source(), or -ENODEV, -EADDRNOTAVAIL (@addr is not
  * on @ifname), -EEXIST (the rule is there: someone else's), -EPERM...
+ * The kernel build has none yet: -EOPNOTSUPP, and the system's routes
+ * pick the interface (the caller carries on without).
  */
 struct os_sock_route {
 	int r_ifindex;

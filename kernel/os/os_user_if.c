@@ -138,6 +138,7 @@ int os_if_lookup(const char *ifname, struct os_ifaddr *out)
 		return -EIO;
 	}
 	rc = os_if_link(sk, ifname, out, &ifindex);
+	out->ifindex = ifindex;
 	if (!rc)
 		rc = os_if_addr(sk, ifindex, out);
 	nl_socket_free(sk);
@@ -181,4 +182,15 @@ int os_if_name(u32 index, char *name)
 	nl_cache_free(cache);
 	nl_socket_free(sk);
 	return rc ? rc : nth.found ? 0 : -ENOENT;
+}
+
+/* A process has one namespace: @ns is NULL (os.h). */
+int os_if_lookup_ns(struct os_netns *ns, const char *ifname, struct os_ifaddr *out)
+{
+	return ns ? -EOPNOTSUPP : os_if_lookup(ifname, out);
+}
+
+int os_if_name_ns(struct os_netns *ns, u32 index, char *name)
+{
+	return ns ? -EOPNOTSUPP : os_if_name(index, name);
 }

@@ -121,11 +121,12 @@ int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out
 	struct os_sockaddr a;
 
 	os_sockaddr_make(&a, addr, 4);
-	return os_sock_listen_at(&a, port, backlog, out);
+	return os_sock_listen_at(NULL, &a, port, backlog, out);
 }
 
-int os_sock_listen_at(const struct os_sockaddr *addr, u16 port, int backlog,
-		      struct os_sock **out)
+/* @ns is always NULL here: a process has one namespace (os.h). */
+int os_sock_listen_at(struct os_netns *ns, const struct os_sockaddr *addr, u16 port,
+		      int backlog, struct os_sock **out)
 {
 	int fd, rc;
 
@@ -221,16 +222,16 @@ int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rpo
 
 	os_sockaddr_make(&l, laddr, 4);
 	os_sockaddr_make(&r, raddr, 4);
-	return os_sock_connect_to_tos(&l, lport, &r, rport, tos, out);
+	return os_sock_connect_to_tos(NULL, &l, lport, &r, rport, tos, out);
 }
 
 int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
 		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out)
 {
-	return os_sock_connect_to_tos(laddr, lport, raddr, rport, -1, out);
+	return os_sock_connect_to_tos(NULL, laddr, lport, raddr, rport, -1, out);
 }
 
-int os_sock_connect_to_tos(const struct os_sockaddr *laddr, u16 lport,
+int os_sock_connect_to_tos(struct os_netns *ns, const struct os_sockaddr *laddr, u16 lport,
 			   const struct os_sockaddr *raddr, u16 rport, int tos,
 			   struct os_sock **out)
 {

@@ -17,7 +17,7 @@ N=10
 
 setup() {
 	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "one /dev/lnet per host: several nodes need one lnetd each"
+		skip "runs on lnetd only for now (on /dev/lnet: multinode.bats, tests/kernel/mixed.bats)"
 	fi
 	topo_init
 }

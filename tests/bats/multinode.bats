@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-only
-# Several nodes (a network namespace and an lnetd each, topo.bash): ping and
+# Several nodes (a network namespace and an lnetd each, topo.bash; in the
+# test VM a namespace and the lnet module's instance of it): ping and
 # discovery, 1 MiB PUT/GET with every byte checked, and UDSP rules deciding
 # which interfaces carry real traffic, read from the per-NI counters.
 
@@ -14,9 +15,6 @@ B1=10.22.0.2@tcp
 N=50
 
 setup() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "one /dev/lnet per host: several nodes need one lnetd each"
-	fi
 	topo_init
 }
 
@@ -348,7 +346,7 @@ PY
 @test "node2 gone: every PUT ends as failed within --timeout; exit 1" {
 	topo_2x1
 	on 1 lnetctl discover $B0
-	lnetd_stop_pidfile "$TD/n2.pid"
+	topo_stop 2
 	run on 1 lnetctl selftest put $B0 --count 10 --size 4096 --timeout 5
 	echo "$output"
 	[ "$status" -eq 1 ]

@@ -67,9 +67,6 @@ gives() {
 }
 
 @test "ping of an absent node on a tcp net times out within --timeout" {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "lnet.ko has no socket LND yet (tests/kernel/datapath.bats checks its tcp ping)"
-	fi
 	lnetctl net add --net tcp --if veth0
 	local t0=$SECONDS
 	run --separate-stderr lnetctl ping --timeout 1 10.11.0.9@tcp

@@ -2,6 +2,11 @@
 # Multi-node topologies for the bats suites (and scripts): each node is a
 # network namespace with its own lnetd (own socket, log and pidfile in one
 # temp dir), joined by veth links or a bridge. Load after helpers.bash.
+# With LNET_TRANSPORT=dev (the test VM) a node is a namespace and the lnet
+# module's instance of that namespace: no lnetd, lnetctl runs inside the
+# namespace on /dev/lnet (LNET_NETNS, tests/kernel/lnetctl-netns). The
+# nodes listed in TOPO_LNETD_NODES (e.g. "1") keep an lnetd all the same:
+# mixed topologies, an lnetd node talking to lnet.ko nodes.
 #
 #   topo_init              temp dir $TD (also $T, for yaml_is); outside bats,
 #                          a trap runs topo_teardown on exit
@@ -18,6 +23,8 @@
 #   wait_routed            until all four of topo_routed's routes are up
 #   topo_chain             A - R - R' - C over tcp, tcp1, tcp2 (multi-hop)
 #   topo_lnetd N / topo_kill N   (re)start / SIGKILL node N's lnetd
+#   topo_stop N            node N leaves: its lnetd stops (dev: its instance
+#                          is unconfigured); either way its connections close
 #   route_field N NET GW KEY     state/type/hop/priority of a route
 #   wait_route_state N NET GW S  wait (<= 10 s) until that state is S
 #   topo_teardown          stop every lnetd, delete the netns, remove $TD
@@ -66,6 +73,11 @@ topo_init() {
 	fi
 }
 
+# topo_dev N: node N is an lnet.ko instance (else it has an lnetd).
+topo_dev() {
+	[ "$LNET_TRANSPORT" = dev ] && [[ " ${TOPO_LNETD_NODES:-} " != *" $1 "* ]]
+}
+
 topo_ns() {
 	echo "ln$1-$TOPO_TAG"
 }
@@ -91,13 +103,17 @@ topo_node() {
 # LNet; the log is appended to, so a restart keeps the first life's lines.
 topo_lnetd() {
 	local n=$1 sock
+	if topo_dev "$n"; then
+		LNET_NETNS=$(topo_ns "$n") "$LNETCTL_BIN" lnet configure
+		return
+	fi
 	sock=$(topo_sock "$n")
 	rm -f "$sock"
 	ip netns exec "$(topo_ns "$n")" "$LNETD_BIN" --socket "$sock" \
 		--pidfile "$TD/n$n.pid" --log "$(node_log "$n")" || return 1
 	for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
 	[ -S "$sock" ] || return 1
-	"$LNETCTL_BIN" --socket "$sock" lnet configure
+	topo_lnetctl "$n" lnet configure
 }
 
 # topo_kill N: SIGKILL node N's lnetd (a crashed node: no goodbye on the
@@ -112,6 +128,14 @@ topo_kill() {
 	done
 	echo "node $1: lnetd $pid still there 5 s after SIGKILL" >&2
 	return 1
+}
+
+topo_stop() {
+	if topo_dev "$1"; then
+		LNET_NETNS=$(topo_ns "$1") "$LNETCTL_BIN" lnet unconfigure
+		return
+	fi
+	lnetd_stop_pidfile "$TD/n$1.pid"
 }
 
 # topo_link N IF ADDR M IF2 ADDR2: a veth pair, ADDR/ADDR2 with prefix.
@@ -432,14 +456,42 @@ topo_test_teardown() {
 on() {
 	local n=$1 sock
 	shift
+	if topo_dev "$n"; then
+		on_dev "$n" "$@"
+		return
+	fi
 	sock=$(topo_sock "$n")
 	if [ "$1" = lnetctl ]; then
 		shift
-		"$LNETCTL_BIN" --socket "$sock" "$@"
+		topo_lnetctl "$n" "$@"
 	elif declare -F "$1" >/dev/null; then
 		LNET_SOCKET=$sock "$@"
 	else
 		ip netns exec "$(topo_ns "$n")" "$@"
+	fi
+}
+
+# topo_lnetctl N ARGS: lnetctl on node N's lnetd socket. In the VM
+# $LNETCTL_BIN is the namespace wrapper: the real lnetctl, without it.
+topo_lnetctl() {
+	local n=$1
+	shift
+	"${LNET_LNETCTL_REAL:-$LNETCTL_BIN}" --socket "$(topo_sock "$n")" "$@"
+}
+
+# on_dev N ...: `on` for LNET_TRANSPORT=dev: lnetctl and the functions
+# (which call lnetctl) with LNET_NETNS of node N, other commands in it.
+on_dev() {
+	local ns
+	ns=$(topo_ns "$1")
+	shift
+	if [ "$1" = lnetctl ]; then
+		shift
+		LNET_NETNS=$ns "$LNETCTL_BIN" "$@"
+	elif declare -F "$1" >/dev/null; then
+		LNET_NETNS=$ns "$@"
+	else
+		ip netns exec "$ns" "$@"
 	fi
 }
 

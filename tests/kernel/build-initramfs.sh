@@ -4,13 +4,13 @@
 # A busybox initramfs with tests/kernel/init.sh as /init and the Debian
 # modules the guest needs before it can reach the host's root over 9p
 # (virtio_pci is no symbol dependency of 9pnet_virtio: named explicitly),
-# plus veth for the tests' interface pairs: the host's /lib/modules, which
-# the guest sees after chroot, holds no modules.
+# plus veth and bridge for the tests' interface pairs and hubs: the host's
+# /lib/modules, which the guest sees after chroot, holds no modules.
 set -euo pipefail
 kmoddir=$1
 out=$(realpath -m "$2")
 here=$(cd "$(dirname "$0")" && pwd)
-KMODS="virtio_pci 9pnet_virtio 9p veth"
+KMODS="virtio_pci 9pnet_virtio 9p veth bridge"
 kver=$(basename "$kmoddir")
 base=$(dirname "$(dirname "$(dirname "$kmoddir")")")
 stage=$(mktemp -d)

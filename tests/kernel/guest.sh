@@ -16,7 +16,7 @@ echo "kernel $(uname -r), $(nproc) cpu(s)"
 if [ -n "${QUEUE:-}" ]; then
 	suites=$(cat "$QUEUE/list")
 else
-	suites=${SUITES:-$(ls tests/bats/*.bats) tests/kernel/ioctl.bats tests/kernel/datapath.bats tests/kernel/module.bats}
+	suites=${SUITES:-$(ls tests/bats/*.bats) tests/kernel/ioctl.bats tests/kernel/mixed.bats tests/kernel/datapath.bats tests/kernel/module.bats}
 fi
 
 if ! insmod build/kmod/lnet.ko; then
@@ -39,6 +39,12 @@ run_suite() {
 	echo "$b: rc $?, $(($(date +%s) - t0)) s"
 }
 
+if [ -n "${BENCH:-}" ]; then
+	# make bench-kernel: the benchmark instead of the suites
+	build/bench/kernel >"$R/bench.txt" 2>&1
+	echo "build/bench/kernel: rc $?"
+	suites=
+fi
 for b in $suites; do
 	if [ -n "${QUEUE:-}" ]; then
 		mkdir "$QUEUE/claimed-$(basename "$b")" 2>/dev/null || continue

@@ -52,7 +52,7 @@ echo "GUEST: running tests, uptime $(cut -d' ' -f1 /proc/uptime)s"
 chroot $H /usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root TERM=dumb LANG=C.UTF-8 WORKDIR="$WORKDIR" RESULTS="$RESULTS" \
-	SUITES="$SUITES" QUEUE="$QUEUE" \
+	SUITES="$SUITES" QUEUE="$QUEUE" BENCH="${BENCH:-}" \
 	/bin/bash "$WORKDIR/tests/kernel/guest.sh"
 rc=$?
 echo "GUEST: guest.sh rc=$rc, uptime $(cut -d' ' -f1 /proc/uptime)s"

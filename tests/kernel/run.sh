@@ -15,6 +15,8 @@
 # does not finish counts as one failure ("kernel vm N").
 # env: SUITES="tests/bats/net.bats ..." (run only these; one VM unless
 #      JOBS says otherwise), JOBS (VMs at once, default 2),
+#      BENCH=1 (make bench-kernel: one VM runs build/bench/kernel and
+#      final.bats instead of the suites, and its output is printed),
 #      TIMEOUT (s per VM, default 2400),
 #      SMP (vCPUs per VM, default 1), MEM (MiB per VM, default 1024)
 set -u
@@ -43,26 +45,32 @@ rm -rf "$out"
 mkdir -p "$out"
 make -s kmod KERNELDIR="/usr/src/linux-headers-$KVER" >"$out/kmod.log" 2>&1 ||
 	{ cat "$out/kmod.log"; die "make kmod failed"; }
-make -s build/lnetctl build/tests/kernel/ioctl-fuzz build/tests/kernel/ioctl-fuzz32 \
-	build/tests/kernel/lnetctl-netns \
+make -s build/lnetctl build/lnetd build/tests/kernel/ioctl-fuzz build/tests/kernel/ioctl-fuzz32 \
+	build/tests/kernel/lnetctl-netns ${BENCH:+build/bench/kernel} \
 	>"$out/make.log" 2>&1 ||
 	{ cat "$out/make.log"; die "building lnetctl and the test programs failed"; }
 tests/kernel/build-initramfs.sh "$kmoddir" "$out/initrd.cpio.gz" || die "initramfs failed"
 
 # The queue the VMs take their suites from (see guest.sh), biggest first so
-# that the last ones to start are short; the kernel-only suites last.
+# that the last ones to start are short; the kernel-only suites last but
+# mixed.bats, which is long for its few tests.
 ntests() {	# lnetd.bats, parse-only and lnetd-only tests are skipped on /dev/lnet
 	case $1 in */lnetd.bats) echo 0 ; return ;; esac
 	grep -Eq '^# bats file_tags=.*(parse|lnetd)-only' "$1" && { echo 0; return; }
 	echo $(($(grep -c '^@test' "$1") - $(grep -Ec '^# bats test_tags=.*(parse|lnetd)-only' "$1")))
 }
 mkdir -p "$out/queue"
-if [ -n "${SUITES:-}" ]; then
+if [ -n "${BENCH:-}" ]; then
+	jobs=1
+	: >"$out/queue/list"
+elif [ -n "${SUITES:-}" ]; then
 	jobs=${JOBS:-1}
 	echo "$SUITES" | tr ' ' '\n' | grep . >"$out/queue/list"
 else
 	jobs=${JOBS:-2}
 	{
+		# the mixed pair: few tests, minutes of traffic; start it early
+		echo tests/kernel/mixed.bats
 		for f in tests/bats/*.bats; do echo "$(ntests "$f") $f"; done |
 			sort -rn | cut -d' ' -f2
 		echo tests/kernel/ioctl.bats
@@ -81,7 +89,7 @@ run_vm() {
 		qemu-system-x86_64 -accel tcg -m "${MEM:-1024}" -smp "${SMP:-1}" \
 		-nographic -no-reboot -nic none \
 		-kernel "$kernel" -initrd "$out/initrd.cpio.gz" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 slub_debug=FZPU init_on_free=1 WORKDIR=$top SHARE=$out RESULTS=$res QUEUE=$out/queue" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 slub_debug=FZPU init_on_free=1 WORKDIR=$top SHARE=$out RESULTS=$res QUEUE=$out/queue BENCH=${BENCH:-}" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=results,security_model=none \
@@ -134,6 +142,9 @@ for ((i = 0; i < jobs; i++)); do
 		fail=$((fail + 1))
 	fi
 done
+if [ -n "${BENCH:-}" ]; then
+	cat "$out/vm0/results/bench.txt" 2>/dev/null || echo "bench-kernel: no output (see $out/vm0)"
+fi
 echo "check-kernel: build and setup $((t_boot - t_start)) s, $jobs VM(s) $((t_end - t_boot)) s (logs in build/kernel-test)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

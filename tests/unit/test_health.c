@@ -620,6 +620,50 @@ static void test_link_down_up(void **state)
 	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
 }
 
+/* NI e0 of node 0 after a link event of device @ifindex named @name. */
+static struct lnet_ni *link_dev(struct pair *p, int ifindex, const char *name, bool up,
+				bool gone)
+{
+	lnet_link_event_dev(&p->n0->ln, ifindex, name, up, gone);
+	return ni_of(p->n0, "10.21.0.1@tcp");
+}
+
+/*
+ * An NI follows its device by index: another device of its name does not
+ * touch it, its own device renamed does; once its device is gone, the
+ * next device of its name is taken and its index learnt.
+ */
+static void test_link_by_ifindex(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ni *e0;
+	char name[LNET_IFNAME_LEN];
+
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	e0->ni_ifindex = 7;
+	memcpy(name, e0->ni_ifname, sizeof(name));
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_UP);
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	e0 = link_dev(p, 8, name, false, false);
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_UP);
+	e0 = link_dev(p, 7, "renamed0", false, false);
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_DOWN);
+	assert_int_equal(e0->ni_ifindex, 7);
+	e0 = link_dev(p, 7, "renamed0", false, true);
+	assert_int_equal(e0->ni_ifindex, 0);
+	e0 = link_dev(p, 9, "other0", true, false);
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_DOWN);
+	e0 = link_dev(p, 9, name, true, false);
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_UP);
+	assert_int_equal(e0->ni_ifindex, 9);
+	/* lnetd's events name no index: by name, the index kept */
+	lnet_link_event(&p->n0->ln, name, false);
+	e0 = ni_of(p->n0, "10.21.0.1@tcp");
+	assert_int_equal(e0->ni_status, LNET_NI_STATUS_DOWN);
+	assert_int_equal(e0->ni_ifindex, 9);
+}
+
 /* No recovery ping through a down link; the link coming up sends one. */
 static void test_link_up_recovers(void **state)
 {
@@ -812,6 +856,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recovery_backoff, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_link_down_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_by_ifindex, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_link_up_recovers, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_finalized_once, setup, teardown),

@@ -32,7 +32,7 @@ static void check_family(const u8 *lo, u8 len, u16 lport)
 	char buf[8];
 
 	os_sockaddr_make(&a, lo, len);
-	assert_int_equal(os_sock_listen_at(&a, 0, 8, &ls), 0);
+	assert_int_equal(os_sock_listen_at(NULL, &a, 0, 8, &ls), 0);
 	assert_int_equal(os_sock_local_addr(ls, &got, &port), 0);
 	assert_int_equal(got.sa_len, len);
 	assert_memory_equal(got.sa_addr, lo, len);
@@ -89,7 +89,7 @@ static void test_bad_families(void **state)
 	os_sockaddr_make(&bad, lo6, 8);
 	assert_int_equal(os_sock_connect_to(&a4, 0, &a6, 988, &s), -EAFNOSUPPORT);
 	assert_int_equal(os_sock_connect_to(&bad, 0, &bad, 988, &s), -EAFNOSUPPORT);
-	assert_int_equal(os_sock_listen_at(&bad, 0, 1, &s), -EAFNOSUPPORT);
+	assert_int_equal(os_sock_listen_at(NULL, &bad, 0, 1, &s), -EAFNOSUPPORT);
 	assert_null(s);
 }
 

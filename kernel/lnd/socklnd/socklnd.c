@@ -267,8 +267,8 @@ static void ksock_listener_free(struct ksock_listener *l)
 }
 
 /* A new listener on @addr:@port with its acceptor thread running. */
-static int ksock_listener_open(const struct os_sockaddr *addr, u16 port,
-			       struct ksock_listener **out)
+static int ksock_listener_open(struct os_netns *ns, const struct os_sockaddr *addr,
+			       u16 port, struct ksock_listener **out)
 {
 	struct ksock_listener *l = os_zalloc(sizeof(*l));
 	char name[KSOCK_NAME_LEN];
@@ -276,10 +276,11 @@ static int ksock_listener_open(const struct os_sockaddr *addr, u16 port,
 
 	if (!l)
 		return -ENOMEM;
+	l->l_ns = ns;
 	l->l_addr = *addr;
 	l->l_port = port;
 	ksock_addr_name(addr, port, name, sizeof(name));
-	rc = os_sock_listen_at(addr, port, (int)ks.ks_backlog, &l->l_sock);
+	rc = os_sock_listen_at(ns, addr, port, (int)ks.ks_backlog, &l->l_sock);
 	if (!rc)
 		rc = os_pollset_create(&l->l_ps);
 	if (!rc)
@@ -313,7 +314,9 @@ static void ksock_listener_route(struct ksock_listener *l, const char *ifname)
 	    (l->l_addr.sa_len == 16 && !memcmp(l->l_addr.sa_addr, v6_lo, 16)))
 		return;
 	rc = os_sock_route_source(ifname, &l->l_addr, &l->l_route);
-	if (rc) {
+	if (rc == -EOPNOTSUPP) {
+		os_debug("socklnd: no source routing here: the system's routes apply\n");
+	} else if (rc) {
 		ksock_addr_name(&l->l_addr, l->l_port, name, sizeof(name));
 		os_warn("socklnd: %s: cannot route its packets by %s: error %d\n", name,
 			ifname, rc);
@@ -321,9 +324,9 @@ static void ksock_listener_route(struct ksock_listener *l, const char *ifname)
 }
 
 /*
- * With ks_thread_mutex held: @net shares the listener of its address and
- * port (several NIs, of several nets or instances, on one address), and
- * opens it when it is the first.
+ * With ks_thread_mutex held: @net shares the listener of its namespace,
+ * address and port (several NIs, of several nets or instances, on one
+ * address), and opens it when it is the first.
  */
 static int ksock_net_listen(struct ksock_net *net)
 {
@@ -333,14 +336,15 @@ static int ksock_net_listen(struct ksock_net *net)
 
 	ksock_nid_addr(&net->n_nid, &addr);
 	list_for_each_entry(l, &ks.ks_listeners, l_list) {
-		if (l->l_port == net->n_port && l->l_addr.sa_len == addr.sa_len &&
+		if (l->l_ns == net->n_ln->ln_netns && l->l_port == net->n_port &&
+		    l->l_addr.sa_len == addr.sa_len &&
 		    !memcmp(l->l_addr.sa_addr, addr.sa_addr, addr.sa_len)) {
 			l->l_refs++;
 			net->n_listener = l;
 			return 0;
 		}
 	}
-	rc = ksock_listener_open(&addr, net->n_port, &l);
+	rc = ksock_listener_open(net->n_ln->ln_netns, &addr, net->n_port, &l);
 	if (rc)
 		return rc;
 	ksock_listener_route(l, net->n_ni->ni_ifname);

@@ -2,9 +2,9 @@
 /*
  * The socket LND (LNET_LND_TCP): LNet over TCP with the Lustre socket
  * LND's wire format (see kernel/wire/lnet_wire.h), so that our nodes and
- * Lustre nodes talk to each other. User space for now (os_sock.h on BSD
- * sockets); the code goes through os_sock.h only so that a kernel-socket
- * build can follow.
+ * Lustre nodes talk to each other. The same files build into lnetd
+ * (os_sock.h on BSD sockets and epoll) and into lnet.ko (on kernel
+ * sockets, sk callbacks and wait queues): they go through os_sock.h only.
  */
 #ifndef LNET_SOCKLND_H
 #define LNET_SOCKLND_H

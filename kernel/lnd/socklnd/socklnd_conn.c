@@ -508,12 +508,14 @@ static int ksock_connect_start(struct ksock_net *net, const struct lnet_nid *pee
 	ksock_nid_addr(&net->n_nid, &la);
 	ksock_nid_addr(peer, &ra);
 	for (port = KSOCK_MAX_RESV_PORT; port >= KSOCK_MIN_RESV_PORT; port--) {
-		rc = os_sock_connect_to_tos(&la, port, &ra, net->n_port, tos, out);
+		rc = os_sock_connect_to_tos(net->n_ln->ln_netns, &la, port, &ra,
+					    net->n_port, tos, out);
 		if (rc != -EADDRINUSE)
 			break;
 	}
 	if (rc == -EADDRINUSE || rc == -EACCES)
-		rc = os_sock_connect_to_tos(&la, 0, &ra, net->n_port, tos, out);
+		rc = os_sock_connect_to_tos(net->n_ln->ln_netns, &la, 0, &ra, net->n_port,
+					    tos, out);
 	return rc;
 }
 

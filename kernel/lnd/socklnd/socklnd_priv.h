@@ -146,6 +146,7 @@ struct ksock_peer {
  */
 struct ksock_listener {
 	struct list_head l_list;	/* on ks_listeners */
+	struct os_netns *l_ns;		/* its instances' namespace (os.h) */
 	struct os_sockaddr l_addr;
 	u16 l_port;
 	u32 l_refs;			/* NIs using it */
