@@ -450,6 +450,36 @@ int cfg_show_explain(const struct lnet_ioc_explain *ex, bool yaml, FILE *out,
 /* The words of an enum lnet_explain_criterion ("peer net priority"...). */
 const char *cfg_explain_criterion(uint32_t c);
 
+/*
+ * Fault injection (lnetctl fault, lnet_fault.h). The parsers take what
+ * lnetctl's options do: a NID pattern ("*", "*@NET" or a NID), message
+ * types ("PUT,GET", any case), portals ("4,12", each 0-63), health
+ * statuses ("local_error,remote_dropped" or "random"); each returns 0 or
+ * -EINVAL with the message naming @what and quoting the value.
+ */
+int cfg_parse_fault_nid(const char *what, const char *s, struct lnet_fault_nid *out,
+			struct cfg_err *err);
+int cfg_parse_fault_msgs(const char *what, const char *s, uint32_t *mask, struct cfg_err *err);
+int cfg_parse_fault_portals(const char *what, const char *s, uint64_t *mask,
+			    struct cfg_err *err);
+int cfg_parse_fault_hstatus(const char *what, const char *s, uint32_t *mask,
+			    struct cfg_err *err);
+/* IOC_LNET_FAULT_ADD of @rule (its in fields), checked first with messages. */
+int cfg_fault_add(struct cfg_handle *h, const struct lnet_ioc_fault *rule, struct cfg_err *err);
+/*
+ * Delete the rules of @type with exactly these patterns, or every one
+ * (@src and @dst NULL); *@deleted (may be NULL) gets how many. -ENOENT: none.
+ */
+int cfg_fault_del(struct cfg_handle *h, uint32_t type, const struct lnet_fault_nid *src,
+		  const struct lnet_fault_nid *dst, uint32_t *deleted, struct cfg_err *err);
+/* The counters of every rule of @type back to 0. */
+int cfg_fault_reset(struct cfg_handle *h, uint32_t type, struct cfg_err *err);
+/* The @index-th rule of @type (0 = the oldest): 0, or -ENOENT past the last. */
+int cfg_fault_get(struct cfg_handle *h, uint32_t type, uint32_t index,
+		  struct lnet_ioc_fault *out);
+/* The `fault:` document of every rule of @type; nothing when there is none. */
+int cfg_fault_show(struct cfg_handle *h, uint32_t type, FILE *out, struct cfg_err *err);
+
 /* --- YAML documents (import / export / show) ------------------------------- */
 
 /*

@@ -109,6 +109,7 @@ extern const struct lnetctl_cmd lnetctl_routing_cmds[];
 extern const struct lnetctl_cmd lnetctl_set_cmds[];
 extern const struct lnetctl_cmd lnetctl_global_cmds[];
 extern const struct lnetctl_cmd lnetctl_stats_cmds[];
+extern const struct lnetctl_cmd lnetctl_fault_cmds[];
 int lnetctl_import(struct lnetctl_ctx *ctx, int argc, char **argv);
 /* explain.c: policy explain */
 extern const struct lnetctl_opt lnetctl_explain_opts[];

@@ -34,6 +34,8 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "PUT or GET pattern data to a node's selftest service and check it" },
 	{ "debug", NULL, lnetctl_debug_cmds, NULL,
 	  "check NID expressions; list the NIs in recovery; print one peer in full" },
+	{ "fault", NULL, lnetctl_fault_cmds, NULL,
+	  "drop or delay messages that match rules (fault injection, for tests)" },
 	{ "cpt-of-nid", lnetctl_cpt_of_nid, NULL, NULL,
 	  "the CPU partition of each NID, as YAML (always 0: LNet has one partition here)",
 	  "NID [NID...]" },

@@ -145,6 +145,8 @@ void lnet_dp_shutdown(struct lnet *ln)
 		lnet_monitor_stop(ln);
 		dp->dp_monitor_running = false;
 	}
+	/* delayed sends fail and the fault rules go (not configured: no more) */
+	lnet_fault_shutdown(ln);
 	/* messages waiting for a discovery fail before its ping MD goes */
 	lnet_dc_flush(ln);
 	lnet_selftest_fini(ln);

@@ -1025,6 +1025,14 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_ping_reserved_zero, lnet_ioc_ping },
 	{ IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest), true, false,
 	  lnet_selftest_reserved_zero, lnet_ioc_selftest },
+	{ IOC_LNET_FAULT_ADD, sizeof(struct lnet_ioc_fault), true, false,
+	  lnet_fault_reserved_zero, lnet_ioc_fault },
+	{ IOC_LNET_FAULT_DEL, sizeof(struct lnet_ioc_fault), true, false,
+	  lnet_fault_reserved_zero, lnet_ioc_fault },
+	{ IOC_LNET_FAULT_RESET, sizeof(struct lnet_ioc_fault), true, false,
+	  lnet_fault_reserved_zero, lnet_ioc_fault },
+	{ IOC_LNET_FAULT_GET, sizeof(struct lnet_ioc_fault), false, false,
+	  lnet_fault_reserved_zero, lnet_ioc_fault },
 };
 
 static const struct lnet_ioc_cmd *lnet_ioc_cmd_in(const struct lnet_ioc_cmd *cmds,

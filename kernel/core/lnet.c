@@ -24,6 +24,7 @@ void lnet_init(struct lnet *ln)
 	INIT_LIST_HEAD(&ln->ln_dp.dp_pushq);
 	INIT_LIST_HEAD(&ln->ln_recoveryq[LNET_KIND_NI]);
 	INIT_LIST_HEAD(&ln->ln_recoveryq[LNET_KIND_PEER_NI]);
+	lnet_fault_init(ln);
 }
 
 void lnet_fini(struct lnet *ln)

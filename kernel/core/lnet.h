@@ -35,6 +35,8 @@
 #include "lnet_msg.h"
 
 #define LNET_MAX_HEALTH		1000
+/* ln_fault_rules[]: drop rules, then delay rules (LNET_FAULT_DROP - 1, ...) */
+#define LNET_FAULT_NTYPES	2
 
 struct lnet_hooks;
 
@@ -265,6 +267,14 @@ struct lnet {
 	 * or the object's deletion removes). Set up by lnet_init().
 	 */
 	struct list_head ln_recoveryq[LNET_NKINDS];
+	/*
+	 * Fault injection (fault.c): the drop and the delay rules, in the
+	 * order added, and the sends delay rules hold (linked by msg_txq,
+	 * released by the monitor). Rules live from configure to unconfigure.
+	 */
+	struct list_head ln_fault_rules[LNET_FAULT_NTYPES];
+	u32 ln_fault_nrules[LNET_FAULT_NTYPES];
+	struct list_head ln_fault_held;
 };
 
 /* lnet_peer.lp_state (data path; shown as `peer state` bits like Lustre's). */

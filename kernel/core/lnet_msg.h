@@ -228,6 +228,9 @@ struct lnet_msg {
 	bool msg_pool_credit;		/* holds a router pool credit */
 	void *msg_rtr_buf;		/* its router buffer */
 	void *msg_rx_private;		/* the LND's, for the deferred lnd_recv */
+	/* Fault injection (fault.c): the delay rule holding it, until when. */
+	void *msg_fault_rule;
+	u64 msg_fault_release_ns;
 };
 
 /* struct lnet_msg.msg_resp of a PUT+ACK or GET (initiator side). */

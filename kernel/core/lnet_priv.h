@@ -8,6 +8,7 @@
 
 #include "lnet.h"
 #include "hooks.h"
+#include "fault.h"
 
 /* Tell the policy engine (hooks.h) of @event, if one is registered. */
 #define lnet_hook(ln, event, ...)					\
@@ -156,6 +157,8 @@ u32 lnet_msgs_holding(struct lnet *ln, const struct lnet_peer_ni *lpni);
 /* send.c */
 /* Return the credits @msg holds (starting the sends that waited). */
 void lnet_msg_return_credits(struct lnet *ln, struct lnet_msg *msg);
+/* A send a delay rule held (fault.c) goes on: credits, then its LND. */
+void lnet_send_resume(struct lnet *ln, struct lnet_msg *msg);
 /* Fail the messages waiting for credits of @ni (@lpni NULL) or of @lpni. */
 void lnet_txq_fail(struct lnet *ln, struct lnet_ni *ni,
 		   struct lnet_peer_ni *lpni, int status);

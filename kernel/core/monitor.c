@@ -377,6 +377,7 @@ static int lnet_monitor_main(void *arg)
 				lnet_monitor_expire(ln, now);
 				lnet_monitor_recovery(ln, now);
 				lnet_router_tick(ln, now);
+				lnet_fault_tick(ln, now);
 				lnet_gateways_check(ln, now);
 				lnet_ping_target_update(ln);
 				next_tick = now + LNET_MONITOR_TICK_NS;

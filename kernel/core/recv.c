@@ -330,7 +330,8 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 	}
 	lnet_dp_monitor_ensure(ln);
 	lpni = lnet_rx_peer(ln, hdr, from);
-	if (!lnet_router_rx_note(ln, ni, lpni, hdr)) {
+	if (!lnet_router_rx_note(ln, ni, lpni, hdr) ||
+	    (ln->ln_fault_nrules[0] && lnet_fault_recv(ln, ni, hdr))) {
 		lnet_rx_drop(ln, ni, lpni, hdr, private);
 		return 0;
 	}

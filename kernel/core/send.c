@@ -223,8 +223,15 @@ int lnet_send_msg(struct lnet *ln, struct lnet_msg *msg)
 		lnet_msg_address(msg);
 	msg->msg_health_status = LNET_MSG_STATUS_OK;
 	msg->msg_sending = true;
+	if ((ln->ln_fault_nrules[0] || ln->ln_fault_nrules[1]) && lnet_fault_send(ln, msg))
+		return 0;		/* dropped (finalized) or held (fault.c) */
 	lnet_post_send(ln, msg);
 	return 0;
+}
+
+void lnet_send_resume(struct lnet *ln, struct lnet_msg *msg)
+{
+	lnet_post_send(ln, msg);
 }
 
 /* Take a waiting @msg off its credit queue, giving back what it counted. */

@@ -52,6 +52,7 @@ _Static_assert(sizeof(struct lnet_ioc_explain_cand) == 96, "lnet_ioc_explain_can
 _Static_assert(sizeof(struct lnet_ioc_explain) == 160 + 96 * LNET_EXPLAIN_MAX_CAND,
 	       "lnet_ioc_explain layout");
 _Static_assert(sizeof(struct lnet_ioc_udsp_match) == 1776, "lnet_ioc_udsp_match layout");
+_Static_assert(sizeof(struct lnet_ioc_fault) == 184, "lnet_ioc_fault layout");
 
 #define DEV "/dev/lnet"
 #define BUF_SIZE (LNET_IOC_MAX_LEN + 4096)
@@ -99,6 +100,10 @@ static const struct cmd_info cmds[] = {
 	{ "GET_RTR_POOLS", IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools) },
 	{ "EXPLAIN", IOC_LNET_EXPLAIN, sizeof(struct lnet_ioc_explain) },
 	{ "UDSP_MATCH", IOC_LNET_UDSP_MATCH, sizeof(struct lnet_ioc_udsp_match) },
+	{ "FAULT_ADD", IOC_LNET_FAULT_ADD, sizeof(struct lnet_ioc_fault) },
+	{ "FAULT_DEL", IOC_LNET_FAULT_DEL, sizeof(struct lnet_ioc_fault) },
+	{ "FAULT_RESET", IOC_LNET_FAULT_RESET, sizeof(struct lnet_ioc_fault) },
+	{ "FAULT_GET", IOC_LNET_FAULT_GET, sizeof(struct lnet_ioc_fault) },
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 
