@@ -31,6 +31,7 @@ SOAK_TX_TIMEOUT=10		# LNet's transaction_timeout on every node
 SOAK_ST_TIMEOUT=60		# selftest --timeout: above LNet's own
 SOAK_COUNT=8			# messages per selftest run
 SOAK_RECOVER_MAX=120		# seconds health may take to come back
+SOAK_PING_MAX=4			# max_recovery_ping_interval on every node
 
 usage() {
 	echo "usage: soak.sh [--seed S] [--duration SECONDS] [--cycles N]" >&2

@@ -127,10 +127,34 @@ soak_fault_import() {
 		echo "node $n: import or import --del failed" >>"$TD/errors"
 }
 
+# A drop rule (one in 5, 10 or 20 messages to a net, lost on the wire or
+# failed with a health status) or a delay rule (one in 5 held 1-2 s) on a
+# node or a router, then deleted.
+soak_fault_drop_delay() {
+	local h net rate how
+	soak_rnd 10
+	h=$((R + 1))
+	soak_rnd 3
+	net=${SOAK_NETS[R]}
+	soak_rnd 3
+	rate=$((5 << R))
+	soak_rnd 3
+	case $R in
+	0) how=(drop add --rate "$rate") ;;
+	1) how=(drop add --rate "$rate" --health_error random) ;;
+	*) soak_rnd 2; how=(delay add --rate 5 --latency $((R + 1))) ;;
+	esac
+	soak_fault_log rules "host $h fault ${how[*]} --dest *@$net"
+	on "$h" lnetctl fault "${how[@]}" --source '*' --dest "*@$net" &&
+	soak_hold &&
+	on "$h" lnetctl fault "${how[0]}" del --all ||
+		echo "host $h: fault ${how[*]} or its del failed" >>"$TD/errors"
+}
+
 # Drop and delay rules (lnetctl fault, issue 18 item 1), when this lnetctl
 # has them.
 soak_fault_rules() {
-	if ! "$LNETCTL_BIN" help 2>/dev/null | grep -q '^ *fault\b'; then
+	if ! "$LNETCTL_BIN" help 2>/dev/null | grep -q '^[[:space:]]*fault '; then
 		if [ -z "$SOAK_FAULT_SKIPPED" ]; then
 			echo "# skip: drop/delay rules: this lnetctl has no 'fault' command yet"
 			SOAK_FAULT_SKIPPED=1
