@@ -52,7 +52,7 @@ CYCLES=6
 while [ $# -gt 0 ]; do
 	case $1 in
 	--seed) [ $# -ge 2 ] || usage; soak_arg --seed "$2" 1 2147483646; SEED=$2; shift 2 ;;
-	--duration) [ $# -ge 2 ] || usage; soak_arg --duration "$2" 60 86400; DURATION=$2; shift 2 ;;
+	--duration) [ $# -ge 2 ] || usage; soak_arg --duration "$2" 30 86400; DURATION=$2; shift 2 ;;
 	--cycles) [ $# -ge 2 ] || usage; soak_arg --cycles "$2" 2 1000; CYCLES=$2; shift 2 ;;
 	-h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "soak.sh: unexpected argument '$1'" >&2; usage ;;
