@@ -58,7 +58,7 @@ done
 # The soak, short (about 2 minutes; `make soak` runs the long one): each
 # of its checks counts, as a bats test does. SKIP_SOAK=1 skips it.
 if [ "${SKIP_SOAK:-0}" != 1 ]; then
-	scripts/soak.sh --duration "${SOAK_CHECK_SECONDS:-60}" --cycles 2 >"$log/out" 2>&1
+	scripts/soak.sh --duration "${SOAK_CHECK_SECONDS:-50}" --cycles 2 >"$log/out" 2>&1
 	src=$?
 	p=$(grep -c '^ok ' "$log/out")
 	f=$(grep -c '^not ok ' "$log/out")
