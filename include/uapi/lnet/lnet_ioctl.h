@@ -903,9 +903,9 @@ struct lnet_ioc_if {
  * the key lnetctl prints under failed_by. X(id, name)
  */
 #define LNET_SELFTEST_CAUSES(X)						\
-	X(LNET_SELFTEST_FAIL_TIMEOUT, timeout)		/* -ETIMEDOUT */	\
-	X(LNET_SELFTEST_FAIL_UNREACHABLE, unreachable)	/* -EHOSTUNREACH, -ENETUNREACH */ \
-	X(LNET_SELFTEST_FAIL_SHUTDOWN, shutdown)	/* -ESHUTDOWN, -ENETDOWN */ \
+	X(LNET_SELFTEST_FAIL_TIMEOUT, timeout)		/* LNet's timeout */	\
+	X(LNET_SELFTEST_FAIL_UNREACHABLE, unreachable)	/* no path to it */	\
+	X(LNET_SELFTEST_FAIL_SHUTDOWN, shutdown)	/* LNet or an NI going down */ \
 	X(LNET_SELFTEST_FAIL_NETWORK, network)		/* any other error status */ \
 	X(LNET_SELFTEST_FAIL_START, start)		/* could not be sent at all */ \
 	X(LNET_SELFTEST_FAIL_ABANDONED, abandoned)	/* no end within sft_timeout_ms */
