@@ -176,7 +176,8 @@ soak_check_sanitizers() {
 }
 
 soak_checks() {
-	soak_check "exactly once: every message ended in one event on its sender ($(ls "$TD/runs" | grep -c meta) runs)" soak_check_runs
+	local metas=("$TD"/runs/*.meta)
+	soak_check "exactly once: every message ended in one event on its sender (${#metas[@]} runs)" soak_check_runs
 	soak_check "no byte corrupted" soak_check_corrupt
 	soak_check "health back to its maximum after every cycle's faults (<= $SOAK_RECOVER_MAX s)" soak_check_health
 	soak_check "no lnetd crashed" soak_check_crashes

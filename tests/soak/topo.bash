@@ -102,8 +102,8 @@ soak_topology() {
 
 # soak_routes_up: every route of every node is up (<= 30 s).
 soak_routes_up() {
-	local n i down
-	for i in $(seq 150); do
+	local n down
+	for _ in $(seq 150); do
 		down=0
 		for n in "${SOAK_NODES[@]}"; do
 			on "$n" lnetctl route show -v >"$TD/routes.$n.yaml" || return 1
