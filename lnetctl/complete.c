@@ -20,7 +20,7 @@
  *                                    each candidate, a whole word
  *   __complete commands              the top-level command words
  *   __complete subcommands CMD       CMD's sub-commands (nothing for a leaf)
- *   __complete options CMD [SUB]     every long option of that leaf as
+ *   __complete options CMD [SUB...]  every long option of that leaf as
  *                                    --name (and --alias), --help included
  *   __complete values nets|nids|idx  live values: the nets of the configured
  *                                    NIs, local and peer NIDs, policy rule
@@ -377,20 +377,24 @@ static int complete_line_words(struct lnetctl_ctx *ctx, int argc, char **argv)
 	return LNETCTL_OK;
 }
 
-/* CMD [SUB] down to a leaf; a usage error (message printed) otherwise. */
+/*
+ * CMD [SUB...] down to a leaf (fault drop add is three words deep); a
+ * usage error (message printed) otherwise.
+ */
 static const struct lnetctl_cmd *find_leaf(const struct lnetctl_ctx *ctx,
 					   int argc, char **argv)
 {
 	const struct lnetctl_cmd *c = lnetctl_cmd_match(lnetctl_root, argv[0]);
+	int i;
 
-	if (c && c->sub && argc == 2)
-		c = lnetctl_cmd_match(c->sub, argv[1]);
-	else if (c && (c->sub ? argc != 2 : argc != 1))
+	for (i = 1; c && c->sub && i < argc; i++)
+		c = lnetctl_cmd_match(c->sub, argv[i]);
+	if (c && (c->sub || i != argc))
 		c = NULL;
 	if (!c)
-		lnetctl_msg(ctx, "'%s%s%s' names no command that takes options: "
-			    "expected CMD [SUB]", argv[0], argc > 1 ? " " : "",
-			    argc > 1 ? argv[1] : "");
+		lnetctl_msg(ctx, "'%s%s%s%s' names no command that takes options: "
+			    "expected CMD [SUB...]", argv[0], argc > 1 ? " " : "",
+			    argc > 1 ? argv[1] : "", argc > 2 ? " ..." : "");
 	return c;
 }
 
@@ -411,8 +415,8 @@ static int complete_options(struct lnetctl_ctx *ctx, int argc, char **argv)
 {
 	const struct lnetctl_cmd *c;
 
-	if (argc < 1 || argc > 2)
-		return lnetctl_usage(ctx, "usage: __complete options CMD [SUB]");
+	if (argc < 1 || argc > 3)
+		return lnetctl_usage(ctx, "usage: __complete options CMD [SUB...]");
 	c = find_leaf(ctx, argc, argv);
 	if (!c)
 		return LNETCTL_USAGE;

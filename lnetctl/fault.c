@@ -61,7 +61,7 @@ static const struct lnetctl_opt drop_add_opts[] = {
 static const struct lnetctl_opt delay_add_opts[] = {
 	FAULT_COMMON_OPTS("delay"),
 	[FA_LATENCY] = { "latency", 'l', LNETCTL_VALUE,
-			 "hold each delayed send this many seconds, 1-"
+			 "hold each delayed message this many seconds, 1-"
 			 LNETCTL_STR(LNET_FAULT_LATENCY_MAX) " (required)",
 			 .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
@@ -237,6 +237,6 @@ const struct lnetctl_cmd lnetctl_fault_cmds[] = {
 	{ "drop", NULL, fault_drop_cmds, NULL,
 	  "drop messages that match: sends (health may react) and receives" },
 	{ "delay", NULL, fault_delay_cmds, NULL,
-	  "hold sends that match for a latency, then send them" },
+	  "hold messages that match for a latency (sends and receives), then let them go on" },
 	{ NULL }
 };

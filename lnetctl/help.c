@@ -92,7 +92,7 @@ int lnetctl_help_cmd(struct lnetctl_ctx *ctx, int argc, char **argv)
 	struct lnetctl_args a;
 	char path[PATH_MAX_LEN] = "";
 
-	if (!lnetctl_parse(ctx, argc, argv, 0, 2, &a))
+	if (!lnetctl_parse(ctx, argc, argv, 0, 3, &a))	/* fault drop add */
 		return a.status;
 	for (int i = 0; i < a.npos; i++) {
 		if (!table)

@@ -48,7 +48,7 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "print as YAML the lnet module parameters of a modprobe.d FILE (or stdin), or the strings given",
 	  "[FILE|-]" },
 	{ "help", lnetctl_help_cmd, NULL, NULL,
-	  "print the help of a command group or command", "[COMMAND [SUBCOMMAND]]" },
+	  "print the help of a command group or command", "[COMMAND [SUBCOMMAND...]]" },
 	{ "version", lnetctl_version_cmd, NULL, NULL, "print the version (as --version)" },
 	{ "list-commands", lnetctl_list_commands, NULL, NULL,
 	  "list the commands, four to a line (as --list-commands)" },

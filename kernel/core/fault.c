@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fault injection: drop rules and delay rules (lnet_fault.h says what
- * they match and do). The data path calls two hooks, lnet_fault_send()
- * and lnet_fault_recv(); the monitor releases delayed sends once a tick.
- * Everything runs under ln_api_mutex, so a rule may come and go while
- * traffic runs: a rule deleted gives its held messages back to the send
- * path first, and nothing else points at a rule.
+ * they match and do). The data path calls the hooks: lnet_fault_send()
+ * on send, lnet_fault_recv() and lnet_fault_recv_hold() on receive; the
+ * monitor releases what delay rules hold, once a tick. Everything runs
+ * under ln_api_mutex, so a rule may come and go while traffic runs: a
+ * rule deleted first gives what it holds back to the send or receive
+ * path, and nothing else points at a rule.
  */
 #include "lnet_priv.h"
 #include "fault.h"
@@ -21,6 +22,18 @@ struct lnet_fault_rule {
 	u64 fr_window_ns;			/* interval, F_RANDOM: the window's end */
 };
 
+/* A received header a delay rule holds, with what lnet_parse was given. */
+struct lnet_fault_rx {
+	struct list_head fx_list;		/* on ln_fault_rx_held */
+	const struct lnet_fault_rule *fx_rule;
+	u64 fx_release_ns;
+	struct lnet_ni *fx_ni;
+	struct lnet_hdr fx_hdr;
+	struct lnet_nid fx_from;
+	bool fx_has_from;
+	void *fx_private;			/* the LND's, for lnd_recv */
+};
+
 static struct list_head *lnet_fault_list(struct lnet *ln, u32 type)
 {
 	return &ln->ln_fault_rules[type - LNET_FAULT_DROP];
@@ -33,6 +46,7 @@ void lnet_fault_init(struct lnet *ln)
 	for (i = 0; i < LNET_FAULT_NTYPES; i++)
 		INIT_LIST_HEAD(&ln->ln_fault_rules[i]);
 	INIT_LIST_HEAD(&ln->ln_fault_held);
+	INIT_LIST_HEAD(&ln->ln_fault_rx_held);
 }
 
 /* ---- matching ---------------------------------------------------------------- */
@@ -205,6 +219,92 @@ bool lnet_fault_recv(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr 
 	return ln->ln_fault_nrules[0] && lnet_fault_find(ln, LNET_FAULT_DROP, hdr, ni);
 }
 
+bool lnet_fault_recv_hold(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			  const struct lnet_nid *from, void *private)
+{
+	struct lnet_fault_rule *r;
+	struct lnet_fault_rx *fx;
+
+	if (!ni->ni_lnd || ni->ni_lnd->lnd_type == LNET_LND_LO)
+		return false;
+	r = lnet_fault_find(ln, LNET_FAULT_DELAY, hdr, ni);
+	if (!r)
+		return false;
+	fx = lnet_obj_alloc(ln, sizeof(*fx));
+	if (!fx)
+		return false;		/* counted, but goes on at once */
+	fx->fx_rule = r;
+	fx->fx_release_ns = os_now_ns() + (u64)r->fr_attr.fa_latency * NS_PER_S;
+	fx->fx_ni = ni;
+	fx->fx_hdr = *hdr;
+	fx->fx_has_from = from != NULL;
+	if (from)
+		fx->fx_from = *from;
+	fx->fx_private = private;
+	list_add_tail(&fx->fx_list, &ln->ln_fault_rx_held);
+	return true;
+}
+
+/*
+ * The held headers of @rule (NULL: any) due by @now_ns (0: all of them)
+ * go on through lnet_parse_resume(), or, @discard, are dropped.
+ */
+static void lnet_fault_rx_release(struct lnet *ln, const struct lnet_fault_rule *rule,
+				  u64 now_ns, bool discard)
+{
+	struct lnet_fault_rx *fx, *tmp;
+	LIST_HEAD(due);
+
+	list_for_each_entry_safe(fx, tmp, &ln->ln_fault_rx_held, fx_list) {
+		if ((rule && fx->fx_rule != rule) || (now_ns && fx->fx_release_ns > now_ns))
+			continue;
+		list_del(&fx->fx_list);
+		list_add_tail(&fx->fx_list, &due);
+	}
+	list_for_each_entry_safe(fx, tmp, &due, fx_list) {
+		list_del(&fx->fx_list);
+		if (discard)
+			lnet_parse_discard(ln, fx->fx_ni, &fx->fx_hdr, fx->fx_private);
+		else
+			lnet_parse_resume(ln, fx->fx_ni, &fx->fx_hdr,
+					  fx->fx_has_from ? &fx->fx_from : NULL, fx->fx_private);
+		lnet_obj_free(ln, fx);
+	}
+}
+
+void lnet_fault_rx_abandon(struct lnet *ln, struct lnet_ni *ni, void *private)
+{
+	struct lnet_fault_rx *fx, *tmp;
+
+	list_for_each_entry_safe(fx, tmp, &ln->ln_fault_rx_held, fx_list) {
+		if (fx->fx_ni != ni || fx->fx_private != private)
+			continue;
+		/* no lnd_recv: the connection it would read from is gone */
+		list_del(&fx->fx_list);
+		lnet_count(ln, LNET_STATS_DROP, ni, NULL, fx->fx_hdr.type,
+			   fx->fx_hdr.payload_length);
+		lnet_obj_free(ln, fx);
+	}
+}
+
+void lnet_fault_forget_ni(struct lnet *ln, struct lnet_ni *ni)
+{
+	struct lnet_fault_rx *fx, *tmp;
+	LIST_HEAD(gone);
+
+	list_for_each_entry_safe(fx, tmp, &ln->ln_fault_rx_held, fx_list) {
+		if (fx->fx_ni != ni)
+			continue;
+		list_del(&fx->fx_list);
+		list_add_tail(&fx->fx_list, &gone);
+	}
+	list_for_each_entry_safe(fx, tmp, &gone, fx_list) {
+		list_del(&fx->fx_list);
+		lnet_parse_discard(ln, ni, &fx->fx_hdr, fx->fx_private);
+		lnet_obj_free(ln, fx);
+	}
+}
+
 /* Send on the held messages of @rule (NULL: any) due by @now_ns (0: all of them). */
 static void lnet_fault_release(struct lnet *ln, const struct lnet_fault_rule *rule,
 			       u64 now_ns)
@@ -225,12 +325,13 @@ static void lnet_fault_release(struct lnet *ln, const struct lnet_fault_rule *ru
 		msg->msg_fault_rule = NULL;
 		lnet_send_resume(ln, msg);
 	}
+	lnet_fault_rx_release(ln, rule, now_ns, false);
 	lnet_finalize_run(ln);
 }
 
 void lnet_fault_tick(struct lnet *ln, u64 now_ns)
 {
-	if (!list_empty(&ln->ln_fault_held))
+	if (!list_empty(&ln->ln_fault_held) || !list_empty(&ln->ln_fault_rx_held))
 		lnet_fault_release(ln, NULL, now_ns);
 }
 
@@ -254,6 +355,8 @@ void lnet_fault_shutdown(struct lnet *ln)
 		msg->msg_health_status = LNET_MSG_STATUS_LOCAL_ABORTED;
 		lnet_finalize_defer(ln, msg, -ESHUTDOWN);
 	}
+	/* the LNDs still run: the payloads of held headers are discarded */
+	lnet_fault_rx_release(ln, NULL, 0, true);
 	lnet_finalize_run(ln);
 	for (t = 0; t < LNET_FAULT_NTYPES; t++)
 		list_for_each_entry_safe(r, rtmp, &ln->ln_fault_rules[t], fr_list)

@@ -19,6 +19,17 @@ void lnet_fault_init(struct lnet *ln);
 bool lnet_fault_send(struct lnet *ln, struct lnet_msg *msg);
 /* The receive hook of lnet_parse_locked(): true when @hdr is to be dropped. */
 bool lnet_fault_recv(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr);
+/*
+ * The receive hook's second half, once no drop rule took @hdr: true when a
+ * delay rule holds it (lnet_parse_resume() follows). Not on lo, whose
+ * sender is finalized as soon as the receive is done.
+ */
+bool lnet_fault_recv_hold(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			  const struct lnet_nid *from, void *private);
+/* The LND's connection @private of @ni is gone: forget what it held there. */
+void lnet_fault_rx_abandon(struct lnet *ln, struct lnet_ni *ni, void *private);
+/* @ni goes down: what was held on it is discarded (the LND still runs). */
+void lnet_fault_forget_ni(struct lnet *ln, struct lnet_ni *ni);
 /* The monitor, each tick: send on the held messages whose time has come. */
 void lnet_fault_tick(struct lnet *ln, u64 now_ns);
 /*

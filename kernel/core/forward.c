@@ -273,6 +273,7 @@ void lnet_parse_abandon(struct lnet *ln, struct lnet_ni *ni, void *private)
 		lnet_fwd_release(ln, msg);
 		lnet_msg_free(ln, msg);
 	}
+	lnet_fault_rx_abandon(ln, ni, private);
 	lnet_finalize_run(ln);
 	os_mutex_unlock(&ln->ln_api_mutex);
 }

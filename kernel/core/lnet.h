@@ -269,12 +269,14 @@ struct lnet {
 	struct list_head ln_recoveryq[LNET_NKINDS];
 	/*
 	 * Fault injection (fault.c): the drop and the delay rules, in the
-	 * order added, and the sends delay rules hold (linked by msg_txq,
-	 * released by the monitor). Rules live from configure to unconfigure.
+	 * order added, the sends delay rules hold (linked by msg_txq) and the
+	 * received headers they hold, released by the monitor. Rules live
+	 * from configure to unconfigure.
 	 */
 	struct list_head ln_fault_rules[LNET_FAULT_NTYPES];
 	u32 ln_fault_nrules[LNET_FAULT_NTYPES];
 	struct list_head ln_fault_held;
+	struct list_head ln_fault_rx_held;	/* received headers held (fault.c) */
 };
 
 /* lnet_peer.lp_state (data path; shown as `peer state` bits like Lustre's). */

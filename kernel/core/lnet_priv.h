@@ -157,6 +157,15 @@ u32 lnet_msgs_holding(struct lnet *ln, const struct lnet_peer_ni *lpni);
 /* send.c */
 /* Return the credits @msg holds (starting the sends that waited). */
 void lnet_msg_return_credits(struct lnet *ln, struct lnet_msg *msg);
+/*
+ * recv.c, for fault.c: a header a delay rule held goes on as lnet_parse
+ * would have taken it (checked again: its NI may be going), or is
+ * discarded (its payload too, by the LND) and counted as dropped.
+ */
+void lnet_parse_resume(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
+		       const struct lnet_nid *from, void *private);
+void lnet_parse_discard(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			void *private);
 /* A send a delay rule held (fault.c) goes on: credits, then its LND. */
 void lnet_send_resume(struct lnet *ln, struct lnet_msg *msg);
 /* Fail the messages waiting for credits of @ni (@lpni NULL) or of @lpni. */

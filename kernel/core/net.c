@@ -479,6 +479,7 @@ static void lnet_ni_shutdown(struct lnet *ln, struct lnet_ni *ni)
 	lnet_txq_fail(ln, ni, NULL, -ENETDOWN);
 	/* while the LND still has their connections to discard from */
 	lnet_fwd_forget_ni(ln, ni);
+	lnet_fault_forget_ni(ln, ni);
 	lnet_finalize_run(ln);
 	if (lnd && lnd->lnd_shutdown) {
 		os_mutex_unlock(&ln->ln_api_mutex);

@@ -313,6 +313,10 @@ static void lnet_parse_reply(struct lnet *ln, struct lnet_ni *ni, struct lnet_pe
 	lnet_rx_answer(ln, msg, orig, private);
 }
 
+static void lnet_parse_dispatch(struct lnet *ln, struct lnet_ni *ni,
+				struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr,
+				const struct lnet_nid *from, void *private, bool for_us);
+
 int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 		      const struct lnet_hdr *hdr, const struct lnet_nid *from,
 		      void *private)
@@ -335,6 +339,36 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 		lnet_rx_drop(ln, ni, lpni, hdr, private);
 		return 0;
 	}
+	if (ln->ln_fault_nrules[1] && lnet_fault_recv_hold(ln, ni, hdr, from, private))
+		return 0;		/* lnet_parse_resume() once it is due */
+	lnet_parse_dispatch(ln, ni, lpni, hdr, from, private, for_us);
+	return 0;
+}
+
+void lnet_parse_resume(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
+		       const struct lnet_nid *from, void *private)
+{
+	bool for_us;
+
+	if (lnet_hdr_check(ln, ni, hdr, &for_us) || !ln->ln_configured ||
+	    ln->ln_dp.dp_stopping || ni->ni_dying) {
+		lnet_rx_drop(ln, ni, NULL, hdr, private);
+		return;
+	}
+	lnet_parse_dispatch(ln, ni, lnet_rx_peer(ln, hdr, from), hdr, from, private, for_us);
+}
+
+void lnet_parse_discard(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
+			void *private)
+{
+	lnet_rx_drop(ln, ni, NULL, hdr, private);
+}
+
+/* A header that passed the checks and the rules: forward it, or take it in. */
+static void lnet_parse_dispatch(struct lnet *ln, struct lnet_ni *ni,
+				struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr,
+				const struct lnet_nid *from, void *private, bool for_us)
+{
 	if (!for_us) {
 		if (lnet_routing_forwards(ln)) {
 			lnet_forward(ln, ni, lpni, hdr, private);
@@ -342,7 +376,7 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 			lnet_hdr_log(hdr, "routing is not enabled on this node");
 			lnet_rx_drop(ln, ni, lpni, hdr, private);
 		}
-		return 0;
+		return;
 	}
 	switch (hdr->type) {
 	case LNET_MSG_PUT:
@@ -358,7 +392,6 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 		lnet_parse_reply(ln, ni, lpni, hdr, from, private);
 		break;
 	}
-	return 0;
 }
 
 int lnet_parse(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,

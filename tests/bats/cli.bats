@@ -79,7 +79,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 	run --separate-stderr lnetctl bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
-	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, convert, help, version, list-commands" ]
+	[ "$stderr" = "lnetctl: unknown command 'bogus': expected one of lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, fault, cpt-of-nid, import, export, convert, help, version, list-commands" ]
 	run --separate-stderr lnetctl net bogus
 	[ "$status" -eq 2 ]
 	[ "$output" = "" ]
@@ -207,7 +207,7 @@ PATHS=("lnet" "lnet configure" "lnet unconfigure" "net" "net add" "net del"
 
 # bats test_tags=parse-only
 @test "command words are exact at every level: no prefixes, no other case, names or aliases" {
-	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, cpt-of-nid, import, export, convert, help, version, list-commands"
+	local roots="lnet, net, peer, policy, udsp, route, routing, set, global, stats, ping, discover, selftest, debug, fault, cpt-of-nid, import, export, convert, help, version, list-commands"
 	for w in pol polic Policy POLICY uds routin; do
 		run --separate-stderr lnetctl "$w" show
 		[ "$status" -eq 2 ]

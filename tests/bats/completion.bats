@@ -51,7 +51,7 @@ configure_two_nets() {
 # bats test_tags=parse-only
 @test "top level: every command, no hidden __complete" {
 	comp ""
-	[ "$reply" = "convert cpt-of-nid debug discover export global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
+	[ "$reply" = "convert cpt-of-nid debug discover export fault global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
 }
 
 # bats test_tags=parse-only
@@ -211,7 +211,7 @@ configure_two_nets() {
 # bats test_tags=parse-only
 @test "help : commands, then sub-commands" {
 	comp help ""
-	[ "$reply" = "convert cpt-of-nid debug discover export global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
+	[ "$reply" = "convert cpt-of-nid debug discover export fault global help import list-commands lnet net peer ping policy route routing selftest set stats udsp version" ]
 	comp help peer ""
 	[ "$reply" = "add del list set show" ]
 }

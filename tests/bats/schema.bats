@@ -122,6 +122,7 @@ PY
 	[ "$status" -eq 0 ]
 	# Each schema file is listed here: a new one needs tests below.
 	[ "$output" = "defs.schema.yaml
+fault-show.schema.yaml
 global-show.schema.yaml
 lnet.schema.yaml
 net-show-v1.schema.yaml
@@ -848,4 +849,25 @@ bad_import() {
 	run "$PY" "$TOP/tests/tools/yaml-validate.py" "$T/none.schema.yaml" "$T/ten.yaml"
 	[ "$status" -eq 2 ]
 	printf 'udsp: []\n' | { validate lnet -; [ "$output" = "-: ok" ]; }
+}
+
+@test "fault drop show and fault delay show validate; a wrong key or value fails" {
+	lnetctl fault drop add -s '*' -d 10.11.0.9@tcp -r 4 -m PUT,GET -e local_error,remote_error
+	lnetctl fault drop add -s '*@tcp1' -d '*' -i 5 -n -p 4,5 -o 10.11.0.1@tcp
+	lnetctl fault drop add -s 10.11.0.8@tcp -d '*' -x -e random
+	lnetctl fault delay add -s '*' -d '*@o2ib2' -r 2 -l 3 -m ACK
+	lnetctl fault drop show >"$T/drop.yaml"
+	valid fault-show "$T/drop.yaml"
+	lnetctl fault delay show >"$T/delay.yaml"
+	valid fault-show "$T/delay.yaml"
+	invalid fault-show 'fault:
+- {rule_type: delay, fa_src: "*", fa_dst: "*", fa_ptl_mask: 0, fa_msg_mask: 0,
+   la_rate: 1, la_interval: 0, la_latency: 0, ls_delayed: 0,
+   fs_count: 0, fs_put: 0, fs_ack: 0, fs_get: 0, fs_reply: 0}' \
+		"3:44: 0 is less than the minimum of 1 (at fault/0/la_latency)"
+	invalid fault-show 'fault:
+- {rule_type: drop, fa_src: "*@eth", fa_dst: "*", fa_ptl_mask: 0, fa_msg_mask: 0,
+   da_rate: 1, da_interval: 0, ds_dropped: 0,
+   fs_count: 0, fs_put: 0, fs_ack: 0, fs_get: 0, fs_reply: 0}' \
+		"2:3: {'rule_type': 'drop', 'fa_src': '*@eth', 'fa_dst': '*', 'fa_ptl_mask': 0, 'fa_msg_mask': 0, 'da_rate': 1, 'da_interval': 0, 'ds_dropped': 0, 'fs_count': 0, 'fs_put': 0, 'fs_ack': 0, 'fs_get': 0, 'fs_reply': 0} is not valid under any of the given schemas (at fault/0)"
 }

@@ -241,6 +241,33 @@ static void test_drop_rate(void **state)
 	assert_int_equal(out.fa_rate, 4);
 }
 
+/*
+ * One per interval: the first PUT at once, then none for the rest of the
+ * hour; with F_RANDOM, one at most in the hour's window.
+ */
+static void test_drop_interval(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ioc_fault f = rule(LNET_FAULT_DROP, 0), out;
+	int i, failed = 0;
+
+	f.fa_interval = 3600;
+	f.fa_hstatus_mask = 1U << LNET_IOC_HS_LOCAL_ERROR;
+	f.fa_msg_mask = LNET_FAULT_MSG_PUT;
+	add(p->n0, f);
+	assert_int_not_equal(put(p->n0), 0);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(put(p->n0), 0);
+	assert_int_equal(del_all(p->n0, LNET_FAULT_DROP), 1);
+	f.fa_flags = LNET_FAULT_F_RANDOM;
+	add(p->n0, f);
+	for (i = 0; i < 5; i++)
+		failed += put(p->n0) != 0;
+	assert_int_equal(get(p->n0, LNET_FAULT_DROP, 0, &out), 0);
+	assert_int_equal(out.fs_count, failed);
+	assert_true(failed <= 1);
+}
+
 /* A rule for GETs and one for another portal leave our PUTs alone. */
 static void test_drop_filters(void **state)
 {
@@ -337,6 +364,84 @@ static void test_delay_del_releases(void **state)
 	free(op);
 }
 
+/* The NI a held message goes by is deleted: the message fails at once. */
+static void test_delay_ni_deleted(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ioc_fault f = rule(LNET_FAULT_DELAY, 1);
+	struct memlnd_op *op = calloc(1, sizeof(*op));
+
+	f.fa_latency = LNET_FAULT_LATENCY_MAX;
+	add(p->n0, f);
+	put_start(op, p->n0);
+	assert_true(held(p->n0));
+	os_mutex_lock(&p->n0->ln.ln_api_mutex);
+	assert_int_equal(lnet_net_del(&p->n0->ln, LNET_NET_ID(LNET_LND_TCP, 0), "m0e0"), 0);
+	assert_true(list_empty(&p->n0->ln.ln_fault_held));
+	os_mutex_unlock(&p->n0->ln.ln_api_mutex);
+	assert_true(memlnd_wait(memlnd_op_final, op, 5000));
+	assert_int_not_equal(op->status, 0);
+	assert_true(memlnd_wait(memlnd_op_unlinked, op, 5000));
+	free(op);
+}
+
+static bool rx_held(void *arg)
+{
+	struct memlnd_node *n = arg;
+	bool h;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	h = !list_empty(&n->ln.ln_fault_rx_held);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return h;
+}
+
+/* On node1, a delay rule holds the PUT it receives, then takes it in. */
+static void test_delay_recv(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ioc_fault f = rule(LNET_FAULT_DELAY, 1), out;
+	struct memlnd_op *op = calloc(1, sizeof(*op));
+
+	f.fa_msg_mask = LNET_FAULT_MSG_PUT;
+	add(p->n1, f);
+	put_start(op, p->n0);
+	assert_true(memlnd_wait(rx_held, p->n1, 2000));
+	assert_false(memlnd_op_final(op));
+	assert_true(memlnd_wait(memlnd_op_final, op, 5000));
+	assert_int_equal(op->status, 0);
+	assert_int_equal(op->nack, 1);
+	assert_true(memlnd_wait(memlnd_op_unlinked, op, 5000));
+	assert_false(rx_held(p->n1));
+	assert_int_equal(get(p->n1, LNET_FAULT_DELAY, 0, &out), 0);
+	assert_int_equal(out.fs_msgs[LNET_MSG_PUT], 1);
+	free(op);
+}
+
+/* Node1 unconfigures while it holds a received PUT: discarded, not leaked. */
+static void test_delay_recv_unconfigure(void **state)
+{
+	struct pair *p = *state;
+	struct lnet_ioc_fault f = rule(LNET_FAULT_DELAY, 1);
+	struct memlnd_op *op = calloc(1, sizeof(*op));
+
+	set_global(p->n0, LNET_GLOBAL_TRANSACTION_TIMEOUT, 1);
+	f.fa_latency = LNET_FAULT_LATENCY_MAX;
+	f.fa_msg_mask = LNET_FAULT_MSG_PUT;
+	add(p->n1, f);
+	put_start(op, p->n0);
+	assert_true(memlnd_wait(rx_held, p->n1, 2000));
+	os_mutex_lock(&p->n1->ln.ln_api_mutex);
+	assert_int_equal(lnet_unconfigure(&p->n1->ln), 0);
+	assert_true(list_empty(&p->n1->ln.ln_fault_rx_held));
+	os_mutex_unlock(&p->n1->ln.ln_api_mutex);
+	/* node0 never gets its ACK */
+	assert_true(memlnd_wait(memlnd_op_final, op, 5000));
+	assert_int_not_equal(op->status, 0);
+	assert_true(memlnd_wait(memlnd_op_unlinked, op, 5000));
+	free(op);
+}
+
 /* Unconfigure with a message held: it fails, nothing leaks (teardown checks). */
 static void test_delay_unconfigure(void **state)
 {
@@ -365,11 +470,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_add_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_add_get_del, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_rate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_drop_interval, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_health, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_recv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delay_delivers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delay_del_releases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delay_ni_deleted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delay_recv, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delay_recv_unconfigure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delay_unconfigure, setup, teardown),
 	};
 

@@ -39,8 +39,12 @@
  *                   holds; deleting the NI or peer NI it goes through
  *                   fails it as one waiting for credits; unconfigure
  *                   fails every held message, as a shutdown does.
- *   DELAY on receive nothing: a held header would hold its connection's
- *                   reader (the rule shows only what it delayed on send).
+ *   DELAY on receive the header waits fa_latency seconds before it is
+ *                   taken in (matched, forwarded); its connection reads
+ *                   nothing more meanwhile, as when a router waits for a
+ *                   buffer. Deleting the rule lets it in at once; its
+ *                   connection closing or its NI going drops it (counted
+ *                   in drop_count), and so does unconfigure. Not on 0@lo.
  *
  * Each rule counts its hits: fs_count (Lustre's ds_dropped / ls_delayed
  * and fs_count) and, by message type, fs_msgs. Resends are messages again.
