@@ -253,5 +253,16 @@ soak_main() {
 	soak_figures
 	echo "# done after $SECONDS s in all"
 	echo "1..$SOAK_NCHECK"
+	[ "$SOAK_NFAIL" = 0 ] || soak_keep_logs
 	[ "$SOAK_NFAIL" = 0 ]
+}
+
+# After a failed check: the node logs, the faults, the sanitizers' reports
+# and the runs that broke the accounting outlive the temp dir.
+soak_keep_logs() {
+	local keep=$TOP/build/soak-failed.$SEED
+	rm -rf "$keep" && mkdir -p "$keep" || return 0
+	cp -r "$TD"/n*.log "$TD/faults.log" "$TD/san" "$keep/" 2>/dev/null
+	cp "$TD/bad" "$TD/crashes" "$TD/errors" "$TD/recovery.log" "$keep/" 2>/dev/null
+	echo "# logs kept in $keep"
 }
