@@ -350,6 +350,7 @@ static void test_selftest_args(void **state)
 	BAD(sft_timeout_ms, 0);
 	BAD(sft_timeout_ms, LNET_SELFTEST_MAX_TIMEOUT_MS + 1);
 	BAD(sft_pad, 1);
+	BAD(sft_pad2, 1);
 	BAD(sft_reserved[3], 1);
 	BAD(sft_target.nid_addr_len, 0);
 	BAD(sft_src.nid_addr_len, 5);

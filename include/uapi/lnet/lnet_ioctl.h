@@ -938,6 +938,7 @@ struct lnet_ioc_selftest {
 	__u64 sft_elapsed_ns;			/* out */
 	__u32 sft_failed_by[LNET_SELFTEST_NCAUSES];	/* out: enum lnet_selftest_cause */
 	__u32 sft_duplicate;			/* out */
+	__u32 sft_pad2;				/* one size on i386 and x86_64 */
 	__u32 sft_reserved[4];
 };
 
