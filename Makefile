@@ -8,6 +8,9 @@
 #   make bench      bench/udsp, import, lnet, routing (bench/kernel: skipped
 #                   without /dev/lnet)
 #   make bench-kernel  bench/kernel in the test VM: lnet.ko vs lnetd vs raw TCP
+#   make soak       the long soak (scripts/soak.sh): SOAK_SECONDS (1500),
+#                   SOAK_CYCLES (6), SOAK_SEED (random, printed); a 2-minute
+#                   one runs inside make check
 #   V=1             show the commands
 
 PREFIX ?= /usr
@@ -102,6 +105,13 @@ $(B)/lnetctl: $(call objs,$(B)/prog,$(LNETCTL_SRCS)) $(B)/libcfg.a $(B)/libnid.a
 $(B)/lnetd: $(call objs,$(B)/prog,$(LNETD_SRCS)) $(B)/libcore.a $(B)/libnid.a
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(NL_LIBS) -lpthread
 
+# lnetd with ASan and UBSan: what the soak runs (its reports fail the soak).
+# build/san/lnetd/ holds its objects, so the binary is build/san/bin/lnetd.
+SAN_LNETD := $(S)/bin/lnetd
+$(SAN_LNETD): $(call objs,$(S),$(LNETD_SRCS)) $(S)/libcore.a $(S)/libnid.a
+	@mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(CC) -g $(SAN_FLAGS) -o $@ $^ $(NL_LIBS) -lpthread
+
 # --- unit tests (cmocka), plain and sanitized ------------------------------------
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 UNIT_SAN_BINS := $(patsubst tests/unit/%.c,$(S)/tests/%,$(UNIT_SRCS))
@@ -143,8 +153,19 @@ bench: $(BENCH_BINS)
 
 # --- check -----------------------------------------------------------------------------
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(UNIT_SAN_BINS) $(FUZZ_REPLAY) $(BENCH_BINS)
+	$(Q)$(MAKE) --no-print-directory all $(SAN_LNETD) $(UNIT_BINS) $(UNIT_SAN_BINS) \
+		$(FUZZ_REPLAY) $(BENCH_BINS)
 	$(Q)scripts/run-tests.sh
+
+# --- soak: 8 nodes and 2 routers under faults (outside make check) --------------------
+SOAK_SECONDS ?= 1500
+SOAK_CYCLES ?= 6
+SOAK_SEED ?=
+.PHONY: soak
+soak: deps
+	$(Q)$(MAKE) --no-print-directory all $(SAN_LNETD)
+	$(Q)scripts/soak.sh --duration $(SOAK_SECONDS) --cycles $(SOAK_CYCLES) \
+		$(if $(SOAK_SEED),--seed $(SOAK_SEED))
 
 # --- kernel module (lnet.ko) and its QEMU tests -----------------------------------
 # The headers of the running kernel when it has them, else the newest Debian

@@ -187,6 +187,22 @@ int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg
 	return send_fail(h, rc, &req->sft_target, doing, err);
 }
 
+/* failed_by: every cause of LNET_SELFTEST_CAUSES, in its order, 0s too. */
+static void selftest_failed_by(struct yemit *w, const struct lnet_ioc_selftest *req)
+{
+	static const char *const names[] = {
+#define SELFTEST_CAUSE_NAME(id, name) [id] = #name,
+		LNET_SELFTEST_CAUSES(SELFTEST_CAUSE_NAME)
+#undef SELFTEST_CAUSE_NAME
+	};
+	unsigned int c;
+
+	yemit_key_map(w, "failed_by");
+	for (c = 0; c < LNET_SELFTEST_NCAUSES; c++)
+		yemit_kv_u64(w, names[c], req->sft_failed_by[c]);
+	yemit_map_end(w);
+}
+
 int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg_err *err)
 {
 	struct yemit w;
@@ -201,6 +217,8 @@ int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg
 	yemit_kv_u64(&w, "ok", req->sft_ok);
 	yemit_kv_u64(&w, "failed", req->sft_failed);
 	yemit_kv_u64(&w, "corrupt", req->sft_corrupt);
+	selftest_failed_by(&w, req);
+	yemit_kv_u64(&w, "duplicate", req->sft_duplicate);
 	yemit_kv_u64(&w, "elapsed_ns", req->sft_elapsed_ns);
 	yemit_map_end(&w);
 	yemit_map_end(&w);

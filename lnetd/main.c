@@ -500,7 +500,11 @@ int main(int argc, char **argv)
 	unlink(o.socket);
 	if (o.pidfile)
 		unlink(o.pidfile);
-	lnetd_info("stopped");
+	/* What the module says at unload: the soak and lnetd.bats read it. */
+	if (the_lnet.ln_nobjects)
+		lnetd_err("stopped, %lld objects left (leaked)", (long long)the_lnet.ln_nobjects);
+	else
+		lnetd_info("stopped, 0 objects left");
 	free(o.socket);
 	free(o.pidfile);
 	free(o.log);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Run every suite and print one summary line: "N passed, N failed".
 # Unit tests run twice (plain, ASan+UBSan); fuzz corpora are replayed under
-# the sanitizers; bats suites drive lnetctl against a private lnetd; then
-# tests/kernel/run.sh runs them again on the lnet module under QEMU.
+# the sanitizers; bats suites drive lnetctl against a private lnetd; a
+# short soak (scripts/soak.sh) runs 10 of them under faults; then
+# tests/kernel/run.sh runs the bats suites again on the lnet module under QEMU.
 set -u
 cd "$(dirname "$0")/.."
 pass=0
@@ -53,6 +54,21 @@ for b in tests/bats/*.bats; do
 	echo "bats $(basename "$b"): $p passed, $f failed"
 	pass=$((pass + p)); fail=$((fail + f))
 done
+
+# The soak, short (about 2 minutes; `make soak` runs the long one): each
+# of its checks counts, as a bats test does. SKIP_SOAK=1 skips it.
+if [ "${SKIP_SOAK:-0}" != 1 ]; then
+	scripts/soak.sh --duration "${SOAK_CHECK_SECONDS:-50}" --cycles 2 >"$log/out" 2>&1
+	src=$?
+	p=$(grep -c '^ok ' "$log/out")
+	f=$(grep -c '^not ok ' "$log/out")
+	if [ "$src" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	# its seed (to run it again), the figures, and what failed
+	sed -n -e '/^# soak: /p' -e '/^not ok /p' -e '/^# seed /,/^1\.\./{/^1\.\./!p}' "$log/out"
+	[ "$f" -ne 0 ] && { echo "--- soak:"; cat "$log/out"; }
+	echo "soak: $p passed, $f failed"
+	pass=$((pass + p)); fail=$((fail + f))
+fi
 
 # The lnet module under QEMU (tests/kernel/run.sh, about 10 minutes): its
 # per-suite lines are shown and its total is added. SKIP_KERNEL=1 skips it.

@@ -797,7 +797,7 @@ static bool lnet_selftest_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_selftest *st = buf;
 
-	return !st->sft_pad &&
+	return !st->sft_pad && !st->sft_pad2 &&
 	       lnet_u32s_zero(st->sft_reserved, LNET_ARRAY_SIZE(st->sft_reserved));
 }
 

@@ -17,6 +17,10 @@
  * an error status (failed), the ACK (ok, or corrupt when the target took
  * fewer bytes than sent), the REPLY (ok when every byte is the pattern,
  * else corrupt). The MD is then unlinked if LNet did not already.
+ * A failure is counted by cause (enum lnet_selftest_cause); an end event
+ * beyond the first one of a message is counted as a duplicate, which is
+ * why a run waits until LNet released every message it did not give up
+ * on (sr_live) before it returns: the soak's exactly-once check.
  *
  * Everything runs under ln_api_mutex; a run waits on its own condition
  * (sr_cond) with it released. Not on dp_cond: every finalize broadcasts
@@ -40,7 +44,10 @@ struct lnet_selftest_run {
 	const struct lnet_ioc_selftest *sr_req;
 	u32 sr_started;
 	u32 sr_inflight;
+	u32 sr_live;				/* slots it owns, not yet freed */
 	u64 sr_ok, sr_failed, sr_corrupt;
+	u32 sr_failed_by[LNET_SELFTEST_NCAUSES];
+	u32 sr_dup;				/* end events beyond the first */
 	bool sr_aborted;			/* the service went away */
 	struct os_cond sr_cond;			/* the ioctl thread waits here */
 };
@@ -49,7 +56,8 @@ struct lnet_selftest_run {
 struct lnet_selftest_slot {
 	struct list_head sl_list;		/* on st_slots */
 	struct lnet_selftest *sl_svc;
-	struct lnet_selftest_run *sl_run;	/* NULL once given up on */
+	struct lnet_selftest_run *sl_run;	/* NULL once counted */
+	struct lnet_selftest_run *sl_owner;	/* NULL once given up on or freed */
 	struct lnet_handle_md sl_mdh;
 	u8 *sl_buf;				/* GET: the sink; PUT: NULL */
 	u32 sl_size;
@@ -184,19 +192,52 @@ static int lnet_selftest_src_post(struct lnet *ln, struct lnet_selftest *svc)
 
 /* --- initiator side: slots ---------------------------------------------------- */
 
+/* @sl's run no longer waits for it (freed, or given up on). */
+static void lnet_selftest_disown(struct lnet_selftest_slot *sl)
+{
+	struct lnet_selftest_run *run = sl->sl_owner;
+
+	if (!run)
+		return;
+	sl->sl_owner = NULL;
+	run->sr_live--;
+	if (!run->sr_live)
+		os_cond_broadcast(&run->sr_cond);
+}
+
 static void lnet_selftest_slot_free(struct lnet_selftest_slot *sl)
 {
 	struct lnet_selftest *svc = sl->sl_svc;
 
+	lnet_selftest_disown(sl);
 	list_del(&sl->sl_list);
 	os_free(sl->sl_buf);
 	os_free(sl);
 	lnet_selftest_maybe_free(svc);
 }
 
-/* Count @sl's outcome; @wake: tell the waiting ioctl thread. */
+/* The cause of a failed end event (LNET_SELFTEST_CAUSES). */
+static enum lnet_selftest_cause lnet_selftest_cause(const struct lnet_event *ev)
+{
+	switch (ev->status) {
+	case -ETIMEDOUT:
+		return LNET_SELFTEST_FAIL_TIMEOUT;
+	case -EHOSTUNREACH:
+	case -ENETUNREACH:
+		return LNET_SELFTEST_FAIL_UNREACHABLE;
+	case 0:			/* an UNLINK event: the MD went away under it */
+	case -ESHUTDOWN:
+	case -ENETDOWN:
+		return LNET_SELFTEST_FAIL_SHUTDOWN;
+	default:
+		return LNET_SELFTEST_FAIL_NETWORK;
+	}
+}
+
+/* Count @sl's outcome (@cause when failed); @wake: tell the ioctl thread. */
 static void lnet_selftest_count_wake(struct lnet *ln, struct lnet_selftest_slot *sl,
-				     enum lnet_selftest_outcome outcome, bool wake)
+				     enum lnet_selftest_outcome outcome,
+				     enum lnet_selftest_cause cause, bool wake)
 {
 	struct lnet_selftest_run *run = sl->sl_run;
 
@@ -204,21 +245,24 @@ static void lnet_selftest_count_wake(struct lnet *ln, struct lnet_selftest_slot 
 	if (!run)
 		return;
 	run->sr_inflight--;
-	if (outcome == LNET_ST_OK)
+	if (outcome == LNET_ST_OK) {
 		run->sr_ok++;
-	else if (outcome == LNET_ST_CORRUPT)
+	} else if (outcome == LNET_ST_CORRUPT) {
 		run->sr_corrupt++;
-	else
+	} else {
 		run->sr_failed++;
+		run->sr_failed_by[cause]++;
+	}
 	sl->sl_run = NULL;
 	if (wake)
 		os_cond_broadcast(&run->sr_cond);
 }
 
-static void lnet_selftest_count(struct lnet *ln, struct lnet_selftest_slot *sl,
-				enum lnet_selftest_outcome outcome)
+/* @sl failed for @cause without an event (not sent, or given up on). */
+static void lnet_selftest_count_failed(struct lnet *ln, struct lnet_selftest_slot *sl,
+				       enum lnet_selftest_cause cause)
 {
-	lnet_selftest_count_wake(ln, sl, outcome, true);
+	lnet_selftest_count_wake(ln, sl, LNET_ST_FAILED, cause, true);
 }
 
 static enum lnet_selftest_outcome lnet_selftest_judge(const struct lnet_selftest_slot *sl,
@@ -276,7 +320,11 @@ static void lnet_selftest_slot_event(struct lnet *ln, struct lnet_event *ev)
 
 	if (outcome != LNET_ST_NONE && !sl->sl_done) {
 		run = sl->sl_run;	/* NULL once fini took the run away */
-		lnet_selftest_count_wake(ln, sl, outcome, !run);
+		lnet_selftest_count_wake(ln, sl, outcome, lnet_selftest_cause(ev), !run);
+	} else if (outcome != LNET_ST_NONE && ev->type != LNET_EVENT_UNLINK &&
+		   sl->sl_owner) {
+		/* a second end of one message (our own unlink's event is not) */
+		sl->sl_owner->sr_dup++;
 	}
 	if (ev->unlinked)
 		lnet_selftest_slot_free(sl);
@@ -350,6 +398,7 @@ static void lnet_selftest_start(struct lnet *ln, struct lnet_selftest *svc,
 	}
 	if (!sl || lnet_md_bind(ln, &md, &sl->sl_mdh)) {
 		run->sr_failed++;
+		run->sr_failed_by[LNET_SELFTEST_FAIL_START]++;
 		if (sl)
 			os_free(sl->sl_buf);
 		os_free(sl);
@@ -357,25 +406,33 @@ static void lnet_selftest_start(struct lnet *ln, struct lnet_selftest *svc,
 	}
 	list_add_tail(&sl->sl_list, &svc->st_slots);
 	sl->sl_run = run;
+	sl->sl_owner = run;
+	run->sr_live++;
 	sl->sl_deadline_ns = os_now_ns() + (u64)req->sft_timeout_ms * 1000000ULL;
 	run->sr_inflight++;
 	/* Events may come (and free @sl) before this returns 0. */
 	if (lnet_selftest_send(ln, sl, req)) {
-		lnet_selftest_count(ln, sl, LNET_ST_FAILED);
+		lnet_selftest_count_failed(ln, sl, LNET_SELFTEST_FAIL_START);
 		lnet_selftest_slot_unlink(ln, sl);
 	}
 }
 
-/* Give up on one message of @run past its deadline; false when none is. */
+/*
+ * Give up on one message of @run past its deadline: not ended yet, it
+ * counts as abandoned; ended but not released by LNet, the run stops
+ * waiting for it. False when none is past its deadline.
+ */
 static bool lnet_selftest_expire_one(struct lnet *ln, struct lnet_selftest *svc,
 				     struct lnet_selftest_run *run, u64 now)
 {
 	struct lnet_selftest_slot *sl;
 
 	list_for_each_entry(sl, &svc->st_slots, sl_list) {
-		if (sl->sl_run != run || sl->sl_deadline_ns > now)
+		if (sl->sl_owner != run || sl->sl_deadline_ns > now)
 			continue;
-		lnet_selftest_count(ln, sl, LNET_ST_FAILED);
+		lnet_selftest_disown(sl);
+		if (!sl->sl_done)
+			lnet_selftest_count_failed(ln, sl, LNET_SELFTEST_FAIL_ABANDONED);
 		lnet_selftest_slot_unlink(ln, sl);
 		return true;
 	}
@@ -389,23 +446,26 @@ static u64 lnet_selftest_next_deadline(struct lnet_selftest *svc,
 	u64 first = OS_NO_DEADLINE;
 
 	list_for_each_entry(sl, &svc->st_slots, sl_list)
-		if (sl->sl_run == run && sl->sl_deadline_ns < first)
+		if (sl->sl_owner == run && sl->sl_deadline_ns < first)
 			first = sl->sl_deadline_ns;
 	return first;
 }
 
-/* Keep up to sft_concurrency messages in flight until all were answered. */
+/*
+ * Keep up to sft_concurrency messages in flight until all were answered
+ * and LNet released them (so that a late second end event is counted).
+ */
 static void lnet_selftest_loop(struct lnet *ln, struct lnet_selftest *svc,
 			       struct lnet_selftest_run *run)
 {
 	const struct lnet_ioc_selftest *req = run->sr_req;
 	u64 deadline;
 
-	while (!run->sr_aborted && (run->sr_started < req->sft_count || run->sr_inflight)) {
+	while (!run->sr_aborted && (run->sr_started < req->sft_count || run->sr_live)) {
 		while (!run->sr_aborted && run->sr_started < req->sft_count &&
 		       run->sr_inflight < req->sft_concurrency)
 			lnet_selftest_start(ln, svc, run);
-		if (run->sr_aborted || !run->sr_inflight)
+		if (run->sr_aborted || !run->sr_live)
 			continue;
 		deadline = lnet_selftest_next_deadline(svc, run);
 		os_cond_wait(&run->sr_cond, &ln->ln_api_mutex, deadline);
@@ -432,6 +492,8 @@ int lnet_selftest_run(struct lnet *ln, struct lnet_ioc_selftest *req)
 	req->sft_ok = run.sr_ok;
 	req->sft_failed = run.sr_failed;
 	req->sft_corrupt = run.sr_corrupt;
+	memcpy(req->sft_failed_by, run.sr_failed_by, sizeof(req->sft_failed_by));
+	req->sft_duplicate = run.sr_dup;
 	req->sft_elapsed_ns = os_now_ns() - start;
 	return 0;
 }
@@ -485,6 +547,7 @@ static void lnet_selftest_abort_runs(struct lnet *ln, struct lnet_selftest *svc)
 	}
 	list_for_each_entry(sl, &svc->st_slots, sl_list) {
 		sl->sl_run = NULL;
+		sl->sl_owner = NULL;
 		sl->sl_done = true;
 	}
 }

@@ -192,7 +192,15 @@ static int os_route_apply(struct nl_sock *sk, const struct os_sock_route *r, boo
 			rc = rtnl_route_add(sk, route, NLM_F_CREATE | NLM_F_REPLACE);
 			if (!rc)
 				rc = rtnl_rule_add(sk, rule, NLM_F_CREATE | NLM_F_EXCL);
-			if (rc && rc != -NLE_EXIST)
+			/*
+			 * The very rule is there already: an lnetd that died
+			 * (SIGKILL, a crash) could not remove it. Ours now,
+			 * removed with the NI, not left for ever (the soak
+			 * restarts killed routers).
+			 */
+			if (rc == -NLE_EXIST)
+				rc = 0;
+			if (rc)
 				rtnl_route_delete(sk, route, 0);
 		} else {
 			rc = rtnl_rule_delete(sk, rule, 0);

@@ -123,6 +123,29 @@ tx_bytes() {
 	[ "$(on 1 ip -4 rule show from 10.31.0.11 | grep -c 'lookup')" = 0 ]
 }
 
+@test "an lnetd killed with SIGKILL leaves its source rule; the next one takes it over and removes it with the NI" {
+	topo_node 1 && topo_node 2
+	topo_link 1 a0 10.31.0.1/24 2 b0 10.31.0.2/24
+	topo_link 1 a1 10.31.0.11/24 2 b1 10.31.0.12/24
+	on 1 lnetctl net add --net tcp --if a0,a1
+	[ "$(on 1 ip -4 rule show from 10.31.0.11 | grep -c 'lookup')" = 1 ]
+	topo_kill 1
+	[ "$(on 1 ip -4 rule show from 10.31.0.11 | grep -c 'lookup')" = 1 ]
+	topo_lnetd 1
+	on 1 lnetctl net add --net tcp --if a0,a1
+	# no warning: the rule in place is the one the NI needs
+	run grep -c "cannot route its packets" "$(node_log 1)"
+	[ "$output" = 0 ]
+	[ "$(on 1 ip -4 rule show from 10.31.0.11 | grep -c 'lookup')" = 1 ]
+	on 2 lnetctl net add --net tcp --if b0,b1
+	on 1 lnetctl selftest put 10.31.0.2@tcp --count 4 --size 64K >/dev/null
+	on 1 lnetctl net del --net tcp --if a1
+	[ "$(on 1 ip -4 rule show from 10.31.0.11 | grep -c 'lookup')" = 0 ]
+	[ "$(on 1 ip -4 rule show from 10.31.0.1 | grep -c 'lookup')" = 1 ]
+	on 1 lnetctl net del --net tcp
+	[ "$(on 1 ip -4 rule show | grep -c 'from 10.31.0')" = 0 ]
+}
+
 # ni_states N: "NID STATUS REASON" of each of node N's NIs but lo, from net show -v.
 ni_states() {
 	run on "$1" lnetctl net show -v

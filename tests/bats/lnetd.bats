@@ -128,7 +128,24 @@ PY
 	[ ! -e "$LNET_SOCKET" ]
 	[ ! -e "$T/lnetd.pid" ]
 	grep -q "lnetd: Terminated received, shutting down" "$T/lnetd.log"
-	grep -q "lnetd: stopped" "$T/lnetd.log"
+	grep -q "lnetd: stopped, 0 objects left$" "$T/lnetd.log"
+}
+
+@test "lnetd: SIGTERM with LNet configured, NIs, peers, rules and traffic: 0 objects left" {
+	lnetctl lnet configure
+	lnetctl net add --net tcp --if veth0
+	lnetctl peer add --prim_nid 10.11.0.7@tcp --nid 10.11.0.8@tcp
+	lnetctl policy add --src tcp --priority 1
+	lnetctl route add --net tcp5 --gateway 10.11.0.9@tcp
+	lnetctl selftest put 0@lo --count 5
+	pid=$(cat "$T/lnetd.pid")
+	kill -TERM "$pid"
+	for _ in $(seq 100); do pid_running "$pid" || break; sleep 0.05; done
+	run pid_running "$pid"
+	[ "$status" -ne 0 ]
+	grep -q "lnetd: stopped, 0 objects left$" "$T/lnetd.log"
+	run grep -c "objects left" "$T/lnetd.log"
+	[ "$output" = 1 ]
 }
 
 @test "lnetd: --foreground exits 0 on SIGTERM and SIGINT after cleaning up" {

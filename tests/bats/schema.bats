@@ -343,8 +343,23 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
   ok: 1
   failed: 0
   corrupt: 0
+  failed_by: {timeout: 0, unreachable: 0, shutdown: 0, network: 0, start: 0, abandoned: 0}
+  duplicate: 0
   elapsed_ns: 5' \
 		"4:9: 1048577 is greater than the maximum of 1048576 (at selftest/size)"
+	invalid selftest 'selftest:
+  op: put
+  target: 10.0.0.2@tcp
+  size: 1
+  count: 1
+  ok: 0
+  failed: 1
+  corrupt: 0
+  failed_by: {timeout: 0, unreachable: 0, shutdown: 0, network: 0, start: 0, lost: 1}
+  duplicate: 0
+  elapsed_ns: 5' \
+		"9:78: Additional properties are not allowed ('lost' was unexpected) (at selftest/failed_by)
+$T/doc.yaml:9:14: 'abandoned' is a required property (at selftest/failed_by)"
 }
 
 @test "export and export --backup of a configured node validate" {

@@ -7,6 +7,11 @@
 load helpers
 lnet_suite
 
+# failed_by: the causes in their order, then duplicate, as "cause=N ..."
+failed_by() {
+	yaml_get "' '.join('%s=%d' % kv for kv in list(d['selftest']['failed_by'].items()) + [('duplicate', d['selftest']['duplicate'])])"
+}
+
 # counts: "op target size count ok failed corrupt" of the selftest document in $output
 counts() {
 	yaml_get "' '.join(str(d['selftest'][k]) for k in ('op', 'target', 'size', 'count', 'ok', 'failed', 'corrupt'))"
@@ -19,8 +24,9 @@ counts() {
 	[ "$(counts)" = "put 0@lo 1048576 10 10 0 0" ]
 	# the keys, in this order
 	[ "$(yaml_get "list(d['selftest'])")" = \
-	  "['op', 'target', 'size', 'count', 'ok', 'failed', 'corrupt', 'elapsed_ns']" ]
+	  "['op', 'target', 'size', 'count', 'ok', 'failed', 'corrupt', 'failed_by', 'duplicate', 'elapsed_ns']" ]
 	[ "$(yaml_get "d['selftest']['elapsed_ns'] > 0")" = True ]
+	[ "$(failed_by)" = "timeout=0 unreachable=0 shutdown=0 network=0 start=0 abandoned=0 duplicate=0" ]
 	# the receiving side (this node) found every byte right
 	run lnetctl stats show
 	[ "$(yaml_get "d['statistics']['selftest_corrupt']")" = 0 ]
@@ -76,9 +82,21 @@ counts() {
 	[ "$status" -eq 1 ]
 	[ "$took" -le 3 ]
 	[ "$(counts)" = "get 10.11.0.9@tcp 1048576 3 0 3 0" ]
+	# LNet's own timeout (150 s) is longer than --timeout: given up on
+	[ "$(failed_by)" = "timeout=0 unreachable=0 shutdown=0 network=0 start=0 abandoned=3 duplicate=0" ]
 	# LNet is still fine
 	run lnetctl selftest put 0@lo --count 2
 	[ "$(counts)" = "put 0@lo 1048576 2 2 0 0" ]
+}
+
+@test "selftest to an absent node within LNet's timeout: each message ends once, by LNet's error" {
+	lnetctl net add --net tcp --if veth0
+	lnetctl set retry_count 0
+	lnetctl set transaction_timeout 2
+	run --separate-stderr lnetctl selftest put 10.11.0.9@tcp --count 4 --concurrency 2 --timeout 20
+	[ "$status" -eq 1 ]
+	[ "$(counts)" = "put 10.11.0.9@tcp 1048576 4 0 4 0" ]
+	[ "$(failed_by)" = "timeout=4 unreachable=0 shutdown=0 network=0 start=0 abandoned=0 duplicate=0" ]
 }
 
 @test "selftest: bad arguments are usage errors (exit 2) naming the value and the range" {

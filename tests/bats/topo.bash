@@ -264,12 +264,15 @@ moves() {
 	done
 }
 
-# The selftest document without elapsed_ns (checked > 0 here), as a dict.
+# The selftest document without elapsed_ns (checked > 0 here), failed_by
+# (checked to add up to failed) and duplicate (checked 0), as a dict.
 st_summary() {
-	local ns
+	local ns chk
 	ns=$(yaml_get "d['selftest']['elapsed_ns']")
 	[ "$ns" -gt 0 ] || { echo "elapsed_ns '$ns' is not > 0"; return 1; }
-	yaml_get "{k: v for k, v in d['selftest'].items() if k != 'elapsed_ns'}"
+	chk=$(yaml_get "sum(d['selftest']['failed_by'].values()) == d['selftest']['failed'] and d['selftest']['duplicate'] == 0")
+	[ "$chk" = True ] || { echo "failed_by does not add up to failed, or duplicate is not 0"; return 1; }
+	yaml_get "{k: v for k, v in d['selftest'].items() if k not in ('elapsed_ns', 'failed_by', 'duplicate')}"
 }
 
 # st_is OP TARGET SIZE COUNT OK FAILED CORRUPT: $output is that document.

@@ -46,8 +46,12 @@ static void hold_shutdown(struct lnet *ln, struct lnet_ni *ni)
 		}
 }
 
+static int send_rc;		/* not 0: hold_send fails every send with it */
+
 static int hold_send(struct lnet_ni *ni, struct lnet_msg *msg)
 {
+	if (send_rc)
+		return send_rc;
 	assert_true(nheld < MAX_HELD);
 	held[nheld++] = msg;
 	return 0;
@@ -291,12 +295,37 @@ static void test_timeout_then_shutdown(void **state)
 	assert_int_equal(r.sft_corrupt, 0);
 	assert_int_equal(r.sft_failed, 5);
 	assert_true(r.sft_elapsed_ns >= 2 * 50000000ULL);	/* 3 then 2: two timeouts */
+	/* no end event within the timeout: given up on, by the run itself */
+	assert_int_equal(r.sft_failed_by[LNET_SELFTEST_FAIL_ABANDONED], 5);
+	assert_int_equal(r.sft_duplicate, 0);
 	assert_int_equal(nheld, 5);
 	/* the run is over, the LND still holds the five: teardown frees them */
 	r = req_of(LNET_SELFTEST_OP_PUT, 10, 4, 4);
 	r.sft_target = nid_of(LNET_LND_TCP, 10, 0, 0, 1);	/* our own NID: lolnd */
 	assert_int_equal(run(ln, &r), 0);
 	assert_int_equal(r.sft_ok, 4);
+}
+
+/* Sends the LND refuses end with an error event each: counted once, by cause. */
+static void test_failed_by_cause(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_ioc_selftest r = req_of(LNET_SELFTEST_OP_PUT, 1000, 6, 2);
+	unsigned int c;
+
+	add_tcp(ln);
+	r.sft_target = nid_of(LNET_LND_TCP, 10, 0, 0, 2);
+	send_rc = -EIO;
+	assert_int_equal(run(ln, &r), 0);
+	send_rc = 0;
+	assert_int_equal(r.sft_ok, 0);
+	assert_int_equal(r.sft_failed, 6);
+	for (c = 0; c < LNET_SELFTEST_NCAUSES; c++)
+		if (c != LNET_SELFTEST_FAIL_NETWORK)
+			assert_int_equal(r.sft_failed_by[c], 0);
+	assert_int_equal(r.sft_failed_by[LNET_SELFTEST_FAIL_NETWORK], 6);
+	assert_int_equal(r.sft_duplicate, 0);
+	assert_int_equal(nheld, 0);
 }
 
 /* ---- arguments ---------------------------------------------------------------------- */
@@ -321,6 +350,7 @@ static void test_selftest_args(void **state)
 	BAD(sft_timeout_ms, 0);
 	BAD(sft_timeout_ms, LNET_SELFTEST_MAX_TIMEOUT_MS + 1);
 	BAD(sft_pad, 1);
+	BAD(sft_pad2, 1);
 	BAD(sft_reserved[3], 1);
 	BAD(sft_target.nid_addr_len, 0);
 	BAD(sft_src.nid_addr_len, 5);
@@ -403,6 +433,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_get_corrupt_counted_by_initiator, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_then_shutdown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_by_cause, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selftest_args, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ping_args, setup, teardown),
 	};

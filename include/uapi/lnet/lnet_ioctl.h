@@ -844,6 +844,17 @@ struct lnet_ioc_ping {
  *   sft_timeout_ms), sft_corrupt (a GET's bytes, or a PUT's ACK for fewer
  *   bytes than sent), sft_ok + sft_failed + sft_corrupt == sft_count;
  *   sft_elapsed_ns from the first send to the last answer.
+ *   sft_failed_by[c] splits sft_failed by cause (enum lnet_selftest_cause,
+ *   LNET_SELFTEST_CAUSES): the status of the message's end event
+ *   (timeout, unreachable, shutdown, network), a message that could not
+ *   be sent at all (start), or no end event within sft_timeout_ms
+ *   (abandoned); they add up to sft_failed. LNet ends every message with
+ *   exactly one event: its ACK or REPLY, or an event with an error
+ *   status. sft_duplicate counts end events beyond the first for one
+ *   message (a broken promise, always 0 when LNet keeps it); to see them
+ *   the run waits, before it returns, until LNet has released every
+ *   message it did not abandon. With sft_timeout_ms above LNet's own
+ *   transaction timeout, abandoned is 0 too unless a message was lost.
  *   A message that timed out is abandoned (its buffer is freed when LNet
  *   is done with it).
  *   Errors: EINVAL (bad op, a malformed NID, a value out of range),
@@ -888,6 +899,25 @@ struct lnet_ioc_if {
 #define LNET_SELFTEST_MAX_TIMEOUT_S	3600
 #define LNET_SELFTEST_MAX_TIMEOUT_MS	(LNET_SELFTEST_MAX_TIMEOUT_S * 1000U)
 
+/*
+ * Why a selftest message failed (the index of sft_failed_by); the name is
+ * the key lnetctl prints under failed_by. X(id, name)
+ */
+#define LNET_SELFTEST_CAUSES(X)						\
+	X(LNET_SELFTEST_FAIL_TIMEOUT, timeout)		/* LNet's timeout */	\
+	X(LNET_SELFTEST_FAIL_UNREACHABLE, unreachable)	/* no path to it */	\
+	X(LNET_SELFTEST_FAIL_SHUTDOWN, shutdown)	/* LNet or an NI going down */ \
+	X(LNET_SELFTEST_FAIL_NETWORK, network)		/* any other error status */ \
+	X(LNET_SELFTEST_FAIL_START, start)		/* could not be sent at all */ \
+	X(LNET_SELFTEST_FAIL_ABANDONED, abandoned)	/* no end within sft_timeout_ms */
+
+enum lnet_selftest_cause {
+#define LNET_SELFTEST_CAUSE_ENUM(id, name) id,
+	LNET_SELFTEST_CAUSES(LNET_SELFTEST_CAUSE_ENUM)
+#undef LNET_SELFTEST_CAUSE_ENUM
+	LNET_SELFTEST_NCAUSES
+};
+
 enum lnet_selftest_op {
 	LNET_SELFTEST_OP_PUT	= 1,
 	LNET_SELFTEST_OP_GET	= 2,
@@ -907,6 +937,9 @@ struct lnet_ioc_selftest {
 	__u64 sft_failed;			/* out */
 	__u64 sft_corrupt;			/* out */
 	__u64 sft_elapsed_ns;			/* out */
+	__u32 sft_failed_by[LNET_SELFTEST_NCAUSES];	/* out: enum lnet_selftest_cause */
+	__u32 sft_duplicate;			/* out */
+	__u32 sft_pad2;				/* one size on i386 and x86_64 */
 	__u32 sft_reserved[4];
 };
 
