@@ -123,7 +123,9 @@ int sfw_add_test(struct lnet_srpc *sp, struct srpc_server_rpc *rpc)
 		return 0;
 	}
 	if (!t->t_is_client) {
-		*st = sfw_test_attach(sp, r, t);
+		/* a server test's loop is the number of client units it serves */
+		*st = srpc_service_reserve(sp, r->service, r->loop) ? ENOMEM :
+		      sfw_test_attach(sp, r, t);
 		if (*st)
 			os_free(t);
 		return 0;

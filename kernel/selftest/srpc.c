@@ -252,6 +252,8 @@ static void srpc_buf_event(struct lnet *ln, struct lnet_event *ev)
 		return;
 	sp->sp_live_mds--;
 	list_del(&sb->sb_list);
+	if (sb->sb_service >= SRPC_FRAMEWORK_SERVICE_MAX_ID)
+		sp->sp_nbufs[sb->sb_service == SRPC_SVC_PING]--;
 	/* used up: another one takes its place at once */
 	if (!sp->sp_stopping && srpc_buf_post(sp, sb->sb_service))
 		os_err("selftest: cannot post a request buffer of service %u\n",
@@ -283,7 +285,21 @@ static int srpc_buf_post(struct lnet_srpc *sp, u32 service)
 	}
 	list_add_tail(&sb->sb_list, &sp->sp_bufs);
 	sp->sp_live_mds++;
+	if (service >= SRPC_FRAMEWORK_SERVICE_MAX_ID)
+		sp->sp_nbufs[service == SRPC_SVC_PING]++;
 	return 0;
+}
+
+int srpc_service_reserve(struct lnet_srpc *sp, u32 service, u32 units)
+{
+	u32 *n = &sp->sp_nbufs[service == SRPC_SVC_PING];
+	u32 want = units + SRPC_NBUF_EXTRA;
+	int rc = 0;
+
+	/* they stay: a buffer used is posted again, so the pool only grows */
+	while (*n < want && *n < SRPC_NBUF_MAX && !rc)
+		rc = srpc_buf_post(sp, service);
+	return rc;
 }
 
 /* --- client side ---------------------------------------------------------------------- */

@@ -32,6 +32,8 @@
 
 #define SRPC_NBUF_FRAMEWORK	64	/* request buffers per framework service */
 #define SRPC_NBUF_TEST		256	/* per test service (Lustre's minimum) */
+#define SRPC_NBUF_EXTRA		64	/* beyond a server test's client units */
+#define SRPC_NBUF_MAX		(SFW_MAX_CONCUR * 16)	/* per test service */
 #define SRPC_RPC_TIMEOUT_S	64	/* a client RPC's default deadline */
 #define SFW_SESSION_TIMEOUT_S	100	/* a session with no framework RPC ends */
 #define SFW_MAX_CONCUR		1024	/* units per destination */
@@ -105,7 +107,14 @@ struct lnet_srpc {
 	u32 sp_ping_seq;			/* this node's ping sequence */
 	u32 sp_rpc_timeout_s;
 	u32 sp_session_timeout_s;
+	u32 sp_nbufs[2];			/* posted: brw, ping */
 };
+
+/*
+ * Make sure test service @service has buffers for @units clients' RPCs at
+ * once (Lustre posts the test's loop + 64, at least 256): 0 or -ENOMEM.
+ */
+int srpc_service_reserve(struct lnet_srpc *sp, u32 service, u32 units);
 
 /* The instance's SRPC state (ln->ln_dp.dp_srpc), NULL when not configured. */
 static inline struct lnet_srpc *lnet_srpc_of(struct lnet *ln)

@@ -438,6 +438,23 @@ static void test_session_timeout(void **state)
 	assert_int_equal(st.sid.ses_nid, LST_NID_ANY);
 }
 
+/* A server test reserves request buffers for the client units it serves. */
+static void test_reserve(void **state)
+{
+	struct lnet_srpc *sp = lnet_srpc_of(&N->n[1]->ln);
+	u32 brw, ping;
+
+	session_all();
+	assert_int_equal(add_test(1, SRPC_SVC_PING, false, 100, 1, NULL, 0, NULL), 0);
+	assert_int_equal(add_test(1, SRPC_SVC_BRW, false, 1000, 1, NULL, 0, NULL), 0);
+	os_mutex_lock(&N->n[1]->ln.ln_api_mutex);
+	brw = sp->sp_nbufs[0];
+	ping = sp->sp_nbufs[1];
+	os_mutex_unlock(&N->n[1]->ln.ln_api_mutex);
+	assert_int_equal(ping, SRPC_NBUF_TEST);
+	assert_int_equal(brw, 1000 + SRPC_NBUF_EXTRA);
+}
+
 static void test_bad_tests(void **state)
 {
 	union srpc_test_param big = brw(LST_BRW_WRITE, LST_BRW_CHECK_FULL, LST_BRW_MAX_LEN + 8);
@@ -478,6 +495,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_brw_corrupt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_node_leaves, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reserve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_tests, setup, teardown),
 	};
 
