@@ -595,6 +595,8 @@ void lnet_srpc_fini(struct lnet *ln)
 	if (!sp)
 		return;
 	sfw_shutdown(sp);
+	/* a console command waiting now sees the change and leaves it alone */
+	os_free(sp->sp_console);
 	ln->ln_dp.dp_srpc = NULL;
 	sp->sp_stopping = true;
 	sp->sp_live_mds++;		/* an event below must not free @sp yet */

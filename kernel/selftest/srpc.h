@@ -41,6 +41,7 @@
 
 struct lnet_srpc;
 struct sfw_session;
+struct lstcon;
 
 /* A request being served. */
 struct srpc_server_rpc {
@@ -108,6 +109,8 @@ struct lnet_srpc {
 	u32 sp_rpc_timeout_s;
 	u32 sp_session_timeout_s;
 	u32 sp_nbufs[2];			/* posted: brw, ping */
+	struct lstcon *sp_console;		/* this node's console run */
+	bool sp_console_busy;			/* a console command waits */
 };
 
 /*
@@ -156,6 +159,9 @@ void srpc_client_abort(struct srpc_client_rpc *rpc, int status);
 /* Move the server's bulk: GET (@sink) from or PUT to the requester. */
 int srpc_server_bulk(struct srpc_server_rpc *rpc, u64 bulkid, bool sink);
 void srpc_server_reply(struct srpc_server_rpc *rpc);
+
+/* IOC_LNET_LST (console.c; checked but for lst_op and the values). */
+int lnet_lst_ioctl(struct lnet *ln, struct lnet_ioc_lst *req);
 
 /* The services above (framework.c, test_svc.c) */
 int sfw_handle_framework(struct srpc_server_rpc *rpc);

@@ -72,7 +72,9 @@ static void sfw_unit_rpc_done(struct srpc_client_rpc *rpc)
 	u->u_done++;
 	if (u->u_test->t_service == SRPC_SVC_BRW)
 		op = sfw_brw_op(u->u_test, &flags);
-	if (rpc->cr_status)
+	if (rpc->cr_status == -EINTR && u->u_test->t_stopping)
+		;	/* aborted by a stop: not the node's fault */
+	else if (rpc->cr_status)
 		sfw_unit_error(u, "no reply", rpc->cr_status);
 	else if (rep->body.brw_reply.status)
 		sfw_unit_error(u, "the server's status", -(int)rep->body.brw_reply.status);

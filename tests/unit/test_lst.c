@@ -484,6 +484,119 @@ static void test_bad_tests(void **state)
 	wait_idle(0);
 }
 
+/* --- the console (IOC_LNET_LST) on node 0 ---------------------------------------------- */
+
+static int lst_ioc(struct lnet_ioc_lst *req, u32 op)
+{
+	req->lst_hdr.ioc_len = sizeof(*req);
+	req->lst_hdr.ioc_version = LNET_IOC_VERSION;
+	req->lst_op = op;
+	return lnet_ioctl(&N->n[0]->ln, IOC_LNET_LST, req, sizeof(*req), true);
+}
+
+static struct lnet_ioc_lst *lst_req(u32 test, u32 size, u32 check, u32 count)
+{
+	static struct lnet_ioc_lst req;
+
+	memset(&req, 0, sizeof(req));
+	req.lst_test = test;
+	req.lst_size = size;
+	req.lst_check = check;
+	req.lst_concurrency = 2;
+	req.lst_count = count;
+	req.lst_timeout_s = 1;
+	req.lst_nfrom = 1;
+	req.lst_nto = 2;
+	req.lst_nids[0] = memlnd_nid(nid_str[0]);
+	req.lst_nids[1] = memlnd_nid(nid_str[1]);
+	req.lst_nids[2] = memlnd_nid(nid_str[2]);
+	return &req;
+}
+
+/* STAT until the clients are idle. */
+static void lst_wait_idle(struct lnet_ioc_lst *req)
+{
+	for (int k = 0; k < 400; k++) {
+		assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), 0);
+		if (!req->lst_active)
+			return;
+		memlnd_sleep_ms(5);
+	}
+	fail_msg("the run did not end");
+}
+
+static void test_console_runs(void **state)
+{
+	struct lnet_ioc_lst *req = lst_req(LNET_LST_TEST_write, 65536, LNET_LST_CHECK_full, 5);
+
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), -ESRCH);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(req->lst_nodes[i].ln_status, 0);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EBUSY);
+	lst_wait_idle(req);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), 0);
+	/* 5 RPCs x 2 units to each server, 64 KiB each */
+	assert_int_equal(req->lst_nodes[1].ln_bulk_get, 10 * 65536);
+	assert_int_equal(req->lst_nodes[2].ln_bulk_get, 10 * 65536);
+	assert_int_equal(req->lst_nodes[0].ln_brw_errors, 0);
+	assert_true(req->lst_nodes[0].ln_send_length >= 20 * 65536);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), -ESRCH);
+	/* ping until stopped: END stops it */
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 0);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), 0);
+	memlnd_sleep_ms(50);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), 0);
+	assert_int_equal(req->lst_active, 1);	/* tests, not units */
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), 0);
+	assert_int_equal(req->lst_active, 0);
+	assert_true(req->lst_nodes[1].ln_rpcs_rcvd > 10);
+	assert_int_equal(req->lst_nodes[0].ln_ping_errors, 0);
+	/* the sessions are gone: a STAT of node 1 by sid finds none */
+	{
+		struct srpc_stat_reply st;
+
+		assert_int_equal(stat(1, &st), ESRCH);
+	}
+}
+
+static void test_console_errors(void **state)
+{
+	struct lnet_ioc_lst *req = lst_req(LNET_LST_TEST_read, 4096, LNET_LST_CHECK_simple, 1);
+	struct lnet_nid v6;
+
+	req->lst_size = 4100;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req->lst_size = LNET_LST_MAX_SIZE + 8;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req = lst_req(LNET_LST_TEST_ping, 0, LNET_LST_CHECK_full, 1);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	req->lst_nids[2] = req->lst_nids[1];
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	assert_int_equal(lnet_nid_parse("2001:db8::5@tcp", &v6, NULL, 0), 0);
+	req->lst_nids[2] = v6;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EAFNOSUPPORT);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	req->lst_reserved[1] = 1;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	assert_int_equal(lst_ioc(req, 9), -EINVAL);
+	/* a node that does not answer: the run does not start, nowhere */
+	memlnd_rule_set(nid_str[2], true, LNET_MSG_STATUS_OK, -1);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EHOSTUNREACH);
+	assert_int_equal(req->lst_nodes[0].ln_status, 0);
+	assert_int_equal(req->lst_nodes[2].ln_status, ETIMEDOUT);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), -ESRCH);
+	memlnd_rules_clear();
+	{
+		struct srpc_stat_reply st;
+
+		assert_int_equal(stat(1, &st), ESRCH);	/* ended there again */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -497,6 +610,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_session_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reserve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_tests, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_console_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_console_errors, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1071,5 +1071,6 @@ struct lnet_ioc_explain {
 #define IOC_LNET_EXPLAIN	_IOWR(LNET_IOC_TYPE, 150, struct lnet_ioc_explain)
 
 #include "lnet_udsp.h"
+#include "lnet_lst.h"
 
 #endif /* _UAPI_LNET_IOCTL_H */
