@@ -270,6 +270,9 @@ static int lstcon_start(struct lnet *ln, struct lstcon *con, struct lnet_ioc_lst
 	if (!rc)
 		rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_TEST,
 				  lstcon_fill_test, slots);
+	/* the counters before the run: the base of its rates and totals */
+	if (!rc)
+		rc = lstcon_stat(ln, con, req, slots);
 	if (!rc)
 		rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH,
 				  lstcon_fill_run, slots);
@@ -316,7 +319,8 @@ static int lstcon_check(const struct lnet_ioc_lst *req)
 	for (i = 0; i < n; i++) {
 		if (!lnet_nid_is_nid4(&req->lst_nids[i]) || lnet_nid_is_zero(&req->lst_nids[i]))
 			return -EAFNOSUPPORT;
-		for (j = 0; j < i; j++)
+		/* twice in one list: no; a client that also serves: yes */
+		for (j = i < req->lst_nfrom ? 0 : req->lst_nfrom; j < i; j++)
 			if (lnet_nid_equal(&req->lst_nids[i], &req->lst_nids[j]))
 				return -EINVAL;
 	}

@@ -143,6 +143,8 @@ static const char *err_name(int rc)
 	case ENOENT: return "ENOENT";
 	case ENOSPC: return "ENOSPC";
 	case EALREADY: return "EALREADY";
+	case ESRCH: return "ESRCH";
+	case EAFNOSUPPORT: return "EAFNOSUPPORT";
 	case EFAULT: return "EFAULT";
 	case EHOSTUNREACH: return "EHOSTUNREACH";
 	case ETIMEDOUT: return "ETIMEDOUT";

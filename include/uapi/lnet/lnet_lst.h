@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The lnet_selftest console (kernel/selftest/console.c): this node drives
  * Lustre's lnet_selftest protocol on other nodes (ours or Lustre's, any
@@ -18,8 +18,10 @@
  *   lst_nids (clients first; 1..LNET_LST_MAX_NODES in all, at least one
  *   of each, nid4 only: SRPC has no large NIDs). Makes the session (made
  *   by force: a session of another console on a node is replaced), adds
- *   the tests and runs them. Out: lst_nodes[i].ln_status for each NID.
- *   Errors: EINVAL (a value above, or a NID twice), EAFNOSUPPORT (a NID
+ *   the tests, reads every node's counters and runs the tests. Out:
+ *   lst_nodes[i], the counters before the run, with ln_status.
+ *   Errors: EINVAL (a value above, or a NID twice in one list; a node
+ *   may be in both), EAFNOSUPPORT (a NID
  *   that is not nid4), EBUSY (this node already runs one), EHOSTUNREACH
  *   (a node did not take its part: its ln_status says why; the session
  *   is ended on every node again).
