@@ -38,7 +38,7 @@
 #ifndef _UAPI_LNET_LST_H
 #define _UAPI_LNET_LST_H
 
-#include <linux/types.h>
+#include "lnet_ioctl.h"
 
 /* Ranges (decimal: lnetctl's help shows them). */
 #define LNET_LST_MIN_SIZE		8
