@@ -62,12 +62,13 @@ static void fs64(struct srpc_cur *c, s64 *v)
 
 static void f16(struct srpc_cur *c, u16 *v)
 {
-	const u8 *p = c->in + c->off;
+	const u8 *p;
 
 	if (c->out) {
 		c->out[c->off] = (u8)*v;
 		c->out[c->off + 1] = (u8)(*v >> 8);
 	} else {
+		p = c->in + c->off;	/* no pointer into a NULL @in when packing */
 		*v = c->swab ? (u16)(p[0] << 8 | p[1]) : (u16)(p[1] << 8 | p[0]);
 	}
 	c->off += 2;
