@@ -55,7 +55,7 @@ NIDLIB_SRCS := kernel/os/os_user.c $(wildcard kernel/nid/*.c) kernel/udsp/udsp_w
 CORE_SRCS := kernel/os/os_user_if.c kernel/os/os_user_thread.c \
 	$(wildcard kernel/os/os_user_sock*.c) $(filter-out kernel/udsp/udsp_wire.c \
 	kernel/core/validate.c, \
-	$(wildcard kernel/core/*.c kernel/udsp/*.c kernel/wire/*.c kernel/lnd/*.c \
+	$(wildcard kernel/core/*.c kernel/udsp/*.c kernel/wire/*.c kernel/selftest/*.c kernel/lnd/*.c \
 	kernel/lnd/socklnd/*.c kernel/builtin/*.c))
 CFG_SRCS := $(wildcard libcfg/*.c)
 LNETCTL_SRCS := $(wildcard lnetctl/*.c)

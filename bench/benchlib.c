@@ -446,7 +446,7 @@ static double lnet_mbs(const struct node *from, const char *nid, long mib, int c
 	return best;
 }
 
-static double tcp_mbs(const struct tcp_path *tcp, long mib)
+double tcp_mbs(const struct tcp_path *tcp, long mib)
 {
 	double best = 0, v;
 	int i;

@@ -18,6 +18,10 @@
  *      10.32.0.2) with a tcp1 NI at each end; 1 MiB PUTs from both NIs
  *      at once (8 in flight each) vs two raw TCP streams at once, one per
  *      pair: MB/s of the pair                             target >= 0.9
+ *   5. Lustre's lnet_selftest protocol (`lnetctl selftest run`, brw write
+ *      and read of 1 MiB, check none, 8 RPCs in flight): the client's
+ *      LNet MB/s, beside the raw TCP stream of 1. (no target: SRPC adds a
+ *      request and a reply per MiB, and the server moves the bulk)
  *
  * The raw TCP sender and receiver are this program, forked, each entering
  * its namespace with setns(2). Each figure is the best of REPEAT runs, so
@@ -34,6 +38,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "benchlib.h"
 
 #define TCP_PORT	5988
@@ -113,6 +118,38 @@ static void setup(void)
 	}
 }
 
+/*
+ * 5.: brw @op of @mib MiB by lnet_selftest from node 0 to node 1, best of
+ * REPEAT: the client's write_mb_s (write) or read_mb_s (read).
+ */
+static double lst_mbs(const char *op, long mib)
+{
+	const char *key = op[0] == 'w' ? "write_mb_s: " : "read_mb_s: ";
+	double best = 0, v;
+	char out[8192], *p;
+
+	for (int k = 0; k < REPEAT; k++) {
+		if (lnetctl(&nodes[0], out, sizeof(out), "selftest run --from %s@tcp --to %s "
+			    "-T %s -z 1M -k none -n %d -c %ld -y", ADDR1, NID2, op, CONCURRENCY,
+			    mib / CONCURRENCY > 0 ? mib / CONCURRENCY : 1))
+			die("selftest run", out);
+		p = strstr(out, key);	/* the client, first in the document */
+		v = p ? strtod(p + strlen(key), NULL) : 0;
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+static void bench_lst(long mib)
+{
+	double tcp = tcp_mbs(&direct, mib), wr = lst_mbs("write", mib), rd = lst_mbs("read", mib);
+
+	printf("5. lnet_selftest brw 1 MiB, %d in flight: write %.0f MB/s, read %.0f MB/s, "
+	       "raw TCP stream %.0f MB/s (%ld MiB, best of %d): ratios %.2f, %.2f\n",
+	       CONCURRENCY, wr, rd, tcp, mib, REPEAT, wr / tcp, rd / tcp);
+}
+
 static const char *const flow_nid[2] = { NID2, "10.32.0.2@tcp2" };
 static const char *const flow_src[2] = { ADDR1 "@tcp", "10.32.0.1@tcp2" };
 static const struct tcp_path *const flow_tcp[2] = { &direct, &second };
@@ -132,6 +169,7 @@ int main(void)
 		    "raw TCP 64-byte ping-pong");
 	bench_throughput(&nodes[0], NID2, &direct, mib, 1, 0.9, "", "raw TCP stream");
 	bench_two_flows(&nodes[0], flow_nid, flow_src, flow_tcp, mib, 0.9);
+	bench_lst(mib);
 	printf("bench/lnet: the same over IPv6, %s <-> %s (hello V4, 120-byte headers)\n",
 	       ADDR6_1, ADDR6_2);
 	bench_throughput(&nodes[0], NID6_2, &direct6, mib, CONCURRENCY, 0.95, " (IPv6)",

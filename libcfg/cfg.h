@@ -437,6 +437,30 @@ int cfg_selftest(struct cfg_handle *h, struct lnet_ioc_selftest *req, struct cfg
 /* The `selftest:` document of a finished run. */
 int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg_err *err);
 
+/* --- selftest run: the lnet_selftest console (ops_lst.c, lnet_lst.h) ---------- */
+
+/* --test and --check words (LNET_LST_TESTS, LNET_LST_CHECKS) to values. */
+int cfg_lst_test_parse(const char *s, uint32_t *test, struct cfg_err *err);
+int cfg_lst_check_parse(const char *s, uint32_t *check, struct cfg_err *err);
+/*
+ * IOC_LNET_LST step @op (enum lnet_lst_op) with @req's in fields set by
+ * the caller. A START that a node refused names the first such node and
+ * its status (EHOSTUNREACH).
+ */
+int cfg_lst(struct cfg_handle *h, struct lnet_ioc_lst *req, uint32_t op, struct cfg_err *err);
+/* One node's rates between two reads of its counters. */
+struct cfg_lst_rates {
+	double seconds;			/* between them, by the node's clock */
+	double read_mb_s, write_mb_s;	/* LNet payload received, sent (10^6 B/s) */
+	double rpc_s;			/* LNet messages sent and received */
+	uint64_t errors;		/* the session's test errors + RPC failures */
+};
+void cfg_lst_rates(const struct lnet_ioc_lst_node *base, const struct lnet_ioc_lst_node *end,
+		   struct cfg_lst_rates *r);
+/* The `selftest_run:` document: @start's parameters, the rates @base -> @end. */
+int cfg_show_lst(const struct lnet_ioc_lst *start, const struct lnet_ioc_lst *base,
+		 const struct lnet_ioc_lst *end, FILE *out, struct cfg_err *err);
+
 /*
  * IOC_LNET_EXPLAIN: the path a send to @dst (from @src; NULL: any NI)
  * would take now, and every candidate the core compared on the way

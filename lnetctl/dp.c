@@ -197,5 +197,8 @@ const struct lnetctl_cmd lnetctl_selftest_cmds[] = {
 	  "NID" },
 	{ "get", selftest_get, NULL, selftest_opts,
 	  "GET pattern data from NID's selftest portal and check every byte", "NID" },
+	{ "run", lnetctl_selftest_run, NULL, lnetctl_selftest_run_opts,
+	  "run Lustre's lnet_selftest ping, read or write from --from nodes to --to nodes;"
+	  " rates and errors per node" },
 	{ NULL }
 };

@@ -136,6 +136,9 @@ int lnetctl_discover(struct lnetctl_ctx *ctx, int argc, char **argv);
 extern const struct lnetctl_opt lnetctl_ping_opts[];
 extern const struct lnetctl_opt lnetctl_discover_opts[];
 extern const struct lnetctl_cmd lnetctl_selftest_cmds[];
+/* selftest run (lst.c) */
+extern const struct lnetctl_opt lnetctl_selftest_run_opts[];
+int lnetctl_selftest_run(struct lnetctl_ctx *ctx, int argc, char **argv);
 
 /* --- the two matchers (main.c: commands, opts.c: options) ---------------------- */
 

@@ -31,7 +31,7 @@ const struct lnetctl_cmd lnetctl_root[] = {
 	  "discover nodes: ping them and make their peers hold every NID they list",
 	  "NID [NID...]" },
 	{ "selftest", NULL, lnetctl_selftest_cmds, NULL,
-	  "PUT or GET pattern data to a node's selftest service and check it" },
+	  "PUT or GET pattern data to a node's selftest service and check it; run lnet_selftest tests" },
 	{ "debug", NULL, lnetctl_debug_cmds, NULL,
 	  "check NID expressions; list the NIs in recovery; print one peer in full" },
 	{ "fault", NULL, lnetctl_fault_cmds, NULL,

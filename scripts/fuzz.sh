@@ -45,7 +45,7 @@ mkdir -p "$out"
 shopt -s nullglob
 srcs=(kernel/os/os_user.c kernel/os/os_user_if.c kernel/os/os_user_thread.c
       kernel/os/os_user_sock*.c kernel/nid/*.c kernel/core/*.c kernel/udsp/*.c
-      kernel/wire/*.c kernel/lnd/*.c kernel/lnd/socklnd/*.c kernel/builtin/*.c
+      kernel/wire/*.c kernel/selftest/*.c kernel/lnd/*.c kernel/lnd/socklnd/*.c kernel/builtin/*.c
       libcfg/*.c lnetd/request.c)
 shopt -u nullglob
 read -r -a nl_cflags <<<"$(pkg-config --cflags libnl-3.0 libnl-route-3.0)"

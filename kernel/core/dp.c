@@ -97,8 +97,13 @@ int lnet_dp_startup(struct lnet *ln)
 	if (rc)
 		return rc;
 	rc = lnet_selftest_init(ln);
+	if (rc)
+		goto err_ping;
+	rc = lnet_srpc_init(ln);
 	if (!rc)
 		return 0;
+	lnet_selftest_fini(ln);
+err_ping:
 	lnet_ping_target_fini(ln);
 	lnet_portals_fini(ln);
 	lnet_mds_destroy(ln);
@@ -149,6 +154,7 @@ void lnet_dp_shutdown(struct lnet *ln)
 	lnet_fault_shutdown(ln);
 	/* messages waiting for a discovery fail before its ping MD goes */
 	lnet_dc_flush(ln);
+	lnet_srpc_fini(ln);
 	lnet_selftest_fini(ln);
 	lnet_ping_target_fini(ln);
 	/* no forwarding from here on: what waits for a buffer is dropped */

@@ -7,6 +7,7 @@
  */
 #include "lnet_priv.h"
 #include "selftest.h"
+#include "../selftest/srpc.h"
 #include "validate.h"
 
 /* The uapi indexes are the core's (lc_msgs, lh_fail, dp_hstatus_count). */
@@ -901,6 +902,18 @@ static int lnet_ioc_selftest(struct lnet *ln, unsigned int cmd, void *buf, u32 l
 	return rc ? rc : lnet_selftest_run(ln, st);
 }
 
+static bool lnet_lst_reserved_zero(const void *buf)
+{
+	const struct lnet_ioc_lst *l = buf;
+
+	return lnet_u32s_zero(l->lst_reserved, LNET_ARRAY_SIZE(l->lst_reserved));
+}
+
+static int lnet_ioc_lst(struct lnet *ln, unsigned int cmd, void *buf, u32 len)
+{
+	return lnet_lst_ioctl(ln, buf);
+}
+
 /* --- explain ----------------------------------------------------------------------- */
 
 /* Everything after the two input NIDs is output: zero on the way in. */
@@ -1033,6 +1046,8 @@ static const struct lnet_ioc_cmd lnet_ioc_cmds[] = {
 	  lnet_fault_reserved_zero, lnet_ioc_fault },
 	{ IOC_LNET_FAULT_GET, sizeof(struct lnet_ioc_fault), false, false,
 	  lnet_fault_reserved_zero, lnet_ioc_fault },
+	{ IOC_LNET_LST, sizeof(struct lnet_ioc_lst), true, false,
+	  lnet_lst_reserved_zero, lnet_ioc_lst },
 };
 
 static const struct lnet_ioc_cmd *lnet_ioc_cmd_in(const struct lnet_ioc_cmd *cmds,

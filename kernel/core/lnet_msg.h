@@ -51,6 +51,7 @@ struct lnet_peer_ni;
 struct lnet_msg;
 struct lnet_libmd;
 struct lnet_me;
+struct lnet_srpc;
 
 #define LNET_NPORTALS			64
 #define LNET_RESERVED_PORTAL		0	/* ping and push targets */
@@ -432,6 +433,7 @@ struct lnet_dp {
 	u64 dp_response_timeout_count, dp_failed_resends, dp_successful_resends;
 	u64 dp_hstatus_count[LNET_MSG_STATUS_NETWORK_TIMEOUT + 1];
 	void *dp_selftest;			/* selftest service (selftest.c) */
+	struct lnet_srpc *dp_srpc;		/* lnet_selftest (kernel/selftest/) */
 	struct list_head dp_msgs;		/* every allocated struct lnet_msg */
 	u64 dp_msg_cookie;			/* the next message cookie */
 	bool dp_stopping;			/* lnet_unconfigure is running */
@@ -474,6 +476,12 @@ int lnet_ping_target_init(struct lnet *ln);
 void lnet_ping_target_fini(struct lnet *ln);
 int lnet_selftest_init(struct lnet *ln);
 void lnet_selftest_fini(struct lnet *ln);
+/* Lustre's lnet_selftest protocol (kernel/selftest/srpc.h). */
+int lnet_srpc_init(struct lnet *ln);
+void lnet_srpc_fini(struct lnet *ln);
+void lnet_srpc_tick(struct lnet *ln, u64 now);
+void lnet_srpc_process(struct lnet *ln);
+bool lnet_srpc_pending(struct lnet *ln);
 int lnet_monitor_start(struct lnet *ln);
 void lnet_monitor_stop(struct lnet *ln);
 

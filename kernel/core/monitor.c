@@ -373,6 +373,7 @@ static int lnet_monitor_main(void *arg)
 		if (ln->ln_configured && !dp->dp_stopping) {
 			lnet_push_process(ln);
 			lnet_dc_process(ln);
+			lnet_srpc_process(ln);
 			if (now >= next_tick) {
 				lnet_monitor_expire(ln, now);
 				lnet_monitor_recovery(ln, now);
@@ -380,11 +381,15 @@ static int lnet_monitor_main(void *arg)
 				lnet_fault_tick(ln, now);
 				lnet_gateways_check(ln, now);
 				lnet_ping_target_update(ln);
+				lnet_srpc_tick(ln, now);
 				next_tick = now + LNET_MONITOR_TICK_NS;
 			}
 		}
 		if (dp->dp_monitor_stop)
 			break;
+		/* selftest units queued meanwhile: another turn at once */
+		if (lnet_srpc_pending(ln))
+			continue;
 		/*
 		 * Its own condition, not dp_cond (broadcast by every finalize):
 		 * woken by a push or by stop, else once a tick.

@@ -151,9 +151,11 @@ configure_two_nets() {
 	comp selftest get 10.11.0.1@tcp ""	# one NID only
 	[ "$reply" = "" ]
 	comp selftest ""
-	[ "$reply" = "get put" ]
+	[ "$reply" = "get put run" ]
 	comp selftest put --
 	[ "$reply" = "--concurrency --count --help --size --source --timeout" ]
+	comp selftest run --from ""
+	[ "$reply" = "$all" ]
 }
 
 @test "IPv6 NIDs: only what follows the last ':' is handed back" {

@@ -141,6 +141,7 @@ policy-show.schema.yaml
 route-show-v.schema.yaml
 route-show.schema.yaml
 routing-show.schema.yaml
+selftest-run.schema.yaml
 selftest.schema.yaml
 stats-show.schema.yaml" ]
 }
@@ -324,6 +325,16 @@ stats-show.schema.yaml" ]
 	valid selftest "$T/get.yaml"
 	lnetctl stats show >"$T/stats.yaml"
 	valid stats-show "$T/stats.yaml"
+	# lnet_selftest from this node (0@lo) to itself (its tcp NID)
+	lnetctl selftest run --from 0@lo --to 10.11.0.1@tcp -T write -z 8K -c 3 >"$T/run.yaml"
+	valid selftest-run "$T/run.yaml"
+	invalid selftest-run 'selftest_run:
+  test: ping
+  concurrency: 0
+  count: 1
+  nodes: []' \
+		"3:16: 0 is less than the minimum of 1 (at selftest_run/concurrency)
+$T/doc.yaml:5:10: [] is too short (at selftest_run/nodes)"
 	invalid ping 'ping:
 - primary nid: 10.0.0.2@tcp
   Multi-Rail: false

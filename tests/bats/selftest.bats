@@ -111,7 +111,7 @@ counts() {
 	[[ $stderr == "lnetctl selftest get: invalid NID 'nid': "* ]]
 	run --separate-stderr lnetctl selftest
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "lnetctl selftest: missing command: one of put, get" ]
+	[ "$stderr" = "lnetctl selftest: missing command: one of put, get, run" ]
 	local v
 	for v in 0 1000001 x; do
 		run --separate-stderr lnetctl selftest put 0@lo --count "$v"

@@ -96,6 +96,7 @@ static const struct cmd_info cmds[] = {
 	{ "PING_PEER", IOC_LIBCFS_PING_PEER, sizeof(struct lnet_ioc_ping) },
 	{ "DISCOVER", IOC_LIBCFS_DISCOVER, sizeof(struct lnet_ioc_ping) },
 	{ "SELFTEST", IOC_LNET_SELFTEST, sizeof(struct lnet_ioc_selftest) },
+	{ "LST", IOC_LNET_LST, sizeof(struct lnet_ioc_lst) },
 	{ "GET_IF", IOC_LNET_GET_IF, sizeof(struct lnet_ioc_if) },
 	{ "SET_NI_LND", IOC_LNET_SET_NI_LND, sizeof(struct lnet_ioc_ni) },
 	{ "GET_RTR_POOLS", IOC_LNET_GET_RTR_POOLS, sizeof(struct lnet_ioc_rtr_pools) },
@@ -148,6 +149,8 @@ static const char *err_name(int rc)
 	case ENOENT: return "ENOENT";
 	case ENOSPC: return "ENOSPC";
 	case EALREADY: return "EALREADY";
+	case ESRCH: return "ESRCH";
+	case EAFNOSUPPORT: return "EAFNOSUPPORT";
 	case EFAULT: return "EFAULT";
 	case EHOSTUNREACH: return "EHOSTUNREACH";
 	case ETIMEDOUT: return "ETIMEDOUT";
@@ -158,12 +161,12 @@ static const char *err_name(int rc)
 
 /*
  * The errnos lnet_ioctl.h and lnet_udsp.h document; EHOSTUNREACH and
- * ETIMEDOUT only for the commands that send (ping, discover, selftest).
+ * ETIMEDOUT only for the commands that send (ping, discover, selftest, lst).
  */
 static bool err_documented(unsigned int cmd, int rc)
 {
 	bool sends = cmd == IOC_LIBCFS_PING_PEER || cmd == IOC_LIBCFS_DISCOVER ||
-		     cmd == IOC_LNET_SELFTEST;
+		     cmd == IOC_LNET_SELFTEST || cmd == IOC_LNET_LST;
 
 	if (rc == -EHOSTUNREACH || rc == -ETIMEDOUT)
 		return sends;

@@ -99,7 +99,19 @@ static struct {
 	struct memlnd_ni recs[MEMLND_NODES * MEMLND_IFS * 2];
 	struct memlnd_rule rules[MEMLND_RULES];
 	bool link_down[MEMLND_NODES][MEMLND_IFS];
+	/* the next corrupt_left payloads of corrupt_len bytes: one byte flipped */
+	u32 corrupt_len;
+	int corrupt_left;
 } memlnd = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Flip byte len/2 + 1 of the next @n payloads of exactly @len bytes. */
+static inline void memlnd_corrupt_set(u32 len, int n)
+{
+	pthread_mutex_lock(&memlnd.lock);
+	memlnd.corrupt_len = len;
+	memlnd.corrupt_left = n;
+	pthread_mutex_unlock(&memlnd.lock);
+}
 
 static inline struct memlnd_node *memlnd_node_of(struct lnet *ln)
 {
@@ -426,6 +438,10 @@ static inline bool memlnd_deliver(struct lnet_ni *ni, struct lnet_msg *msg,
 		it->len = msg->msg_len;
 		if (msg->msg_len)
 			memcpy(it->data, msg->msg_buf, msg->msg_len);
+		if (memlnd.corrupt_left > 0 && msg->msg_len == memlnd.corrupt_len) {
+			memlnd.corrupt_left--;
+			it->data[msg->msg_len / 2 + 1] ^= 0x10;
+		}
 		memlnd_enqueue(rec->node, it);
 		return true;
 	}

@@ -1106,5 +1106,6 @@ struct lnet_ioc_explain {
 
 #include "lnet_udsp.h"
 #include "lnet_fault.h"
+#include "lnet_lst.h"
 
 #endif /* _UAPI_LNET_IOCTL_H */

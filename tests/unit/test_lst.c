@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lnet_selftest (kernel/selftest/) between three LNet instances joined by
+ * memlnd (node<n> = 10.21.0.<n+1>@tcp). Node 0 plays Lustre's console:
+ * the test sends the framework RPCs lst sends (MKSN, TEST with its
+ * destination list, BATCH RUN/QUERY/STOP, STAT, RMSN) through the SRPC
+ * client of node 0, so nodes 0..2 serve them exactly as they would serve
+ * lst. Checked: every session rule (EBUSY, force, ESRCH, EINVAL, EPROTO),
+ * ping and brw read/write tests with each check mode and exact counters,
+ * a corrupted byte found by the brw server (write) and by the client
+ * (read), a node that stops answering mid-run, the session timeout, bad
+ * TEST arguments. Teardown checks that every object and send is gone.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "memlnd.h"
+#include "../../kernel/selftest/srpc.h"
+#include "../../kernel/selftest/sfw.h"
+
+#define NNODES	3
+#define STAMP	4242
+
+struct nodes {
+	struct memlnd_node *n[NNODES];
+};
+
+static struct nodes *N;
+
+static const char *const nid_str[NNODES] = { "10.21.0.1@tcp", "10.21.0.2@tcp",
+					     "10.21.0.3@tcp" };
+
+static u64 nid4(int i)
+{
+	struct lnet_nid nid = memlnd_nid(nid_str[i]);
+	u64 w;
+
+	assert_int_equal(lnet_nid_to_wire(&nid, &w), 0);
+	return w;
+}
+
+static const struct lst_sid *sid_main(void)
+{
+	static struct lst_sid sid;
+
+	sid.ses_nid = nid4(0);
+	sid.ses_stamp = STAMP;
+	return &sid;
+}
+
+static int setup(void **state)
+{
+	N = calloc(1, sizeof(*N));
+	for (int i = 0; i < NNODES; i++) {
+		N->n[i] = memlnd_node_new(i);
+		assert_int_equal(memlnd_ni_add(N->n[i], "tcp", 0), 0);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	memlnd_rules_clear();
+	memlnd_corrupt_set(0, 0);
+	for (int i = 0; i < NNODES; i++)
+		assert_int_equal(memlnd_node_free(N->n[i]), 0);
+	free(N);
+	return 0;
+}
+
+/* --- the console's calls ---------------------------------------------------------- */
+
+struct call {
+	bool done;
+	int status;
+	struct srpc_msg reply;
+};
+
+static void call_done(struct srpc_client_rpc *rpc)
+{
+	struct call *c = rpc->cr_priv;
+
+	c->status = rpc->cr_status;
+	c->reply = rpc->cr_reply;
+	c->done = true;
+}
+
+struct wait_arg {
+	struct memlnd_node *n;
+	struct call *c;
+};
+
+static bool call_finished(void *arg)
+{
+	struct wait_arg *w = arg;
+	bool done;
+
+	os_mutex_lock(&w->n->ln.ln_api_mutex);
+	done = w->c->done;
+	os_mutex_unlock(&w->n->ln.ln_api_mutex);
+	return done;
+}
+
+/*
+ * Node 0 sends @req (type, body) to node @to's @service with @bulk as a
+ * GET source (a destination list); returns the RPC status, *@reply.
+ */
+static int call(int to, u32 service, const struct srpc_msg *req, u8 *bulk, u32 bulk_len,
+		struct srpc_msg *reply)
+{
+	struct memlnd_node *n = N->n[0];
+	struct lnet_nid peer = memlnd_nid(nid_str[to]);
+	struct call c = { 0 };
+	struct wait_arg w = { n, &c };
+	struct srpc_client_rpc *rpc;
+	int rc;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	rpc = srpc_client_new(lnet_srpc_of(&n->ln), &peer, LNET_PID_LUSTRE, service, 5);
+	assert_non_null(rpc);
+	rpc->cr_req.type = req->type;
+	rpc->cr_req.ses_feats = req->ses_feats;
+	rpc->cr_req.body = req->body;
+	rpc->cr_bulk = bulk;
+	rpc->cr_bulk_len = bulk_len;
+	rpc->cr_done = call_done;
+	rpc->cr_priv = &c;
+	rc = srpc_client_start(rpc);
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	if (rc) {
+		os_free(rpc);
+		return rc;
+	}
+	assert_true(memlnd_wait(call_finished, &w, 8000));
+	*reply = c.reply;
+	return c.status;
+}
+
+static struct srpc_msg msg_of(u32 type)
+{
+	struct srpc_msg m = { .type = type, .version = 1, .ses_feats = LST_FEATS_MASK };
+
+	return m;
+}
+
+/* MKSN to @to: the reply's status (the RPC itself must succeed). */
+static u32 mksn(int to, const struct lst_sid *sid, bool force, const char *name,
+		struct srpc_msg *rep)
+{
+	struct srpc_msg m = msg_of(SRPC_MSG_MKSN_REQST);
+
+	m.body.mksn_reqst.sid = *sid;
+	m.body.mksn_reqst.force = force;
+	strcpy(m.body.mksn_reqst.name, name);
+	assert_int_equal(call(to, SRPC_SVC_MAKE_SESSION, &m, NULL, 0, rep), 0);
+	assert_int_equal(rep->type, SRPC_MSG_MKSN_REPLY);
+	return rep->body.mksn_reply.status;
+}
+
+static u32 rmsn(int to, const struct lst_sid *sid, struct srpc_msg *rep)
+{
+	struct srpc_msg m = msg_of(SRPC_MSG_RMSN_REQST);
+
+	m.body.rmsn_reqst.sid = *sid;
+	assert_int_equal(call(to, SRPC_SVC_REMOVE_SESSION, &m, NULL, 0, rep), 0);
+	return rep->body.rmsn_reply.status;
+}
+
+static u32 stat(int to, struct srpc_stat_reply *out)
+{
+	struct srpc_msg m = msg_of(SRPC_MSG_STAT_REQST), rep;
+
+	m.body.stat_reqst.sid = *sid_main();
+	assert_int_equal(call(to, SRPC_SVC_QUERY_STAT, &m, NULL, 0, &rep), 0);
+	*out = rep.body.stat_reply;
+	return out->status;
+}
+
+static u32 batch(int to, u32 opc, u32 testidx, u32 *active)
+{
+	struct srpc_msg m = msg_of(SRPC_MSG_BATCH_REQST), rep;
+
+	m.body.bat_reqst.sid = *sid_main();
+	m.body.bat_reqst.bid = 7;
+	m.body.bat_reqst.opc = opc;
+	m.body.bat_reqst.testidx = testidx;
+	assert_int_equal(call(to, SRPC_SVC_BATCH, &m, NULL, 0, &rep), 0);
+	if (active)
+		*active = rep.body.bat_reply.active;
+	return rep.body.bat_reply.status;
+}
+
+/* TEST to @to: a server (@ndest 0) or a client of the nodes @dest[]. */
+static u32 add_test(int to, u32 service, bool client, u32 loop, u32 concur,
+		    const int *dest, u32 ndest, const union srpc_test_param *param)
+{
+	struct srpc_msg m = msg_of(SRPC_MSG_TEST_REQST), rep;
+	struct srpc_test_reqst *t = &m.body.tes_reqst;
+	u8 list[NNODES * LST_DEST_LEN];
+
+	t->sid = *sid_main();
+	t->bid = 7;
+	t->service = service;
+	t->loop = loop;
+	t->concur = concur;
+	t->is_client = client;
+	t->stop_onerr = 0;
+	t->ndest = ndest;
+	if (param)
+		t->param = *param;
+	for (u32 i = 0; i < ndest; i++)
+		srpc_dest_pack(list, i, nid4(dest[i]), LNET_PID_LUSTRE);
+	assert_int_equal(call(to, SRPC_SVC_TEST, &m, ndest ? list : NULL,
+			      ndest * LST_DEST_LEN, &rep), 0);
+	return rep.body.tes_reply.status;
+}
+
+static void session_all(void)
+{
+	struct srpc_msg rep;
+
+	for (int i = 0; i < NNODES; i++)
+		assert_int_equal(mksn(i, sid_main(), false, "s", &rep), 0);
+}
+
+/* Poll QUERY on node @to until batch 7 is idle. */
+static void wait_idle(int to)
+{
+	u32 active = 1;
+
+	for (int k = 0; k < 1000 && active; k++) {
+		assert_int_equal(batch(to, LST_BATCH_QUERY, 0, &active), 0);
+		if (active)
+			memlnd_sleep_ms(5);
+	}
+	assert_int_equal(active, 0);
+}
+
+static union srpc_test_param brw(u16 opc, u16 flags, u32 len)
+{
+	union srpc_test_param p = { .bulk_v1 = { opc, flags, len, 0 } };
+
+	return p;
+}
+
+/* --- tests -------------------------------------------------------------------------- */
+
+static void test_session_rules(void **state)
+{
+	struct lst_sid other = { nid4(2), 1 }, any = { LST_NID_ANY, -1 };
+	struct srpc_stat_reply st;
+	struct srpc_msg rep;
+
+	assert_int_equal(stat(1, &st), ESRCH);
+	assert_int_equal(mksn(1, &any, false, "x", &rep), EINVAL);
+	assert_int_equal(mksn(1, sid_main(), false, "first", &rep), 0);
+	assert_int_equal(rep.body.mksn_reply.timeout, SFW_SESSION_TIMEOUT_S);
+	assert_int_equal(rep.body.mksn_reply.sid.ses_stamp, STAMP);
+	assert_int_equal(rep.ses_feats, LST_FEATS_MASK);
+	/* another console: busy, told the session's name; its own sid stays */
+	assert_int_equal(mksn(1, &other, false, "second", &rep), EBUSY);
+	assert_string_equal(rep.body.mksn_reply.name, "first");
+	assert_int_equal(rep.body.mksn_reply.sid.ses_stamp, STAMP);
+	assert_int_equal(rmsn(1, &other, &rep), EBUSY);
+	/* the same sid again takes a reference: two removes end it */
+	assert_int_equal(mksn(1, sid_main(), false, "first", &rep), 0);
+	assert_int_equal(rmsn(1, sid_main(), &rep), 0);
+	assert_int_equal(rep.body.rmsn_reply.sid.ses_stamp, STAMP);
+	assert_int_equal(rmsn(1, sid_main(), &rep), 0);
+	assert_int_equal(rep.body.rmsn_reply.sid.ses_nid, LST_NID_ANY);
+	assert_int_equal(rep.body.rmsn_reply.sid.ses_stamp, -1);
+	assert_int_equal(rmsn(1, sid_main(), &rep), ESRCH);
+	/* force replaces */
+	assert_int_equal(mksn(1, &other, false, "second", &rep), 0);
+	assert_int_equal(mksn(1, sid_main(), true, "third", &rep), 0);
+	assert_int_equal(stat(1, &st), 0);
+	assert_int_equal(st.sid.ses_stamp, STAMP);
+	/* features other than the session's: EPROTO */
+	{
+		struct srpc_msg m = msg_of(SRPC_MSG_STAT_REQST);
+
+		m.ses_feats = 0;
+		m.body.stat_reqst.sid = *sid_main();
+		assert_int_equal(call(1, SRPC_SVC_QUERY_STAT, &m, NULL, 0, &rep), 0);
+		assert_int_equal(rep.body.stat_reply.status, EPROTO);
+	}
+	assert_int_equal(rmsn(1, sid_main(), &rep), 0);
+}
+
+static void test_ping(void **state)
+{
+	struct srpc_stat_reply s0, s1, s2;
+	int to[2] = { 1, 2 };
+	u32 active;
+
+	session_all();
+	assert_int_equal(add_test(1, SRPC_SVC_PING, false, 1, 1, NULL, 0, NULL), 0);
+	assert_int_equal(add_test(2, SRPC_SVC_PING, false, 1, 1, NULL, 0, NULL), 0);
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 10, 2, to, 2, NULL), 0);
+	assert_int_equal(stat(1, &s1), 0);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), 0);
+	wait_idle(0);
+	assert_int_equal(batch(0, LST_BATCH_QUERY, 1, &active), 0);
+	assert_int_equal(active, 0);
+	assert_int_equal(stat(0, &s0), 0);
+	assert_int_equal(s0.fw.ping_errors, 0);
+	assert_int_equal(s0.fw.active_batches, 0);
+	/* node 1: MKSN, TEST, STAT, 20 pings, this STAT */
+	assert_int_equal(stat(1, &s2), 0);
+	assert_int_equal(s2.rpc.rpcs_rcvd - s1.rpc.rpcs_rcvd, 20 + 1);
+	assert_int_equal(stat(2, &s2), 0);
+	assert_int_equal(s2.rpc.rpcs_rcvd, 1 + 1 + 20 + 1);
+	assert_int_equal(s2.rpc.rpcs_dropped, 0);
+	assert_true(s2.fw.running_ms < 10000);
+	assert_true(s2.lnet.recv_count >= 23);
+}
+
+/* brw @op of @len with @check from node 0 to node 1, @loop x @concur. */
+static void run_brw(u16 op, u16 check, u32 len, u32 loop, u32 concur,
+		    struct srpc_stat_reply *s0, struct srpc_stat_reply *s1)
+{
+	union srpc_test_param p = brw(op, check, len);
+	int to = 1;
+
+	session_all();
+	assert_int_equal(add_test(1, SRPC_SVC_BRW, false, 1, 1, NULL, 0, NULL), 0);
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, loop, concur, &to, 1, &p), 0);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), 0);
+	wait_idle(0);
+	assert_int_equal(stat(0, s0), 0);
+	assert_int_equal(stat(1, s1), 0);
+}
+
+static void test_brw_write_full(void **state)
+{
+	struct srpc_stat_reply s0, s1;
+
+	run_brw(LST_BRW_WRITE, LST_BRW_CHECK_FULL, LST_BRW_MAX_LEN, 4, 2, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 0);
+	assert_int_equal(s1.rpc.bulk_get, 8ULL * LST_BRW_MAX_LEN);
+	assert_int_equal(s1.rpc.bulk_put, 0);
+	assert_int_equal(s1.rpc.rpcs_dropped, 0);
+}
+
+static void test_brw_read_simple(void **state)
+{
+	struct srpc_stat_reply s0, s1;
+
+	run_brw(LST_BRW_READ, LST_BRW_CHECK_SIMPLE, 65536, 5, 3, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 0);
+	assert_int_equal(s1.rpc.bulk_put, 15ULL * 65536);
+	assert_int_equal(s1.rpc.bulk_get, 0);
+}
+
+static void test_brw_check_modes(void **state)
+{
+	static const u16 checks[] = { LST_BRW_CHECK_NONE, LST_BRW_CHECK_SIMPLE,
+				      LST_BRW_CHECK_FULL, LST_BRW_CHECK_DISCARD };
+	struct srpc_stat_reply s0, s1;
+	struct srpc_msg rep;
+
+	for (u32 i = 0; i < 4; i++)
+		for (u16 op = LST_BRW_READ; op <= LST_BRW_WRITE; op++) {
+			run_brw(op, checks[i], 4096 + 8 * i, 2, 1, &s0, &s1);
+			assert_int_equal(s0.fw.brw_errors, 0);
+			for (int n = 0; n < NNODES; n++)
+				assert_int_equal(rmsn(n, sid_main(), &rep), 0);
+		}
+}
+
+/* A flipped byte: the server finds it in a write, the client in a read. */
+static void test_brw_corrupt(void **state)
+{
+	struct srpc_stat_reply s0, s1;
+	struct srpc_msg rep;
+
+	memlnd_corrupt_set(8192, 1);
+	run_brw(LST_BRW_WRITE, LST_BRW_CHECK_FULL, 8192, 3, 1, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 1);
+	assert_int_equal(s1.rpc.rpcs_dropped, 1);	/* the EBADMSG reply */
+	for (int n = 0; n < NNODES; n++)
+		assert_int_equal(rmsn(n, sid_main(), &rep), 0);
+	/* SIMPLE checks only the first and last word of each page: hit one */
+	memlnd_corrupt_set(8192, 1);
+	run_brw(LST_BRW_READ, LST_BRW_CHECK_FULL, 8192, 3, 1, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 1);
+	/* the node's SRPC counters outlive sessions: still the write's one */
+	assert_int_equal(s1.rpc.rpcs_dropped, 1);
+	assert_int_equal(memlnd.corrupt_left, 0);
+}
+
+/* Node 2 stops answering mid-run: the client's RPCs to it time out. */
+static void test_node_leaves(void **state)
+{
+	struct srpc_stat_reply s0;
+	int to = 2;
+	u32 active;
+
+	session_all();
+	os_mutex_lock(&N->n[0]->ln.ln_api_mutex);
+	lnet_srpc_of(&N->n[0]->ln)->sp_rpc_timeout_s = 1;
+	os_mutex_unlock(&N->n[0]->ln.ln_api_mutex);
+	assert_int_equal(add_test(2, SRPC_SVC_PING, false, 1, 1, NULL, 0, NULL), 0);
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, ~0U, 1, &to, 1, NULL), 0);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), 0);
+	memlnd_sleep_ms(50);
+	assert_int_equal(batch(0, LST_BATCH_QUERY, 0, &active), 0);
+	assert_int_equal(active, 1);
+	memlnd_rule_set(nid_str[2], true, LNET_MSG_STATUS_OK, -1);	/* drop all */
+	memlnd_sleep_ms(1600);
+	assert_int_equal(stat(0, &s0), 0);
+	assert_true(s0.fw.ping_errors >= 1);
+	assert_true(s0.rpc.rpcs_expired >= 1);
+	assert_int_equal(batch(0, LST_BATCH_STOP, 0, NULL), 0);
+	wait_idle(0);
+	memlnd_rules_clear();
+}
+
+static void test_session_timeout(void **state)
+{
+	struct srpc_stat_reply st;
+	struct srpc_msg rep;
+
+	os_mutex_lock(&N->n[1]->ln.ln_api_mutex);
+	lnet_srpc_of(&N->n[1]->ln)->sp_session_timeout_s = 1;
+	os_mutex_unlock(&N->n[1]->ln.ln_api_mutex);
+	assert_int_equal(mksn(1, sid_main(), false, "t", &rep), 0);
+	assert_int_equal(rep.body.mksn_reply.timeout, 1);
+	memlnd_sleep_ms(600);
+	assert_int_equal(stat(1, &st), 0);		/* renews it */
+	memlnd_sleep_ms(600);
+	assert_int_equal(stat(1, &st), 0);
+	memlnd_sleep_ms(1300);
+	assert_int_equal(stat(1, &st), ESRCH);
+	assert_int_equal(st.sid.ses_nid, LST_NID_ANY);
+}
+
+/* A server test reserves request buffers for the client units it serves. */
+static void test_reserve(void **state)
+{
+	struct lnet_srpc *sp = lnet_srpc_of(&N->n[1]->ln);
+	u32 brw, ping;
+
+	session_all();
+	assert_int_equal(add_test(1, SRPC_SVC_PING, false, 100, 1, NULL, 0, NULL), 0);
+	assert_int_equal(add_test(1, SRPC_SVC_BRW, false, 1000, 1, NULL, 0, NULL), 0);
+	os_mutex_lock(&N->n[1]->ln.ln_api_mutex);
+	brw = sp->sp_nbufs[0];
+	ping = sp->sp_nbufs[1];
+	os_mutex_unlock(&N->n[1]->ln.ln_api_mutex);
+	assert_int_equal(ping, SRPC_NBUF_TEST);
+	assert_int_equal(brw, 1000 + SRPC_NBUF_EXTRA);
+}
+
+static void test_bad_tests(void **state)
+{
+	union srpc_test_param big = brw(LST_BRW_WRITE, LST_BRW_CHECK_FULL, LST_BRW_MAX_LEN + 8);
+	union srpc_test_param op = brw(3, LST_BRW_CHECK_FULL, 4096);
+	union srpc_test_param chk = brw(LST_BRW_READ, 5, 4096);
+	int to = 1;
+
+	assert_int_equal(add_test(1, SRPC_SVC_PING, false, 1, 1, NULL, 0, NULL), ENOENT);
+	session_all();
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 0, 1, &to, 1, NULL), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 1, 0, &to, 1, NULL), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 1, SFW_MAX_CONCUR + 1, &to, 1, NULL),
+			 EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 1, 1, &to, 0, NULL), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_BATCH, false, 1, 1, NULL, 0, NULL), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &big), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &op), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &chk), EINVAL);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), ENOENT);	/* no batch 7 */
+	/* a batch that runs takes no test */
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, ~0U, 1, &to, 1, NULL), 0);
+	assert_int_equal(add_test(1, SRPC_SVC_PING, false, 1, 1, NULL, 0, NULL), 0);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), 0);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), EALREADY);
+	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 1, 1, &to, 1, NULL), EBUSY);
+	assert_int_equal(batch(0, LST_BATCH_STOP, 0, NULL), 0);
+	wait_idle(0);
+}
+
+/* --- the console (IOC_LNET_LST) on node 0 ---------------------------------------------- */
+
+static int lst_ioc(struct lnet_ioc_lst *req, u32 op)
+{
+	req->lst_hdr.ioc_len = sizeof(*req);
+	req->lst_hdr.ioc_version = LNET_IOC_VERSION;
+	req->lst_op = op;
+	return lnet_ioctl(&N->n[0]->ln, IOC_LNET_LST, req, sizeof(*req), true);
+}
+
+static struct lnet_ioc_lst *lst_req(u32 test, u32 size, u32 check, u32 count)
+{
+	static struct lnet_ioc_lst req;
+
+	memset(&req, 0, sizeof(req));
+	req.lst_test = test;
+	req.lst_size = size;
+	req.lst_check = check;
+	req.lst_concurrency = 2;
+	req.lst_count = count;
+	req.lst_timeout_s = 1;
+	req.lst_nfrom = 1;
+	req.lst_nto = 2;
+	req.lst_nids[0] = memlnd_nid(nid_str[0]);
+	req.lst_nids[1] = memlnd_nid(nid_str[1]);
+	req.lst_nids[2] = memlnd_nid(nid_str[2]);
+	return &req;
+}
+
+/* STAT until the clients are idle. */
+static void lst_wait_idle(struct lnet_ioc_lst *req)
+{
+	for (int k = 0; k < 400; k++) {
+		assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), 0);
+		if (!req->lst_active)
+			return;
+		memlnd_sleep_ms(5);
+	}
+	fail_msg("the run did not end");
+}
+
+static void test_console_runs(void **state)
+{
+	struct lnet_ioc_lst *req = lst_req(LNET_LST_TEST_write, 65536, LNET_LST_CHECK_full, 5);
+
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), -ESRCH);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(req->lst_nodes[i].ln_status, 0);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EBUSY);
+	lst_wait_idle(req);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), 0);
+	/* 5 RPCs x 2 units to each server, 64 KiB each */
+	assert_int_equal(req->lst_nodes[1].ln_bulk_get, 10 * 65536);
+	assert_int_equal(req->lst_nodes[2].ln_bulk_get, 10 * 65536);
+	assert_int_equal(req->lst_nodes[0].ln_brw_errors, 0);
+	assert_true(req->lst_nodes[0].ln_send_length >= 20 * 65536);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), -ESRCH);
+	/* ping until stopped: END stops it */
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 0);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), 0);
+	memlnd_sleep_ms(50);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), 0);
+	assert_int_equal(req->lst_active, 1);	/* tests, not units */
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), 0);
+	assert_int_equal(req->lst_active, 0);
+	assert_true(req->lst_nodes[1].ln_rpcs_rcvd > 10);
+	assert_int_equal(req->lst_nodes[0].ln_ping_errors, 0);
+	/* the sessions are gone: a STAT of node 1 by sid finds none */
+	{
+		struct srpc_stat_reply st;
+
+		assert_int_equal(stat(1, &st), ESRCH);
+	}
+}
+
+static void test_console_errors(void **state)
+{
+	struct lnet_ioc_lst *req = lst_req(LNET_LST_TEST_read, 4096, LNET_LST_CHECK_simple, 1);
+	struct lnet_nid v6;
+
+	req->lst_size = 4100;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req->lst_size = LNET_LST_MAX_SIZE + 8;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req = lst_req(LNET_LST_TEST_ping, 0, LNET_LST_CHECK_full, 1);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	req->lst_nids[2] = req->lst_nids[1];
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	assert_int_equal(lnet_nid_parse("2001:db8::5@tcp", &v6, NULL, 0), 0);
+	req->lst_nids[2] = v6;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EAFNOSUPPORT);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	req->lst_reserved[1] = 1;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	assert_int_equal(lst_ioc(req, 9), -EINVAL);
+	/* a node that does not answer: the run does not start, nowhere */
+	memlnd_rule_set(nid_str[2], true, LNET_MSG_STATUS_OK, -1);
+	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EHOSTUNREACH);
+	assert_int_equal(req->lst_nodes[0].ln_status, 0);
+	assert_int_equal(req->lst_nodes[2].ln_status, ETIMEDOUT);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), -ESRCH);
+	memlnd_rules_clear();
+	{
+		struct srpc_stat_reply st;
+
+		assert_int_equal(stat(1, &st), ESRCH);	/* ended there again */
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_session_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_brw_write_full, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_brw_read_simple, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_brw_check_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_brw_corrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_node_leaves, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reserve, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_tests, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_console_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_console_errors, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
