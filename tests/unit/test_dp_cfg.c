@@ -176,6 +176,8 @@ static void test_show_selftest(void **state)
 
 	req.sft_target = nid("10.11.0.2@tcp");
 	req.sft_src = nid("10.11.0.1@tcp");
+	req.sft_failed_by[0] = 1;				/* timeout */
+	req.sft_failed_by[LNET_SELFTEST_NCAUSES - 1] = 1;	/* abandoned */
 	text = printed(print_selftest, &req, &rc);
 	assert_int_equal(rc, 0);
 	assert_string_equal(text,
@@ -187,6 +189,14 @@ static void test_show_selftest(void **state)
 		"    ok: 97\n"
 		"    failed: 2\n"
 		"    corrupt: 1\n"
+		"    failed_by:\n"
+		"        timeout: 1\n"
+		"        unreachable: 0\n"
+		"        shutdown: 0\n"
+		"        network: 0\n"
+		"        start: 0\n"
+		"        abandoned: 1\n"
+		"    duplicate: 0\n"
 		"    elapsed_ns: 123456789\n");
 	free(text);
 	req.sft_op = LNET_SELFTEST_OP_PUT;
