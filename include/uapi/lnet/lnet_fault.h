@@ -77,7 +77,8 @@
 #ifndef _UAPI_LNET_FAULT_H
 #define _UAPI_LNET_FAULT_H
 
-#include <linux/types.h>
+/* When included first: lnet_ioctl.h includes this file at its end. */
+#include "lnet_ioctl.h"
 
 enum lnet_fault_type {
 	LNET_FAULT_DROP		= 1,
