@@ -207,6 +207,9 @@ static int __init lnet_module_init(void)
 {
 	int rc;
 
+	rc = lnet_module_params_apply();
+	if (rc)
+		return rc;
 	rc = register_pernet_subsys(&lnet_net_ops);
 	if (rc) {
 		pr_err("cannot make the namespaces' instances: %d\n", rc);

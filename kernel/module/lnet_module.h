@@ -37,4 +37,10 @@ void lnet_link_pernet_exit(struct lnet_pernet *lp);
 int lnet_link_notifier_start(void);
 void lnet_link_notifier_stop(void);
 
+/*
+ * The acceptor's module parameters (params.c) checked and handed to the
+ * socket LND, at load before any instance: 0, or -EINVAL (logged).
+ */
+int lnet_module_params_apply(void);
+
 #endif /* LNET_MODULE_H */

@@ -60,3 +60,49 @@ teardown() {
 	[ "$output" = "0" ]
 	insmod "$KO"
 }
+
+@test "module parameters accept and accept_*: Lustre's names, checked at load, the acceptor follows them" {
+	rmmod lnet
+	run insmod "$KO" accept=sometimes
+	[ "$status" -ne 0 ]
+	[ ! -e /dev/lnet ]
+	run sh -c "dmesg --notime | grep '^lnet: accept' | tail -n1"
+	[ "$output" = "lnet: accept=sometimes: expected secure, all or none" ]
+	run insmod "$KO" accept_port=70000
+	[ "$status" -ne 0 ]
+	run sh -c "dmesg --notime | grep '^lnet: accept' | tail -n1"
+	[ "$output" = "lnet: accept_port=70000: expected an integer 1-65535" ]
+	run insmod "$KO" accept_timeout=0
+	[ "$status" -ne 0 ]
+	run sh -c "dmesg --notime | grep '^lnet: accept' | tail -n1"
+	[ "$output" = "lnet: accept_timeout=0: expected an integer 1-3600" ]
+
+	insmod "$KO" accept=all accept_port=1988 accept_backlog=16
+	[ "$(cat /sys/module/lnet/parameters/accept)" = all ]
+	[ "$(cat /sys/module/lnet/parameters/accept_port)" = 1988 ]
+	[ "$(cat /sys/module/lnet/parameters/accept_backlog)" = 16 ]
+	[ "$(cat /sys/module/lnet/parameters/accept_timeout)" = 5 ]
+	ip link add lnk0 type veth peer name lnk1
+	ip addr add 10.13.0.1/24 dev lnk0
+	ip link set lnk0 up
+	ip link set lnk1 up
+	"$LNETCTL" lnet configure
+	"$LNETCTL" net add --net tcp --if lnk0
+	run ss -ltnH 'sport = :1988'
+	[[ "$output" == *"10.13.0.1:1988"* ]]
+	run ss -ltnH 'sport = :988'
+	[ "$output" = "" ]
+	"$LNETCTL" lnet unconfigure
+
+	rmmod lnet
+	insmod "$KO" accept=none
+	"$LNETCTL" lnet configure
+	"$LNETCTL" net add --net tcp --if lnk0
+	run ss -ltnH
+	[[ "$output" != *":988 "* ]]
+	"$LNETCTL" lnet unconfigure
+	rmmod lnet
+	insmod "$KO"
+	[ "$(cat /sys/module/lnet/parameters/accept)" = secure ]
+	[ "$(cat /sys/module/lnet/parameters/accept_port)" = 988 ]
+}
