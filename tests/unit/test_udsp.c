@@ -977,9 +977,9 @@ static void tb_add(struct tbatch *b, const char *src, const char *dst, const cha
 	b->count++;
 }
 
-/* Send @b as one ADD_UDSP_BATCH; its header as the core left it in *out. */
-static int tb_send(struct lnet *ln, struct tbatch *b, u32 flags,
-		   struct lnet_ioc_udsp_batch *out)
+/* Send @b as one @cmd batch; its header as the core left it in *out. */
+static int tb_send_cmd(struct lnet *ln, unsigned int cmd, struct tbatch *b, u32 flags,
+		       struct lnet_ioc_udsp_batch *out)
 {
 	struct lnet_ioc_udsp_batch h = { .iub_flags = flags, .iub_count = b->count };
 	int rc;
@@ -987,12 +987,18 @@ static int tb_send(struct lnet *ln, struct tbatch *b, u32 flags,
 	h.iub_hdr.ioc_len = b->len;
 	h.iub_hdr.ioc_version = LNET_IOC_VERSION;
 	memcpy(b->buf, &h, sizeof(h));
-	rc = lnet_ioctl(ln, IOC_LNET_ADD_UDSP_BATCH, b->buf, b->len, true);
+	rc = lnet_ioctl(ln, cmd, b->buf, b->len, true);
 	if (out)
 		memcpy(out, b->buf, sizeof(*out));
 	b->len = BATCH_HDR;
 	b->count = 0;
 	return rc;
+}
+
+static int tb_send(struct lnet *ln, struct tbatch *b, u32 flags,
+		   struct lnet_ioc_udsp_batch *out)
+{
+	return tb_send_cmd(ln, IOC_LNET_ADD_UDSP_BATCH, b, flags, out);
 }
 
 /* Every flattened value of every object, as text. */
@@ -1230,17 +1236,7 @@ static void tb_del(struct tbatch *b, s32 idx)
 static int tb_send_del(struct lnet *ln, struct tbatch *b, u32 flags,
 		       struct lnet_ioc_udsp_batch *out)
 {
-	struct lnet_ioc_udsp_batch h = { .iub_flags = flags, .iub_count = b->count };
-	int rc;
-
-	h.iub_hdr.ioc_len = b->len;
-	h.iub_hdr.ioc_version = LNET_IOC_VERSION;
-	memcpy(b->buf, &h, sizeof(h));
-	rc = lnet_ioctl(ln, IOC_LNET_DEL_UDSP_BATCH, b->buf, b->len, true);
-	memcpy(out, b->buf, sizeof(*out));
-	b->len = BATCH_HDR;
-	b->count = 0;
-	return rc;
+	return tb_send_cmd(ln, IOC_LNET_DEL_UDSP_BATCH, b, flags, out);
 }
 
 /*
