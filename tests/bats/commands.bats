@@ -178,9 +178,9 @@ EOF
 	[ "$output" = "lnet                net                 peer                policy
 udsp                route               routing             set
 global              stats               ping                discover
-selftest            debug               cpt-of-nid          import
-export              convert             help                version
-list-commands       " ]
+selftest            debug               fault               cpt-of-nid
+import              export              convert             help
+version             list-commands       " ]
 	[ "$output" = "$(lnetctl list-commands)" ]
 	run --separate-stderr lnetctl --list-commands net
 	[ "$status" -eq 2 ]
