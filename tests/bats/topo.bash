@@ -75,7 +75,7 @@ topo_init() {
 
 # topo_dev N: node N is an lnet.ko instance (else it has an lnetd).
 topo_dev() {
-	[ "$LNET_TRANSPORT" = dev ] && [[ " ${TOPO_LNETD_NODES:-} " != *" $1 "* ]]
+	[ "${LNET_TRANSPORT:-}" = dev ] && [[ " ${TOPO_LNETD_NODES:-} " != *" $1 "* ]]
 }
 
 topo_ns() {
