@@ -111,27 +111,45 @@ static int peer_pidfd(int fd, pid_t pid)
 	return pidfd < 0 ? -errno : pidfd;
 }
 
-/* Does this very process hold CAP_NET_ADMIN? */
-static bool self_has_net_admin(void)
+/*
+ * Does this very process hold CAP_NET_ADMIN? Read once (lnetd never
+ * changes its capabilities); a failed read (out of file descriptors, say)
+ * is an error, not a "no" that would hand out the right to modify.
+ */
+static int self_has_net_admin(bool *admin)
 {
+	static int cached = -1;
 	struct proc_status st;
+	int rc;
 
-	return !read_status(getpid(), &st) &&
-	       (st.cap_eff >> LNETD_CAP_NET_ADMIN & 1);
+	if (cached < 0) {
+		rc = read_status(getpid(), &st);
+		if (rc)
+			return rc;
+		cached = st.cap_eff >> LNETD_CAP_NET_ADMIN & 1;
+	}
+	*admin = cached;
+	return 0;
 }
 
 int lnetd_peer_may_modify(int fd, const struct lnetd_peer *p, bool *may)
 {
 	char ns[64];
 	struct proc_status st;
+	bool admin;
 	int pidfd, rc;
 
 	*may = false;
 	if (p->pid <= 0)
 		return -ESRCH;		/* in a pid namespace we cannot see */
-	if (p->uid == geteuid() && !self_has_net_admin()) {
-		*may = true;
-		return 0;
+	if (p->uid == geteuid()) {
+		rc = self_has_net_admin(&admin);
+		if (rc)
+			return rc;
+		if (!admin) {
+			*may = true;
+			return 0;
+		}
 	}
 	pidfd = peer_pidfd(fd, p->pid);
 	if (pidfd < 0)

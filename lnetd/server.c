@@ -313,9 +313,11 @@ static void conn_event(int ep, struct conn *c, u32 events)
 
 /*
  * Who connected, and may it modify? Anything unknown leaves it to the
- * commands that only read.
+ * commands that only read, except running out of file descriptors while
+ * checking: that says nothing of the client, so the caller drops the
+ * connection rather than demote an administrator (returns -EMFILE/-ENFILE).
  */
-static void conn_peer(struct conn *c)
+static int conn_peer(struct conn *c)
 {
 	struct lnetd_peer p = { .uid = (uid_t)-1 };
 	struct ucred cred;
@@ -331,19 +333,29 @@ static void conn_peer(struct conn *c)
 	}
 	c->pid = p.pid;
 	c->uid = p.uid;
+	if (rc == -EMFILE || rc == -ENFILE)
+		return rc;
 	if (rc)
 		lnetd_debug("client pid %d uid %u: may only show (%s)", (int)c->pid,
 			   (unsigned int)c->uid, strerror(-rc));
+	return 0;
 }
 
+/* A connection for @fd, or NULL with errno set. */
 static struct conn *conn_new(int fd)
 {
 	struct conn *c = calloc(1, sizeof(*c));
+	int rc;
 
 	if (!c)
 		return NULL;
 	c->fd = fd;
-	conn_peer(c);
+	rc = conn_peer(c);
+	if (rc) {
+		free(c);
+		errno = -rc;
+		return NULL;
+	}
 	return c;
 }
 
@@ -388,6 +400,11 @@ static void accept_one(int ep, int listen_fd)
 		return;
 	}
 	c = conn_new(fd);
+	if (!c && (errno == EMFILE || errno == ENFILE)) {
+		lnetd_warn("out of file descriptors: dropping a new connection");
+		close(fd);
+		return;
+	}
 	if (c && !c->may_modify && nshow_conns >= LNETD_MAX_CONNS - LNETD_ADMIN_CONNS) {
 		lnetd_warn_ratelimited("client pid %d uid %u: %u connections of clients without CAP_NET_ADMIN open already, refusing one more",
 			   (int)c->pid, (unsigned int)c->uid, nshow_conns);

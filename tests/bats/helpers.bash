@@ -149,7 +149,7 @@ fails() {
 	[ "$output" = "" ]
 	[ "$stderr" = "$want_msg" ] || { echo "got: $stderr"; return 1; }
 	state >"$T/after"
-	cmp "$T/before" "$T/after"
+	cmp "$T/before" "$T/after" || { diff "$T/before" "$T/after"; return 1; }
 }
 
 # net_show_lo_only: `lnetctl net show` answers with 0@lo alone (LNet
