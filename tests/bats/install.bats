@@ -314,7 +314,8 @@ done"
 @test "the systemd units: lnetd (forking, ready when its socket listens) and lnet (configure, import)" {
 	install_to PREFIX=/usr
 	local u=$D/usr/lib/systemd/system
-	[ "$(grep -E '^(Type|ExecStart|PIDFile)=' "$u/lnetd.service")" = "Type=forking
+	[ "$(grep -E '^(Type|EnvironmentFile|ExecStart|PIDFile)=' "$u/lnetd.service")" = "Type=forking
+EnvironmentFile=-/etc/default/lnetd
 ExecStart=/usr/sbin/lnetd --socket /run/lnet/lnetd.sock --pidfile /run/lnet/lnetd.pid --log /var/log/lnet/lnetd.log
 PIDFile=/run/lnet/lnetd.pid" ]
 	[ "$(grep -E '^(Wants|After|Type|ExecStart|ExecStop)=' "$u/lnet.service")" = "Wants=lnetd.service network-online.target
