@@ -50,6 +50,13 @@ struct lnet;
  */
 #define LNETD_ADMIN_CONNS	32
 /*
+ * Seconds a client has to finish sending a request it began, and to read
+ * a reply: then the connection is closed. lnetctl writes a request at
+ * once and reads its reply at once, so only a stalled or hostile client
+ * meets it; an idle connection (an interactive shell's) has no deadline.
+ */
+#define LNETD_CLIENT_TIMEOUT_S	10
+/*
  * Requests run on worker threads (lnet_ioctl() may wait for the network),
  * started as needed up to this many; more requests at once wait in a queue.
  */

@@ -29,6 +29,7 @@
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "lnetd.h"
 #include "../kernel/core/lnet.h"
@@ -46,6 +47,8 @@ struct conn {
 	bool watched;			/* in the epoll set */
 	bool busy;			/* a worker runs its request */
 	s32 rc;				/* what lnet_ioctl() returned */
+	u64 deadline_ms;		/* a request half in or a reply half out:
+					 * close then (0: none) */
 	struct conn *job_next;		/* on the pool's todo or done list */
 };
 
@@ -107,6 +110,20 @@ static void conn_close(int ep, struct conn *c)
 	free(c);
 }
 
+static u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000 + (u64)ts.tv_nsec / 1000000;
+}
+
+static void conn_arm(struct conn *c)
+{
+	if (!c->deadline_ms)
+		c->deadline_ms = now_ms() + LNETD_CLIENT_TIMEOUT_S * 1000ULL;
+}
+
 static int conn_watch(int ep, struct conn *c, u32 events)
 {
 	struct epoll_event ev = { .events = events, .data.ptr = c };
@@ -130,6 +147,7 @@ static int conn_reply(int ep, struct conn *c, s32 rc, const void *body, u32 len)
 		memcpy(c->out + LNETD_REPLY_HEAD, body, len);
 	c->out_len = LNETD_REPLY_HEAD + (size_t)len;
 	c->out_off = 0;
+	conn_arm(c);
 	return conn_watch(ep, c, EPOLLOUT) ? -errno : 0;
 }
 
@@ -262,8 +280,11 @@ static int conn_read(int ep, struct conn *c)
 			return 0;
 		}
 		rc = lnetd_req_got(&c->req, (size_t)n);
-		if (rc == 0)
+		if (rc == 0) {
+			conn_arm(c);
 			continue;
+		}
+		c->deadline_ms = 0;
 		if (rc == -EINVAL)
 			rc = conn_refuse_len(ep, c);
 		else if (rc == 1)
@@ -289,6 +310,7 @@ static int conn_write(int ep, struct conn *c)
 	}
 	free(c->out);
 	c->out = NULL;
+	c->deadline_ms = 0;
 	if (c->closing)
 		return 0;
 	return conn_watch(ep, c, EPOLLIN) ? 0 : 1;
@@ -429,6 +451,33 @@ static void accept_one(int ep, int listen_fd)
 		nshow_conns++;
 }
 
+/*
+ * Close the connections past their deadline (LNETD_CLIENT_TIMEOUT_S);
+ * returns the milliseconds until the next one, -1 when none is armed
+ * (epoll_wait's timeout).
+ */
+static int expire_conns(int ep)
+{
+	u64 now = now_ms(), next = 0;
+	struct conn *c, *n;
+
+	for (c = conns; c; c = n) {
+		n = c->next;
+		if (c->busy || !c->deadline_ms)
+			continue;
+		if (now < c->deadline_ms) {
+			if (!next || c->deadline_ms < next)
+				next = c->deadline_ms;
+			continue;
+		}
+		lnetd_warn_ratelimited("client pid %d uid %u: %s not done within %d s, closing",
+				       (int)c->pid, (unsigned int)c->uid,
+				       c->out ? "reply" : "request", LNETD_CLIENT_TIMEOUT_S);
+		conn_close(ep, c);
+	}
+	return next ? (int)(next - now) : -1;
+}
+
 /* Returns true when the signal asks lnetd to stop. */
 static bool read_signal(int signal_fd)
 {
@@ -545,7 +594,7 @@ int lnetd_serve(struct lnet *ln, int listen_fd, int signal_fd)
 	    epoll_add_tag(ep, pool.efd, &done_tag))
 		rc = -errno;
 	while (!rc && !stop) {
-		int i, n = epoll_wait(ep, evs, 32, -1);
+		int i, n = epoll_wait(ep, evs, 32, expire_conns(ep));
 
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -398,6 +398,30 @@ PY
 	kill -0 "$(cat "$T/extrafd.pid")"
 }
 
+@test "lnetd: a request left half-sent is closed after 10 s; an idle connection stays" {
+	python3 - "$LNET_SOCKET" <<'PY'
+import socket, struct, sys, time
+idle = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+idle.connect(sys.argv[1])
+half = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+half.connect(sys.argv[1])
+half.sendall(struct.pack("=I", 0xc0186556))
+t0 = time.monotonic()
+half.settimeout(20)
+assert half.recv(1) == b"", "the half request got an answer"
+waited = time.monotonic() - t0
+assert 9 <= waited <= 15, "closed after %.1f s" % waited
+idle.setblocking(False)
+try:
+    idle.recv(1)
+    sys.exit("the idle connection was closed")
+except BlockingIOError:
+    pass
+PY
+	grep -q "lnetd: client pid [0-9]* uid 0: request not done within 10 s, closing" "$T/lnetd.log"
+	lnetctl lnet configure
+}
+
 @test "lnetd: a user without CAP_NET_ADMIN holding connections open leaves 32 for administrators" {
 	lnetctl lnet configure
 	chmod 0755 "$T"
