@@ -51,8 +51,9 @@ NIDLIB_SRCS := kernel/os/os_user.c $(wildcard kernel/nid/*.c) kernel/udsp/udsp_w
 	kernel/core/validate.c
 # The rest of the LNet core (kernel/), user-space build.
 # The socket LND builds into both; os_user_sock*.c is its user-space OS layer
-# (lnet.ko has os_linux_sock.c and os_linux_poll.c, see kernel/Kbuild).
-CORE_SRCS := kernel/os/os_user_if.c kernel/os/os_user_thread.c \
+# (lnet.ko has os_linux_sock.c and os_linux_poll.c, see kernel/Kbuild), and
+# os_sock_v4.c the IPv4-only calls both layers share.
+CORE_SRCS := kernel/os/os_user_if.c kernel/os/os_user_thread.c kernel/os/os_sock_v4.c \
 	$(wildcard kernel/os/os_user_sock*.c) $(filter-out kernel/udsp/udsp_wire.c \
 	kernel/core/validate.c, \
 	$(wildcard kernel/core/*.c kernel/udsp/*.c kernel/wire/*.c kernel/selftest/*.c kernel/lnd/*.c \

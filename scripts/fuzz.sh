@@ -44,7 +44,7 @@ mkdir -p "$out"
 # takes from it what each harness uses.
 shopt -s nullglob
 srcs=(kernel/os/os_user.c kernel/os/os_user_if.c kernel/os/os_user_thread.c
-      kernel/os/os_user_sock*.c kernel/nid/*.c kernel/core/*.c kernel/udsp/*.c
+      kernel/os/os_user_sock*.c kernel/os/os_sock_v4.c kernel/nid/*.c kernel/core/*.c kernel/udsp/*.c
       kernel/wire/*.c kernel/selftest/*.c kernel/lnd/*.c kernel/lnd/socklnd/*.c kernel/builtin/*.c
       libcfg/*.c lnetd/request.c)
 shopt -u nullglob

@@ -116,14 +116,6 @@ static int os_sock_bound(const struct os_sockaddr *addr, u16 port, int *fdp)
 	return 0;
 }
 
-int os_sock_listen(const u8 addr[4], u16 port, int backlog, struct os_sock **out)
-{
-	struct os_sockaddr a;
-
-	os_sockaddr_make(&a, addr, 4);
-	return os_sock_listen_at(NULL, &a, port, backlog, out);
-}
-
 /* @ns is always NULL here: a process has one namespace (os.h). */
 int os_sock_listen_at(struct os_netns *ns, const struct os_sockaddr *addr, u16 port,
 		      int backlog, struct os_sock **out)
@@ -190,45 +182,6 @@ int os_sock_get_tos(struct os_sock *s)
 	if (getsockopt(s->fd, IPPROTO_IP, IP_TOS, &tos, &len) < 0)
 		return -errno;
 	return tos;
-}
-
-int os_sock_accept(struct os_sock *ls, struct os_sock **out, u8 peer_addr[4],
-		   u16 *peer_port)
-{
-	struct os_sockaddr a;
-	int rc = os_sock_accept_from(ls, out, &a, peer_port);
-
-	if (rc)
-		return rc;
-	if (a.sa_len != 4) {
-		os_sock_close(*out);
-		*out = NULL;
-		return -EAFNOSUPPORT;
-	}
-	memcpy(peer_addr, a.sa_addr, 4);
-	return 0;
-}
-
-int os_sock_connect(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
-		    struct os_sock **out)
-{
-	return os_sock_connect_tos(laddr, lport, raddr, rport, -1, out);
-}
-
-int os_sock_connect_tos(const u8 laddr[4], u16 lport, const u8 raddr[4], u16 rport,
-			int tos, struct os_sock **out)
-{
-	struct os_sockaddr l, r;
-
-	os_sockaddr_make(&l, laddr, 4);
-	os_sockaddr_make(&r, raddr, 4);
-	return os_sock_connect_to_tos(NULL, &l, lport, &r, rport, tos, out);
-}
-
-int os_sock_connect_to(const struct os_sockaddr *laddr, u16 lport,
-		       const struct os_sockaddr *raddr, u16 rport, struct os_sock **out)
-{
-	return os_sock_connect_to_tos(NULL, laddr, lport, raddr, rport, -1, out);
 }
 
 int os_sock_connect_to_tos(struct os_netns *ns, const struct os_sockaddr *laddr, u16 lport,
@@ -360,29 +313,6 @@ static int os_sock_name(struct os_sock *s, struct os_sockaddr *a, u16 *port, boo
 	if (rc < 0)
 		return -errno;
 	return os_sa_get(&u, a, port);
-}
-
-/* The IPv4-only form of os_sock_name(). */
-static int os_sock_name4(struct os_sock *s, u8 addr[4], u16 *port, bool peer)
-{
-	struct os_sockaddr a;
-	int rc = os_sock_name(s, &a, port, peer);
-
-	if (!rc && a.sa_len != 4)
-		rc = -EAFNOSUPPORT;
-	if (!rc)
-		memcpy(addr, a.sa_addr, 4);
-	return rc;
-}
-
-int os_sock_local(struct os_sock *s, u8 addr[4], u16 *port)
-{
-	return os_sock_name4(s, addr, port, false);
-}
-
-int os_sock_peer(struct os_sock *s, u8 addr[4], u16 *port)
-{
-	return os_sock_name4(s, addr, port, true);
 }
 
 int os_sock_local_addr(struct os_sock *s, struct os_sockaddr *addr, u16 *port)
