@@ -60,6 +60,19 @@ forwarded() {
 	echo "$(stats_count 2 route_count) $(stats_count 3 route_count)"
 }
 
+# wait_peer_health N NID VALUE: wait (<= 20 s) until node N's peer NI NID
+# has that health value.
+wait_peer_health() {
+	local h
+	for _ in $(seq 100); do
+		h=$(peer_ni_count "$1" "health stats.health value" "$2")
+		[ "$h" = "$3" ] && return 0
+		sleep 0.2
+	done
+	echo "node $1 peer NI $2: health $h after 20 s, expected $3" >&2
+	return 1
+}
+
 # both_carry BEFORE AFTER TOTAL: each router's count moved, TOTAL together.
 both_carry() {
 	local x y
@@ -218,6 +231,10 @@ routed_selftests() {
 	topo_routed_rtr 2
 	wait_route_state 1 tcp1 $R1A up
 	wait_route_state 4 tcp $R1B up
+	# health ranks the gateways (as Lustre's): R1's peer NI on A is back
+	# to full health at its next recovery ping, whose interval doubled
+	# while R1 was dead (1, 2, 4... s)
+	wait_peer_health 1 $R1A 1000
 	before=$(puts_via)
 	st_ok 1 put $B 20 4096
 	both_carry "$before" "$(puts_via)" 20
