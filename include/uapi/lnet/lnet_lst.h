@@ -62,7 +62,9 @@
  *   group of that name takes the nodes it does not hold yet (EINVAL past
  *   LNET_LST_MAX_NODES); MKSN to each of those. Out: lst_nodes[i] for
  *   each lst_nids[i]: ln_status, ln_state. Errors: EINVAL (a NID twice,
- *   not nid4, or too many), ENOSPC (LNET_LST_MAX_GROUPS groups already), EHOSTUNREACH (no node was added:
+ *   or the group would hold more than LNET_LST_MAX_NODES), EAFNOSUPPORT
+ *   (a NID that is not nid4), ENOSPC (LNET_LST_MAX_GROUPS groups
+ *   already), EHOSTUNREACH (no node was added:
  *   the group is not made or not changed; ln_status says why for each).
  *   A node that failed while another was added stays in the group, DOWN
  *   or BUSY: the op succeeds and its ln_status says so.
@@ -81,15 +83,16 @@
  *   (RPCs per unit, 0..LNET_LST_MAX_COUNT, 0 = until BATCH_STOP), with
  *   START's ranges. TEST to the lst_to nodes (servers), then to the
  *   lst_from nodes (clients: each unit sends to every lst_to node). Out:
- *   lst_nnodes, lst_nids, lst_nodes[i].ln_status: the servers then the
- *   clients. Errors: ENOENT (no such batch or group), EBUSY (the batch
+ *   lst_nnodes, lst_nids, lst_nodes[i] of the nodes that failed (the
+ *   servers', else the clients' step). Errors: ENOENT (no such batch or group), EBUSY (the batch
  *   runs), ENOSPC (LNET_LST_MAX_TESTS tests already), EHOSTUNREACH (a
  *   node refused or did not answer: the test is not added).
  *   LNET_LST_OP_BATCH_RUN, _STOP, _QUERY. In: lst_name (the batch).
  *   BATCH RUN, STOP (then QUERY until no test is active, at most
  *   lst_timeout_s), QUERY to its client nodes. Out: lst_active (client
  *   tests active, over the nodes), lst_nnodes, lst_nids, lst_nodes[i]
- *   .ln_status. Errors: ENOENT, EINVAL (RUN of a batch with no test),
+ *   of the nodes that failed (the first LNET_LST_MAX_NODES). Errors:
+ *   ENOENT, ENODATA (RUN of a batch with no test),
  *   EHOSTUNREACH (a node refused or did not answer).
  *   LNET_LST_OP_GROUP_STAT. In: lst_name (a group). STAT to each of its
  *   nodes. Out: lst_nnodes, lst_nids, lst_nodes[i] (the counters; a node
