@@ -461,6 +461,39 @@ void cfg_lst_rates(const struct lnet_ioc_lst_node *base, const struct lnet_ioc_l
 int cfg_show_lst(const struct lnet_ioc_lst *start, const struct lnet_ioc_lst *base,
 		 const struct lnet_ioc_lst *end, FILE *out, struct cfg_err *err);
 
+/* --- lst's model: session, groups, batches (ops_lst_model.c, lnet_lst.h) ------- */
+
+/* A session, group or batch name of the command line (@what names it) into @name[32]. */
+int cfg_lst_name_parse(const char *what, const char *s, char *name, struct cfg_err *err);
+/* "active", "busy", "down", "unknown"; a node's status: "ok", "no answer" or strerror. */
+const char *cfg_lst_state_str(uint32_t state);
+const char *cfg_lst_status_str(uint32_t status);
+/*
+ * IOC_LNET_LST op @op of the session model with @req's in fields set by
+ * the caller: checked first (a bad field named), a refusal in one message
+ * naming the session, group, batch or node (the first that failed).
+ */
+int cfg_lst_op(struct cfg_handle *h, struct lnet_ioc_lst *req, uint32_t op, struct cfg_err *err);
+/* The `selftest_session:` document. */
+int cfg_show_lst_session(struct cfg_handle *h, FILE *out, struct cfg_err *err);
+/* The `selftest_group:` (@batches false) or `selftest_batch:` document; @name NULL: all. */
+int cfg_show_lst_objs(struct cfg_handle *h, bool batches, const char *name, FILE *out,
+		      struct cfg_err *err);
+/* The `selftest_query:` document: @active client tests of batch @batch. */
+int cfg_show_lst_query(const char *batch, uint32_t active, FILE *out, struct cfg_err *err);
+/* One node's rates between two STATs of lst stat (section 6 of lst's model). */
+struct cfg_lst_stat_rates {
+	double seconds;				/* by the node's clock */
+	double msgs_r, msgs_w;			/* LNet messages received, sent per second */
+	double mb_r, mb_w;			/* LNet payload, 10^6 B/s */
+	uint64_t errors;			/* test errors, RPC errors, dropped, expired */
+};
+void cfg_lst_stat_rates(const struct lnet_ioc_lst_node *base, const struct lnet_ioc_lst_node *end,
+			struct cfg_lst_stat_rates *r);
+/* The `selftest_stat:` document of group @group: rates @base -> @end of each node. */
+int cfg_show_lst_stat(const char *group, const struct lnet_ioc_lst *base,
+		      const struct lnet_ioc_lst *end, FILE *out, struct cfg_err *err);
+
 /*
  * IOC_LNET_EXPLAIN: the path a send to @dst (from @src; NULL: any NI)
  * would take now, and every candidate the core compared on the way

@@ -200,5 +200,15 @@ const struct lnetctl_cmd lnetctl_selftest_cmds[] = {
 	{ "run", lnetctl_selftest_run, NULL, lnetctl_selftest_run_opts,
 	  "run Lustre's lnet_selftest ping, read or write from --from nodes to --to nodes;"
 	  " rates and errors per node" },
+	{ "session", NULL, lnetctl_lst_session_cmds, NULL,
+	  "lst's model: this console's session (new, end, show)" },
+	{ "group", NULL, lnetctl_lst_group_cmds, NULL,
+	  "lst's model: named groups of nodes (add, del, show)" },
+	{ "batch", NULL, lnetctl_lst_batch_cmds, NULL,
+	  "lst's model: named batches of tests (add, show, run, stop, query)" },
+	{ "test", NULL, lnetctl_lst_test_cmds, NULL, "lst's model: add a test to a batch" },
+	{ "stat", lnetctl_lst_stat, NULL, lnetctl_lst_stat_opts,
+	  "per node LNet messages/s and MB/s read and written, and errors, of a group",
+	  "GROUP" },
 	{ NULL }
 };

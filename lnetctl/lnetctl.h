@@ -139,6 +139,38 @@ extern const struct lnetctl_cmd lnetctl_selftest_cmds[];
 /* selftest run (lst.c) */
 extern const struct lnetctl_opt lnetctl_selftest_run_opts[];
 int lnetctl_selftest_run(struct lnetctl_ctx *ctx, int argc, char **argv);
+/* The options run and test add share: one help text, one parser (lst.c). */
+#define LNETCTL_LST_SIZE_OPT							\
+	{ "size", 'z', LNETCTL_VALUE,						\
+	  "read/write BYTES per RPC, " LNETCTL_STR(LNET_LST_MIN_SIZE) "-"		\
+	  LNETCTL_STR(LNET_LST_MAX_SIZE) ", a multiple of 8, K and M suffixes"	\
+	  " (default 1M)", .values = LNETCTL_VALUES_TYPED }
+#define LNETCTL_LST_CHECK_OPT							\
+	{ "check", 'k', LNETCTL_VALUE,						\
+	  "read/write data check: none, simple or full (default simple)",	\
+	  .values = LNETCTL_VALUES_TYPED }
+#define LNETCTL_LST_CONCURRENCY_OPT						\
+	{ "concurrency", 'n', LNETCTL_VALUE,					\
+	  "RPCs in flight per client and server, 1-"				\
+	  LNETCTL_STR(LNET_LST_MAX_CONCURRENCY) " (default 1)",		\
+	  .values = LNETCTL_VALUES_TYPED }
+/*
+ * @req->lst_test set: --concurrency, and for read and write --size and
+ * --check (NULL: not given) into @req; @test_word names where the test
+ * came from in the message about ping.
+ */
+int lnetctl_lst_test_args(const char *test_word, const char *size, const char *check,
+			  const char *concur, struct lnet_ioc_lst *req, struct cfg_err *err);
+/* "NID,NID..." of @opt into @req->lst_nids after the lst_nfrom + lst_nto there, counted in @n. */
+int lnetctl_lst_nids(const char *opt, const char *s, struct lnet_ioc_lst *req, uint32_t *n,
+		     struct cfg_err *err);
+/* lst's model (lst_model.c): selftest session|group|batch|test|stat */
+extern const struct lnetctl_cmd lnetctl_lst_session_cmds[];
+extern const struct lnetctl_cmd lnetctl_lst_group_cmds[];
+extern const struct lnetctl_cmd lnetctl_lst_batch_cmds[];
+extern const struct lnetctl_cmd lnetctl_lst_test_cmds[];
+extern const struct lnetctl_opt lnetctl_lst_stat_opts[];
+int lnetctl_lst_stat(struct lnetctl_ctx *ctx, int argc, char **argv);
 
 /* --- the two matchers (main.c: commands, opts.c: options) ---------------------- */
 

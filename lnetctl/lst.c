@@ -28,17 +28,9 @@ const struct lnetctl_opt lnetctl_selftest_run_opts[] = {
 		     .values = LNETCTL_VALUES_NIDS },
 	[RUN_TEST] = { "test", 'T', LNETCTL_VALUE, "ping, read or write (default ping)",
 		       .values = LNETCTL_VALUES_TYPED },
-	[RUN_SIZE] = { "size", 'z', LNETCTL_VALUE,
-		       "read/write BYTES per RPC, " LNETCTL_STR(LNET_LST_MIN_SIZE) "-"
-		       LNETCTL_STR(LNET_LST_MAX_SIZE) ", a multiple of 8, K and M suffixes"
-		       " (default 1M)", .values = LNETCTL_VALUES_TYPED },
-	[RUN_CHECK] = { "check", 'k', LNETCTL_VALUE,
-			"read/write data check: none, simple or full (default simple)",
-			.values = LNETCTL_VALUES_TYPED },
-	[RUN_CONCURRENCY] = { "concurrency", 'n', LNETCTL_VALUE,
-			      "RPCs in flight per client and server, 1-"
-			      LNETCTL_STR(LNET_LST_MAX_CONCURRENCY) " (default 1)",
-			      .values = LNETCTL_VALUES_TYPED },
+	[RUN_SIZE] = LNETCTL_LST_SIZE_OPT,
+	[RUN_CHECK] = LNETCTL_LST_CHECK_OPT,
+	[RUN_CONCURRENCY] = LNETCTL_LST_CONCURRENCY_OPT,
 	[RUN_COUNT] = { "count", 'c', LNETCTL_VALUE,
 			"RPCs of each, 0-" LNETCTL_STR(LNET_LST_MAX_COUNT)
 			" (0: until --duration; default " LNETCTL_STR(RUN_COUNT_DEF) ")",
@@ -54,8 +46,7 @@ const struct lnetctl_opt lnetctl_selftest_run_opts[] = {
 	{ NULL }
 };
 
-/* "NID,NID..." of @opt into @req's NID list after the @n already there. */
-static int run_nids(const char *opt, const char *s, struct lnet_ioc_lst *req, uint32_t *n,
+int lnetctl_lst_nids(const char *opt, const char *s, struct lnet_ioc_lst *req, uint32_t *n,
 		    struct cfg_err *err)
 {
 	char *copy = strdup(s), *save = NULL, *w;
@@ -79,42 +70,43 @@ static int run_nids(const char *opt, const char *s, struct lnet_ioc_lst *req, ui
 	return rc;
 }
 
-static int run_brw_args(const struct lnetctl_args *a, struct lnet_ioc_lst *req,
-			struct cfg_err *err)
+int lnetctl_lst_test_args(const char *test_word, const char *size, const char *check,
+			  const char *concur, struct lnet_ioc_lst *req, struct cfg_err *err)
 {
+	req->lst_concurrency = 1;
+	if (concur && cfg_parse_arg_u32("--concurrency", concur, 1, LNET_LST_MAX_CONCURRENCY,
+					&req->lst_concurrency, err))
+		return -EINVAL;
 	if (req->lst_test == LNET_LST_TEST_ping) {
-		if (a->val[RUN_SIZE] || a->val[RUN_CHECK])
+		if (size || check)
 			return cfg_fail(err, -EINVAL, NULL, "--size and --check are for "
-					"--test read and write, not ping");
+					"%s read and write, not ping", test_word);
 		return 0;
 	}
 	req->lst_size = LNET_LST_MAX_SIZE;
 	req->lst_check = LNET_LST_CHECK_simple;
-	if (a->val[RUN_SIZE] && cfg_parse_size("--size", a->val[RUN_SIZE], LNET_LST_MIN_SIZE,
-					       LNET_LST_MAX_SIZE, &req->lst_size, err))
+	if (size && cfg_parse_size("--size", size, LNET_LST_MIN_SIZE, LNET_LST_MAX_SIZE,
+				   &req->lst_size, err))
 		return -EINVAL;
 	if (req->lst_size % 8)
 		return cfg_fail(err, -EINVAL, NULL, "--size: '%s' is not a multiple of 8 bytes",
-				a->val[RUN_SIZE]);
-	return a->val[RUN_CHECK] ? cfg_lst_check_parse(a->val[RUN_CHECK], &req->lst_check, err) : 0;
+				size);
+	return check ? cfg_lst_check_parse(check, &req->lst_check, err) : 0;
 }
 
 static int run_args(const struct lnetctl_args *a, struct lnet_ioc_lst *req, uint32_t *duration,
 		    struct cfg_err *err)
 {
 	req->lst_test = LNET_LST_TEST_ping;
-	req->lst_concurrency = 1;
 	req->lst_count = a->val[RUN_DURATION] ? 0 : RUN_COUNT_DEF;
 	req->lst_timeout_s = RUN_TIMEOUT_DEF;
 	if (!a->val[RUN_FROM] || !a->val[RUN_TO])
 		return cfg_fail(err, -EINVAL, NULL, "--from and --to are both needed");
-	if (run_nids("--from", a->val[RUN_FROM], req, &req->lst_nfrom, err) ||
-	    run_nids("--to", a->val[RUN_TO], req, &req->lst_nto, err) ||
+	if (lnetctl_lst_nids("--from", a->val[RUN_FROM], req, &req->lst_nfrom, err) ||
+	    lnetctl_lst_nids("--to", a->val[RUN_TO], req, &req->lst_nto, err) ||
 	    (a->val[RUN_TEST] && cfg_lst_test_parse(a->val[RUN_TEST], &req->lst_test, err)) ||
-	    run_brw_args(a, req, err) ||
-	    (a->val[RUN_CONCURRENCY] &&
-	     cfg_parse_arg_u32("--concurrency", a->val[RUN_CONCURRENCY], 1,
-			       LNET_LST_MAX_CONCURRENCY, &req->lst_concurrency, err)) ||
+	    lnetctl_lst_test_args("--test", a->val[RUN_SIZE], a->val[RUN_CHECK],
+				  a->val[RUN_CONCURRENCY], req, err) ||
 	    (a->val[RUN_COUNT] && cfg_parse_arg_u32("--count", a->val[RUN_COUNT], 0,
 						    LNET_LST_MAX_COUNT, &req->lst_count, err)) ||
 	    (a->val[RUN_DURATION] && cfg_parse_arg_u32("--duration", a->val[RUN_DURATION], 1,

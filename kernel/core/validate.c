@@ -292,3 +292,155 @@ int lnet_udsp_del_check(s32 idx, struct lnet_bad *bad)
 {
 	return idx < -1 ? lnet_bad(bad, LNET_BAD_INDEX, 0, 0) : 0;
 }
+
+/* --- the lnet_selftest console ---------------------------------------------------- */
+
+static int lst_bad(struct lnet_bad *bad, u32 field, u32 other)
+{
+	return lnet_bad(bad, LNET_BAD_RANGE, field, other);
+}
+
+static bool lst_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '-';
+}
+
+bool lnet_lst_name_ok(const char *name)
+{
+	u32 i, n = 0;
+
+	while (n < LNET_LST_NAME_LEN && name[n])
+		if (!lst_name_char(name[n++]))
+			return false;
+	/* the rest zero too: a name compares as its whole array */
+	for (i = n; i < LNET_LST_NAME_LEN; i++)
+		if (name[i])
+			return false;
+	return n >= 1 && n <= LNET_LST_NAME_MAX;
+}
+
+/* The test of START and TEST_ADD: kind, brw size and check, units, count. */
+static int lst_test_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
+{
+	bool brw = req->lst_test == LNET_LST_TEST_read || req->lst_test == LNET_LST_TEST_write;
+
+	if (!brw && req->lst_test != LNET_LST_TEST_ping)
+		return lst_bad(bad, LNET_LST_FIELD_TEST, 0);
+	if (brw ? req->lst_size < LNET_LST_MIN_SIZE || req->lst_size > LNET_LST_MAX_SIZE ||
+		  req->lst_size % 8 : req->lst_size != 0)
+		return lst_bad(bad, LNET_LST_FIELD_SIZE, 0);
+	if (brw ? req->lst_check < LNET_LST_CHECK_none || req->lst_check > LNET_LST_CHECK_full :
+		  req->lst_check != 0)
+		return lst_bad(bad, LNET_LST_FIELD_CHECK, 0);
+	if (!req->lst_concurrency || req->lst_concurrency > LNET_LST_MAX_CONCURRENCY)
+		return lst_bad(bad, LNET_LST_FIELD_CONCURRENCY, 0);
+	if (req->lst_count > LNET_LST_MAX_COUNT)
+		return lst_bad(bad, LNET_LST_FIELD_COUNT, 0);
+	return 0;
+}
+
+/*
+ * NIDs [@first, @first + @n) of @req: nid4 and not zero, none twice
+ * (a NID may be in both lists of a START: a client that also serves).
+ */
+static int lst_nids_check(const struct lnet_ioc_lst *req, u32 first, u32 n,
+			  struct lnet_bad *bad)
+{
+	const struct lnet_nid *nids = req->lst_nids;
+	u32 i, j;
+
+	for (i = first; i < first + n; i++) {
+		if (lnet_nid_is_zero(&nids[i]) ||
+		    (nids[i].nid_addr_len != 0 && nids[i].nid_addr_len != 4)) {
+			lnet_bad(bad, LNET_BAD_RANGE, LNET_LST_FIELD_NIDS, i);
+			return -EAFNOSUPPORT;	/* SRPC has no large NIDs */
+		}
+		for (j = first; j < i; j++)
+			if (lnet_nid_equal(&nids[i], &nids[j]))
+				return lst_bad(bad, LNET_LST_FIELD_NIDS, i);
+	}
+	return 0;
+}
+
+static int lst_start_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
+{
+	int rc = lst_test_check(req, bad);
+
+	if (rc)
+		return rc;
+	if (!req->lst_timeout_s || req->lst_timeout_s > LNET_LST_MAX_TIMEOUT_S)
+		return lst_bad(bad, LNET_LST_FIELD_TIMEOUT, 0);
+	if (!req->lst_nfrom || req->lst_nfrom >= LNET_LST_MAX_NODES)
+		return lst_bad(bad, LNET_LST_FIELD_NFROM, 0);
+	if (!req->lst_nto || req->lst_nfrom + req->lst_nto > LNET_LST_MAX_NODES)
+		return lst_bad(bad, LNET_LST_FIELD_NTO, 0);
+	rc = lst_nids_check(req, 0, req->lst_nfrom, bad);
+	return rc ? rc : lst_nids_check(req, req->lst_nfrom, req->lst_nto, bad);
+}
+
+static int lst_session_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
+{
+	if (!lnet_lst_name_ok(req->lst_name))
+		return lst_bad(bad, LNET_LST_FIELD_NAME, 0);
+	if (!req->lst_session_timeout_s ||
+	    req->lst_session_timeout_s > LNET_LST_MAX_SESSION_TIMEOUT_S)
+		return lst_bad(bad, LNET_LST_FIELD_SESSION_TIMEOUT, 0);
+	if (!req->lst_timeout_s || req->lst_timeout_s > LNET_LST_MAX_TIMEOUT_S)
+		return lst_bad(bad, LNET_LST_FIELD_TIMEOUT, 0);
+	if (req->lst_flags & ~LNET_LST_F_ALL)
+		return lst_bad(bad, LNET_LST_FIELD_FLAGS, 0);
+	return 0;
+}
+
+static int lst_group_add_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
+{
+	if (!lnet_lst_name_ok(req->lst_name))
+		return lst_bad(bad, LNET_LST_FIELD_NAME, 0);
+	if (req->lst_flags & ~LNET_LST_F_ALL)
+		return lst_bad(bad, LNET_LST_FIELD_FLAGS, 0);
+	if (!req->lst_nnodes || req->lst_nnodes > LNET_LST_MAX_NODES)
+		return lst_bad(bad, LNET_LST_FIELD_NNODES, 0);
+	return lst_nids_check(req, 0, req->lst_nnodes, bad);
+}
+
+static int lst_test_add_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
+{
+	if (!lnet_lst_name_ok(req->lst_name))
+		return lst_bad(bad, LNET_LST_FIELD_NAME, 0);
+	if (!lnet_lst_name_ok(req->lst_from))
+		return lst_bad(bad, LNET_LST_FIELD_FROM, 0);
+	if (!lnet_lst_name_ok(req->lst_to))
+		return lst_bad(bad, LNET_LST_FIELD_TO, 0);
+	return lst_test_check(req, bad);
+}
+
+int lnet_lst_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
+{
+	switch (req->lst_op) {
+	case LNET_LST_OP_START:
+		return lst_start_check(req, bad);
+	case LNET_LST_OP_SESSION_NEW:
+		return lst_session_check(req, bad);
+	case LNET_LST_OP_GROUP_ADD:
+		return lst_group_add_check(req, bad);
+	case LNET_LST_OP_TEST_ADD:
+		return lst_test_add_check(req, bad);
+	case LNET_LST_OP_GROUP_DEL:
+	case LNET_LST_OP_BATCH_ADD:
+	case LNET_LST_OP_BATCH_RUN:
+	case LNET_LST_OP_BATCH_STOP:
+	case LNET_LST_OP_BATCH_QUERY:
+	case LNET_LST_OP_GROUP_STAT:
+		return lnet_lst_name_ok(req->lst_name) ? 0 : lst_bad(bad, LNET_LST_FIELD_NAME, 0);
+	case LNET_LST_OP_STAT:
+	case LNET_LST_OP_END:
+	case LNET_LST_OP_SESSION_END:
+	case LNET_LST_OP_SESSION_INFO:
+	case LNET_LST_OP_GROUP_GET:
+	case LNET_LST_OP_BATCH_GET:
+		return 0;
+	default:
+		return lst_bad(bad, LNET_LST_FIELD_OP, 0);
+	}
+}

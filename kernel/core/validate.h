@@ -146,6 +146,31 @@ int lnet_routing_check(u32 enable, struct lnet_bad *bad);
 /* Deleting rule @idx: -1 (all) or a rule index. */
 int lnet_udsp_del_check(s32 idx, struct lnet_bad *bad);
 
+/* --- the lnet_selftest console (IOC_LNET_LST, lnet_lst.h) ------------------ */
+
+/* @field of a bad IOC_LNET_LST request: the first field that is wrong. */
+#define LNET_LST_FIELDS(X) X(OP, "lst_op") X(NAME, "lst_name") X(FROM, "lst_from") \
+	X(TO, "lst_to") X(NNODES, "lst_nnodes") X(NIDS, "lst_nids") X(TEST, "lst_test") \
+	X(SIZE, "lst_size") X(CHECK, "lst_check") X(CONCURRENCY, "lst_concurrency") \
+	X(COUNT, "lst_count") X(TIMEOUT, "lst_timeout_s") \
+	X(SESSION_TIMEOUT, "lst_session_timeout_s") X(FLAGS, "lst_flags") \
+	X(NFROM, "lst_nfrom") X(NTO, "lst_nto")
+
+enum lnet_lst_field {
+#define LNET_LST_FIELD_ENUM(f, key) LNET_LST_FIELD_##f,
+	LNET_LST_FIELDS(LNET_LST_FIELD_ENUM)
+#undef LNET_LST_FIELD_ENUM
+};
+
+/* A session, group or batch name as lnet_lst.h says (1..31 of [A-Za-z0-9_.-]). */
+bool lnet_lst_name_ok(const char *name);
+/*
+ * The in fields op @req->lst_op reads, as lnet_lst.h says: -EINVAL with
+ * LNET_BAD_RANGE and @field the first bad one (for a NID, @other its
+ * index), or -EAFNOSUPPORT for a NID that is not nid4 (@other its index).
+ */
+int lnet_lst_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad);
+
 /* --- router buffers ------------------------------------------------------ */
 
 /* Indexed by enum lnet_buf_kind: the rows of LNET_BUFFERS. */

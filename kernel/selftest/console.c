@@ -2,68 +2,120 @@
 /*
  * The lnet_selftest console of this node (IOC_LNET_LST, lnet_lst.h): it
  * sends the framework RPCs Lustre's lst sends (MKSN, TEST, BATCH, STAT,
- * RMSN) to the nodes of a run and waits for their answers.
+ * RMSN) to the nodes and waits for their answers. This file holds the
+ * transactions, the one-shot run (START, STAT, END) and the entry point;
+ * lst's session model is console_model.c.
  *
  * A transaction sends one RPC to each of a range of nodes at once and
  * waits (ln_api_mutex released, on dp_cond: every finalize broadcasts it)
  * until each has ended; each RPC has its deadline, so every one ends.
  */
-#include "sfw.h"
+#include "console.h"
+#include "../core/validate.h"
 
 #define LSTCON_BID	1		/* the run's batch */
 
 /* The run of this node's console (sp->sp_console). */
 struct lstcon {
-	struct lst_sid c_sid;
-	u32 c_test, c_size, c_check, c_concur, c_count, c_timeout_s;
+	struct lstcon_req c_req;	/* sid, timeout; the test */
 	u32 c_nfrom, c_nto;
 	struct lnet_nid c_nids[LNET_LST_MAX_NODES];
 	struct lnet_ioc_lst_node c_last[LNET_LST_MAX_NODES];
 	u8 c_dests[LNET_LST_MAX_NODES * LST_DEST_LEN];	/* the servers */
 };
 
-/* One node's RPC of a transaction. */
-struct lstcon_slot {
-	bool s_done;
-	u32 s_status;			/* 0 or a positive errno */
-	struct srpc_msg s_reply;
-};
-
-typedef void (*lstcon_fill_t)(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc);
-
 static void lstcon_rpc_done(struct srpc_client_rpc *rpc)
 {
 	struct lstcon_slot *s = rpc->cr_priv;
 
 	s->s_reply = rpc->cr_reply;
+	s->s_noreply = rpc->cr_status != 0;
 	s->s_status = rpc->cr_status ? (u32)-rpc->cr_status :
 		      rpc->cr_reply.body.brw_reply.status;	/* status: first */
 	s->s_done = true;
 	os_cond_broadcast(&rpc->cr_srpc->sp_ln->ln_dp.dp_cond);
 }
 
-/*
- * @fill's RPC to nodes [@first, @first + @n), all at once; 0 when every
- * node answered status 0, -EHOSTUNREACH otherwise, -ENETDOWN when LNet
- * went down meanwhile.
- */
-static int lstcon_trans(struct lnet *ln, struct lstcon *con, u32 first, u32 n,
-			u32 service, lstcon_fill_t fill, struct lstcon_slot *slots)
+/* --- the requests -------------------------------------------------------------------- */
+
+static void lstcon_fill_test(const struct lstcon_req *r, struct srpc_client_rpc *rpc)
+{
+	struct srpc_test_reqst *t = &rpc->cr_req.body.tes_reqst;
+
+	t->sid = r->sid;
+	t->bid = r->bid;
+	t->service = r->test == LNET_LST_TEST_ping ? SRPC_SVC_PING : SRPC_SVC_BRW;
+	t->concur = r->concur;
+	t->is_client = r->client;
+	t->loop = r->loop;
+	t->ndest = r->client ? r->ndest : 0;
+	if (t->service == SRPC_SVC_BRW) {
+		t->param.bulk_v1.opc = r->test == LNET_LST_TEST_read ? LST_BRW_READ :
+				       LST_BRW_WRITE;
+		t->param.bulk_v1.flags = r->check;	/* the same values as LST_BRW_CHECK_* */
+		t->param.bulk_v1.len = r->size;
+	}
+	if (!r->client)
+		return;
+	/* the destination list: the node GETs it from here (bulk) */
+	rpc->cr_bulk = r->dests;
+	rpc->cr_bulk_len = r->ndest * LST_DEST_LEN;
+}
+
+/* @service's request: every body starts with the sid after the rpyid. */
+static void lstcon_fill(const struct lstcon_req *r, u32 service, struct srpc_client_rpc *rpc)
+{
+	struct srpc_msg *m = &rpc->cr_req;
+
+	switch (service) {
+	case SRPC_SVC_MAKE_SESSION:
+		m->type = SRPC_MSG_MKSN_REQST;
+		m->body.mksn_reqst.sid = r->sid;
+		m->body.mksn_reqst.force = r->force;
+		memcpy(m->body.mksn_reqst.name, r->name, LST_NAME_SIZE);
+		break;
+	case SRPC_SVC_REMOVE_SESSION:
+		m->type = SRPC_MSG_RMSN_REQST;
+		m->body.rmsn_reqst.sid = r->sid;
+		break;
+	case SRPC_SVC_QUERY_STAT:
+		m->type = SRPC_MSG_STAT_REQST;
+		m->body.stat_reqst.sid = r->sid;
+		break;
+	case SRPC_SVC_DEBUG:
+		m->type = SRPC_MSG_DEBUG_REQST;
+		m->body.dbg_reqst.sid = r->sid;
+		break;
+	case SRPC_SVC_BATCH:
+		m->type = SRPC_MSG_BATCH_REQST;
+		m->body.bat_reqst.sid = r->sid;
+		m->body.bat_reqst.bid = r->bid;
+		/* STOP: after the RPCs in flight (arg 0), so none counts as an error */
+		m->body.bat_reqst.opc = r->opc;
+		break;
+	default:
+		m->type = SRPC_MSG_TEST_REQST;
+		lstcon_fill_test(r, rpc);
+	}
+}
+
+int lstcon_rpcs(struct lnet *ln, const struct lstcon_req *r, u32 service,
+		const struct lnet_nid *nids, u32 n, struct lstcon_slot *slots)
 {
 	struct lnet_srpc *sp = lnet_srpc_of(ln);
 	u32 i, left = n;
 	int rc = 0;
 
 	for (i = 0; i < n; i++) {
-		struct srpc_client_rpc *rpc = srpc_client_new(sp, &con->c_nids[first + i],
-							      SRPC_PID, service, con->c_timeout_s);
+		struct srpc_client_rpc *rpc = srpc_client_new(sp, &nids[i], SRPC_PID, service,
+							      r->timeout_s);
 
-		slots[i] = (struct lstcon_slot){ .s_status = ENOMEM };
+		slots[i] = (struct lstcon_slot){ .s_status = ENOMEM, .s_noreply = true };
 		if (!rpc) {
 			slots[i].s_done = true;
 			continue;
 		}
-		fill(con, first + i, rpc);
+		lstcon_fill(r, service, rpc);
 		rpc->cr_done = lstcon_rpc_done;
 		rpc->cr_priv = &slots[i];
 		if (srpc_client_start(rpc)) {
@@ -84,90 +136,21 @@ static int lstcon_trans(struct lnet *ln, struct lstcon *con, u32 first, u32 n,
 	return lnet_srpc_of(ln) == sp ? rc : -ENETDOWN;
 }
 
-/* --- the requests -------------------------------------------------------------------- */
-
-static void lstcon_fill_mksn(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
+void lstcon_dests(struct lstcon_req *r, u8 *buf, const struct lnet_nid *nids, u32 n)
 {
-	rpc->cr_req.type = SRPC_MSG_MKSN_REQST;
-	rpc->cr_req.body.mksn_reqst.sid = con->c_sid;
-	rpc->cr_req.body.mksn_reqst.force = 1;
-	snprintf(rpc->cr_req.body.mksn_reqst.name, LST_NAME_SIZE, "lnetctl");
-}
-
-static void lstcon_fill_rmsn(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
-{
-	rpc->cr_req.type = SRPC_MSG_RMSN_REQST;
-	rpc->cr_req.body.rmsn_reqst.sid = con->c_sid;
-}
-
-static void lstcon_fill_stat(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
-{
-	rpc->cr_req.type = SRPC_MSG_STAT_REQST;
-	rpc->cr_req.body.stat_reqst.sid = con->c_sid;
-}
-
-static void lstcon_fill_batch(struct lstcon *con, u32 opc, struct srpc_client_rpc *rpc)
-{
-	rpc->cr_req.type = SRPC_MSG_BATCH_REQST;
-	rpc->cr_req.body.bat_reqst.sid = con->c_sid;
-	rpc->cr_req.body.bat_reqst.bid = LSTCON_BID;
-	rpc->cr_req.body.bat_reqst.opc = opc;
-	/* STOP: after the RPCs in flight (arg 0), so none counts as an error */
-}
-
-static void lstcon_fill_run(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
-{
-	lstcon_fill_batch(con, LST_BATCH_RUN, rpc);
-}
-
-static void lstcon_fill_stop(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
-{
-	lstcon_fill_batch(con, LST_BATCH_STOP, rpc);
-}
-
-static void lstcon_fill_query(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
-{
-	lstcon_fill_batch(con, LST_BATCH_QUERY, rpc);
-}
-
-/* TEST: to a server (node >= c_nfrom) or a client with the servers' list. */
-static void lstcon_fill_test(struct lstcon *con, u32 node, struct srpc_client_rpc *rpc)
-{
-	struct srpc_test_reqst *t = &rpc->cr_req.body.tes_reqst;
-	bool client = node < con->c_nfrom;
 	u32 i;
 
-	rpc->cr_req.type = SRPC_MSG_TEST_REQST;
-	t->sid = con->c_sid;
-	t->bid = LSTCON_BID;
-	t->service = con->c_test == LNET_LST_TEST_ping ? SRPC_SVC_PING : SRPC_SVC_BRW;
-	t->concur = con->c_concur;
-	t->is_client = client;
-	/* a server's loop: the client units it serves (it reserves buffers) */
-	t->loop = client ? (con->c_count ? con->c_count : ~0U) : con->c_nfrom * con->c_concur;
-	t->ndest = client ? con->c_nto : 0;
-	if (t->service == SRPC_SVC_BRW) {
-		t->param.bulk_v1.opc = con->c_test == LNET_LST_TEST_read ? LST_BRW_READ :
-				       LST_BRW_WRITE;
-		t->param.bulk_v1.flags = con->c_check;	/* the same values as LST_BRW_CHECK_* */
-		t->param.bulk_v1.len = con->c_size;
-	}
-	if (!client)
-		return;
-	/* the destination list: the node GETs it from here (bulk) */
-	for (i = 0; i < con->c_nto; i++) {
+	for (i = 0; i < n; i++) {
 		u64 nid4 = 0;
 
-		lnet_nid_to_wire(&con->c_nids[con->c_nfrom + i], &nid4);
-		srpc_dest_pack(con->c_dests, i, nid4, SRPC_PID);
+		lnet_nid_to_wire(&nids[i], &nid4);
+		srpc_dest_pack(buf, i, nid4, SRPC_PID);
 	}
-	rpc->cr_bulk = con->c_dests;
-	rpc->cr_bulk_len = con->c_nto * LST_DEST_LEN;
+	r->dests = buf;
+	r->ndest = n;
 }
 
-/* --- the steps ------------------------------------------------------------------------ */
-
-static void lstcon_node_stat(struct lnet_ioc_lst_node *n, const struct srpc_stat_reply *r)
+void lstcon_node_stat(struct lnet_ioc_lst_node *n, const struct srpc_stat_reply *r)
 {
 	n->ln_running_ms = r->fw.running_ms;
 	n->ln_brw_errors = r->fw.brw_errors;
@@ -183,6 +166,31 @@ static void lstcon_node_stat(struct lnet_ioc_lst_node *n, const struct srpc_stat
 	n->ln_recv_length = r->lnet.recv_length;
 	n->ln_bulk_get = r->rpc.bulk_get;
 	n->ln_bulk_put = r->rpc.bulk_put;
+}
+
+int lstcon_sid(struct lnet *ln, struct lst_sid *sid)
+{
+	struct lnet_net *net;
+	struct lnet_ni *ni;
+
+	list_for_each_entry(net, &ln->ln_nets, net_list)
+		list_for_each_entry(ni, &net->net_nis, ni_list)
+			if ((net->net_id >> 16) != LNET_LND_LO &&
+			    !lnet_nid_to_wire(&ni->ni_nid, &sid->ses_nid)) {
+				sid->ses_stamp = (s64)(os_now_ns() / 1000000ULL);
+				return 0;
+			}
+	return -EADDRNOTAVAIL;
+}
+
+/* --- the run ---------------------------------------------------------------------------- */
+
+/* @service of the run to its nodes [@first, @first + @n). */
+static int lstcon_trans(struct lnet *ln, struct lstcon *con, u32 first, u32 n, u32 service,
+			u32 opc, struct lstcon_slot *slots)
+{
+	con->c_req.opc = opc;
+	return lstcon_rpcs(ln, &con->c_req, service, con->c_nids + first, n, slots);
 }
 
 /* Each node's status into @req (the slots of a transaction over all nodes). */
@@ -201,13 +209,13 @@ static int lstcon_stat(struct lnet *ln, struct lstcon *con, struct lnet_ioc_lst 
 	u32 n = con->c_nfrom + con->c_nto, i;
 	int rc;
 
-	rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH, lstcon_fill_query, slots);
+	rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH, LST_BATCH_QUERY, slots);
 	if (rc == -ENETDOWN)
 		return rc;
 	req->lst_active = 0;
 	for (i = 0; i < con->c_nfrom; i++)
 		req->lst_active += slots[i].s_status ? 0 : slots[i].s_reply.body.bat_reply.active;
-	rc = lstcon_trans(ln, con, 0, n, SRPC_SVC_QUERY_STAT, lstcon_fill_stat, slots);
+	rc = lstcon_trans(ln, con, 0, n, SRPC_SVC_QUERY_STAT, 0, slots);
 	if (rc == -ENETDOWN)
 		return rc;
 	for (i = 0; i < n; i++)
@@ -222,12 +230,11 @@ static int lstcon_stat(struct lnet *ln, struct lstcon *con, struct lnet_ioc_lst 
 static int lstcon_end(struct lnet *ln, struct lstcon *con, struct lnet_ioc_lst *req,
 		      struct lstcon_slot *slots)
 {
+	u64 deadline = os_now_ns() + (u64)con->c_req.timeout_s * 1000000000ULL;
 	u32 n = con->c_nfrom + con->c_nto;
 	int rc;
 
-	u64 deadline = os_now_ns() + (u64)con->c_timeout_s * 1000000000ULL;
-
-	rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH, lstcon_fill_stop, slots);
+	rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH, LST_BATCH_STOP, slots);
 	/* as lst stop: until no test runs (aborted RPCs end as their MDs go) */
 	while (rc != -ENETDOWN) {
 		rc = lstcon_stat(ln, con, req, slots);
@@ -236,46 +243,35 @@ static int lstcon_end(struct lnet *ln, struct lstcon *con, struct lnet_ioc_lst *
 		os_cond_wait(&ln->ln_dp.dp_cond, &ln->ln_api_mutex, os_now_ns() + 10000000ULL);
 	}
 	if (rc != -ENETDOWN)
-		rc = lstcon_trans(ln, con, 0, n, SRPC_SVC_REMOVE_SESSION, lstcon_fill_rmsn, slots);
+		rc = lstcon_trans(ln, con, 0, n, SRPC_SVC_REMOVE_SESSION, 0, slots);
 	return rc == -ENETDOWN ? rc : 0;
-}
-
-/* The session's id: our first nid4 NI that is not 0@lo, and the clock. */
-static int lstcon_sid(struct lnet *ln, struct lst_sid *sid)
-{
-	struct lnet_net *net;
-	struct lnet_ni *ni;
-
-	list_for_each_entry(net, &ln->ln_nets, net_list)
-		list_for_each_entry(ni, &net->net_nis, ni_list)
-			if ((net->net_id >> 16) != LNET_LND_LO &&
-			    !lnet_nid_to_wire(&ni->ni_nid, &sid->ses_nid)) {
-				sid->ses_stamp = (s64)(os_now_ns() / 1000000ULL);
-				return 0;
-			}
-	return -EADDRNOTAVAIL;
 }
 
 /* MKSN, TEST to the servers then the clients, RUN: each step on every node. */
 static int lstcon_start(struct lnet *ln, struct lstcon *con, struct lnet_ioc_lst *req,
 			struct lstcon_slot *slots)
 {
+	struct lstcon_req *r = &con->c_req;
 	u32 n = con->c_nfrom + con->c_nto;
+	u32 count = r->loop;
 	int rc;
 
-	rc = lstcon_trans(ln, con, 0, n, SRPC_SVC_MAKE_SESSION, lstcon_fill_mksn, slots);
+	rc = lstcon_trans(ln, con, 0, n, SRPC_SVC_MAKE_SESSION, 0, slots);
+	/* a server's loop: the client units it serves (it reserves buffers) */
+	r->client = false;
+	r->loop = con->c_nfrom * r->concur;
 	if (!rc)
-		rc = lstcon_trans(ln, con, con->c_nfrom, con->c_nto, SRPC_SVC_TEST,
-				  lstcon_fill_test, slots + con->c_nfrom);
+		rc = lstcon_trans(ln, con, con->c_nfrom, con->c_nto, SRPC_SVC_TEST, 0,
+				  slots + con->c_nfrom);
+	r->client = true;
+	r->loop = count ? count : ~0U;
 	if (!rc)
-		rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_TEST,
-				  lstcon_fill_test, slots);
+		rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_TEST, 0, slots);
 	/* the counters before the run: the base of its rates and totals */
 	if (!rc)
 		rc = lstcon_stat(ln, con, req, slots);
 	if (!rc)
-		rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH,
-				  lstcon_fill_run, slots);
+		rc = lstcon_trans(ln, con, 0, con->c_nfrom, SRPC_SVC_BATCH, LST_BATCH_RUN, slots);
 	lstcon_statuses(req, slots, n);
 	return rc;
 }
@@ -293,83 +289,51 @@ static int lnet_lst_step(struct lnet *ln, struct lstcon *con, struct lnet_ioc_ls
 		return lstcon_end(ln, con, req, slots);
 	rc = lstcon_start(ln, con, req, slots);
 	if (rc == -EHOSTUNREACH &&
-	    lstcon_trans(ln, con, 0, n, SRPC_SVC_REMOVE_SESSION, lstcon_fill_rmsn,
-			 slots) == -ENETDOWN)
+	    lstcon_trans(ln, con, 0, n, SRPC_SVC_REMOVE_SESSION, 0, slots) == -ENETDOWN)
 		rc = -ENETDOWN;
 	return rc;
-}
-
-/* --- the command ------------------------------------------------------------------------- */
-
-static int lstcon_check(const struct lnet_ioc_lst *req)
-{
-	u32 n = req->lst_nfrom + req->lst_nto, i, j;
-	bool brw = req->lst_test == LNET_LST_TEST_read || req->lst_test == LNET_LST_TEST_write;
-
-	if ((!brw && req->lst_test != LNET_LST_TEST_ping) ||
-	    (brw && (req->lst_size < LNET_LST_MIN_SIZE || req->lst_size > LNET_LST_MAX_SIZE ||
-		     req->lst_size % 8 || req->lst_check < LNET_LST_CHECK_none ||
-		     req->lst_check > LNET_LST_CHECK_full)) ||
-	    (!brw && (req->lst_size || req->lst_check)) ||
-	    !req->lst_concurrency || req->lst_concurrency > LNET_LST_MAX_CONCURRENCY ||
-	    req->lst_count > LNET_LST_MAX_COUNT ||
-	    !req->lst_timeout_s || req->lst_timeout_s > LNET_LST_MAX_TIMEOUT_S ||
-	    !req->lst_nfrom || !req->lst_nto || n > LNET_LST_MAX_NODES)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (!lnet_nid_is_nid4(&req->lst_nids[i]) || lnet_nid_is_zero(&req->lst_nids[i]))
-			return -EAFNOSUPPORT;
-		/* twice in one list: no; a client that also serves: yes */
-		for (j = i < req->lst_nfrom ? 0 : req->lst_nfrom; j < i; j++)
-			if (lnet_nid_equal(&req->lst_nids[i], &req->lst_nids[j]))
-				return -EINVAL;
-	}
-	return 0;
 }
 
 static int lstcon_new(struct lnet *ln, const struct lnet_ioc_lst *req, struct lstcon **out)
 {
 	struct lstcon *con = os_zalloc(sizeof(*con));
+	struct lstcon_req *r;
 
 	if (!con)
 		return -ENOMEM;
-	if (lstcon_sid(ln, &con->c_sid)) {
+	r = &con->c_req;
+	if (lstcon_sid(ln, &r->sid)) {
 		os_free(con);
 		return -EADDRNOTAVAIL;	/* no NI to name the session by */
 	}
-	con->c_test = req->lst_test;
-	con->c_size = req->lst_size;
-	con->c_check = req->lst_check;
-	con->c_concur = req->lst_concurrency;
-	con->c_count = req->lst_count;
-	con->c_timeout_s = req->lst_timeout_s;
+	r->name = "lnetctl";
+	r->force = 1;		/* a run replaces any session on its nodes */
+	r->bid = LSTCON_BID;
+	r->test = req->lst_test;
+	r->size = req->lst_size;
+	r->check = req->lst_check;
+	r->concur = req->lst_concurrency;
+	r->loop = req->lst_count;
+	r->timeout_s = req->lst_timeout_s;
 	con->c_nfrom = req->lst_nfrom;
 	con->c_nto = req->lst_nto;
 	memcpy(con->c_nids, req->lst_nids, sizeof(con->c_nids));
+	lstcon_dests(r, con->c_dests, con->c_nids + con->c_nfrom, con->c_nto);
 	*out = con;
 	return 0;
 }
 
-int lnet_lst_ioctl(struct lnet *ln, struct lnet_ioc_lst *req)
+/* START, STAT, END of the run. */
+static int lnet_lst_run_op(struct lnet *ln, struct lnet_srpc *sp, struct lnet_ioc_lst *req)
 {
-	struct lnet_srpc *sp = lnet_srpc_of(ln);
 	struct lstcon_slot *slots;
 	struct lstcon *con;
 	int rc;
 
-	if (!sp)
-		return -ENETDOWN;
-	if (req->lst_op == LNET_LST_OP_START) {
-		rc = lstcon_check(req);
-		if (rc)
-			return rc;
-		if (sp->sp_console)
-			return -EBUSY;
-	} else if (req->lst_op != LNET_LST_OP_STAT && req->lst_op != LNET_LST_OP_END) {
-		return -EINVAL;
-	} else if (!sp->sp_console || sp->sp_console_busy) {
-		return sp->sp_console ? -EBUSY : -ESRCH;
-	}
+	if (req->lst_op == LNET_LST_OP_START && (sp->sp_console || sp->sp_lst_session))
+		return -EBUSY;
+	if (req->lst_op != LNET_LST_OP_START && !sp->sp_console)
+		return -ESRCH;
 	slots = os_zalloc(LNET_LST_MAX_NODES * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
@@ -395,4 +359,22 @@ int lnet_lst_ioctl(struct lnet *ln, struct lnet_ioc_lst *req)
 		os_free(con);
 	}
 	return rc;
+}
+
+int lnet_lst_ioctl(struct lnet *ln, struct lnet_ioc_lst *req)
+{
+	struct lnet_srpc *sp = lnet_srpc_of(ln);
+	int rc;
+
+	if (!sp)
+		return -ENETDOWN;
+	rc = lnet_lst_check(req, NULL);
+	if (rc)
+		return rc;
+	/* one console command at a time: the others wait with the lock released */
+	if (sp->sp_console_busy)
+		return -EBUSY;
+	if (req->lst_op <= LNET_LST_OP_END)
+		return lnet_lst_run_op(ln, sp, req);
+	return lstcon_model_op(ln, req);
 }

@@ -7,7 +7,7 @@
  * instance stops, the last one frees the state, so LNet never writes
  * into freed memory (as kernel/core/selftest.c does for its own MDs).
  */
-#include "srpc.h"
+#include "console.h"
 
 /* A one-use request buffer of a service. */
 struct srpc_buf {
@@ -521,6 +521,7 @@ void lnet_srpc_tick(struct lnet *ln, u64 now)
 		}
 	}
 	sfw_tick(sp, now);
+	lstcon_model_tick(sp, now);
 }
 
 void lnet_srpc_process(struct lnet *ln)
@@ -597,6 +598,7 @@ void lnet_srpc_fini(struct lnet *ln)
 	sfw_shutdown(sp);
 	/* a console command waiting now sees the change and leaves it alone */
 	os_free(sp->sp_console);
+	lstcon_model_free(sp);
 	ln->ln_dp.dp_srpc = NULL;
 	sp->sp_stopping = true;
 	sp->sp_live_mds++;		/* an event below must not free @sp yet */

@@ -42,6 +42,7 @@
 struct lnet_srpc;
 struct sfw_session;
 struct lstcon;
+struct lstcon_session;
 
 /* A request being served. */
 struct srpc_server_rpc {
@@ -110,6 +111,7 @@ struct lnet_srpc {
 	u32 sp_session_timeout_s;
 	u32 sp_nbufs[2];			/* posted: brw, ping */
 	struct lstcon *sp_console;		/* this node's console run */
+	struct lstcon_session *sp_lst_session;	/* or its lst session (a run excludes it) */
 	bool sp_console_busy;			/* a console command waits */
 };
 

@@ -151,7 +151,7 @@ configure_two_nets() {
 	comp selftest get 10.11.0.1@tcp ""	# one NID only
 	[ "$reply" = "" ]
 	comp selftest ""
-	[ "$reply" = "get put run" ]
+	[ "$reply" = "batch get group put run session stat test" ]
 	comp selftest put --
 	[ "$reply" = "--concurrency --count --help --size --source --timeout" ]
 	comp selftest run --from ""

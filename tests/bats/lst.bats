@@ -154,3 +154,148 @@ field() {
 	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T ping -c 1
 	[ "$status" -eq 0 ]
 }
+
+# --- lst's model: session, groups, batches, tests, stat ---------------------------------
+
+# lst_state: what group show and batch show say on node 1 (compared around a refusal)
+lst_state() {
+	on 1 lnetctl selftest group show && on 1 lnetctl selftest batch show &&
+		on 1 lnetctl selftest session show
+}
+
+# lst_refused STATUS MESSAGE ARGS...: on node 1, exit STATUS, exactly MESSAGE on
+# stderr, nothing on stdout, and the session as it was
+lst_refused() {
+	local want_status=$1 want_msg=$2
+	shift 2
+	lst_state >"$TD/before" 2>&1
+	run --separate-stderr on 1 lnetctl "$@"
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq "$want_status" ]
+	[ "$stderr" = "$want_msg" ]
+	[ -z "$output" ]
+	lst_state >"$TD/after" 2>&1
+	cmp "$TD/before" "$TD/after" || { diff "$TD/before" "$TD/after"; return 1; }
+}
+
+@test "selftest session: two groups, a batch with ping and brw write, run, query, stat, stop, end" {
+	topo_3hub
+	on 1 lnetctl selftest session new s1 --rpc-timeout 5
+	run on 1 lnetctl selftest session show
+	[ "$status" -eq 0 ]
+	yaml_is "selftest_session: {name: s1, timeout: 300, rpc_timeout: 5, groups: 0, batches: 0}"
+	on 1 lnetctl selftest group add clients "$A"
+	on 1 lnetctl selftest group add servers "$B,$C"
+	run on 1 lnetctl selftest group show
+	[ "$status" -eq 0 ]
+	yaml_valid selftest-group
+	yaml_is "selftest_group:
+- name: clients
+  nodes: [{nid: $A, state: active, status: ok}]
+- name: servers
+  nodes: [{nid: $B, state: active, status: ok}, {nid: $C, state: active, status: ok}]"
+	on 1 lnetctl selftest batch add b1
+	on 1 lnetctl selftest test add --batch b1 --from clients --to servers ping
+	on 1 lnetctl selftest test add --batch b1 --from clients --to servers write \
+		--size 64K --check full --concurrency 2
+	run on 1 lnetctl selftest batch show b1
+	[ "$status" -eq 0 ]
+	yaml_valid selftest-batch
+	yaml_is "selftest_batch:
+- name: b1
+  running: false
+  tests:
+  - {test: ping, from: clients, to: servers, concurrency: 1, loop: 0}
+  - {test: write, from: clients, to: servers, size: 65536, check: full, concurrency: 2, loop: 0}"
+	on 1 lnetctl selftest batch run b1
+	run on 1 lnetctl selftest batch query b1
+	[ "$status" -eq 0 ]
+	yaml_is "selftest_query: {batch: b1, active: 2}"
+	run on 1 lnetctl selftest batch show b1
+	[ "$(yaml_get "d['selftest_batch'][0]['running']")" = True ]
+	run --separate-stderr on 1 lnetctl selftest stat servers --delay 1
+	[ "$status" -eq 0 ]
+	yaml_valid selftest-stat
+	[ "$(yaml_get "[n['nid'] for n in d['selftest_stat']['nodes']]")" = "['$B', '$C']" ]
+	[ "$(yaml_get "all(n['msgs_r'] > 0 and n['mb_r'] > 0 and n['errors'] == 0 and n['seconds'] > 0.5 for n in d['selftest_stat']['nodes'])")" = True ]
+	on 1 lnetctl selftest batch stop b1
+	run on 1 lnetctl selftest batch query b1
+	yaml_is "selftest_query: {batch: b1, active: 0}"
+	run on 1 lnetctl selftest batch show b1
+	[ "$(yaml_get "d['selftest_batch'][0]['running']")" = False ]
+	run --separate-stderr on 1 lnetctl selftest session end
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	run --separate-stderr on 1 lnetctl selftest session show
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "lnetctl selftest session show: cannot read the session: no session (make one: lnetctl selftest session new NAME)" ]
+	# the nodes' sessions are gone: a run starts at once without --force trouble
+	run on 1 lnetctl selftest run -f "$A" -t "$B" -c 2
+	[ "$status" -eq 0 ]
+}
+
+@test "selftest session: refusals name the object and change nothing" {
+	topo_3hub
+	on 1 lnetctl selftest session new s1 --rpc-timeout 1
+	lst_refused 1 "lnetctl selftest session new: cannot make the session: this node's console has a session or a run already (end it, or --force a new session)" \
+		selftest session new s2
+	on 1 lnetctl selftest group add g1 "$A"
+	on 1 lnetctl selftest group add g2 "$B"
+	# a node that does not answer: no group
+	lst_refused 1 "lnetctl selftest group add: no node added: 10.21.0.9@tcp: no answer (is lnet_selftest running there?)" \
+		selftest group add g3 10.21.0.9@tcp
+	on 1 lnetctl selftest batch add b1
+	on 1 lnetctl selftest test add -b b1 -f g1 -t g2 ping --loop 0
+	lst_refused 1 "lnetctl selftest group del: cannot delete the group: group 'g2' is used by a test of a batch" \
+		selftest group del g2
+	lst_refused 1 "lnetctl selftest batch add: cannot add the batch: batch 'b1' exists" \
+		selftest batch add b1
+	lst_refused 1 "lnetctl selftest test add: cannot add the test: no group 'nope'" \
+		selftest test add -b b1 -f nope -t g2 ping
+	lst_refused 1 "lnetctl selftest test add: cannot add the test: no batch 'b9'" \
+		selftest test add -b b9 -f g1 -t g2 ping
+	lst_refused 1 "lnetctl selftest batch run: cannot run the batch: no batch 'b9'" \
+		selftest batch run b9
+	on 1 lnetctl selftest batch run b1
+	lst_refused 1 "lnetctl selftest test add: cannot add the test: batch 'b1' is running: stop it first" \
+		selftest test add -b b1 -f g1 -t g2 write
+	lst_refused 1 "lnetctl selftest group show: no group 'g3'" selftest group show g3
+	on 1 lnetctl selftest batch stop b1
+	# a group no test uses goes, and its node leaves the session
+	on 1 lnetctl selftest group add g4 "$C"
+	on 1 lnetctl selftest group del g4
+	run on 1 lnetctl selftest group show
+	[ "$(yaml_get "[g['name'] for g in d['selftest_group']]")" = "['g1', 'g2']" ]
+	# --force replaces the session: the old one ends on its nodes
+	on 1 lnetctl selftest session new s2 --force
+	run on 1 lnetctl selftest session show
+	yaml_is "selftest_session: {name: s2, timeout: 300, rpc_timeout: 30, groups: 0, batches: 0}"
+	on 1 lnetctl selftest session end
+	run --separate-stderr on 1 lnetctl selftest group show
+	[ "$status" -eq 1 ]
+}
+
+@test "selftest session: usage errors, exit 2, exact messages, nothing changed" {
+	topo_2x1
+	on 1 lnetctl selftest session new s1 --rpc-timeout 2
+	on 1 lnetctl selftest group add g1 "$A"
+	on 1 lnetctl selftest batch add b1
+	lst_refused 2 "lnetctl selftest session new: NAME: 'a b' is not a name: 1-31 characters of A-Z a-z 0-9 _ . -" \
+		selftest session new "a b"
+	lst_refused 2 "lnetctl selftest session new: invalid --timeout '0': expected an integer 1-86400" \
+		selftest session new s2 --timeout 0
+	lst_refused 2 "lnetctl selftest group add: NAME: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' is not a name: 1-31 characters of A-Z a-z 0-9 _ . -" \
+		selftest group add xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx "$A"
+	lst_refused 2 "lnetctl selftest test add: missing required option --batch" \
+		selftest test add -f g1 -t g1 ping
+	lst_refused 2 "lnetctl selftest test add: --test: 'copy' is not one of ping, read, write" \
+		selftest test add -b b1 -f g1 -t g1 copy
+	lst_refused 2 "lnetctl selftest test add: --size and --check are for the test read and write, not ping" \
+		selftest test add -b b1 -f g1 -t g1 ping --size 4K
+	lst_refused 2 "lnetctl selftest test add: --size: '1001' is not a multiple of 8 bytes" \
+		selftest test add -b b1 -f g1 -t g1 write --size 1001
+	lst_refused 2 "lnetctl selftest test add: --check: 'most' is not one of none, simple, full" \
+		selftest test add -b b1 -f g1 -t g1 read --check most
+	lst_refused 2 "lnetctl selftest stat: invalid --delay '0': expected an integer 1-3600" \
+		selftest stat g1 --delay 0
+}

@@ -141,7 +141,12 @@ policy-show.schema.yaml
 route-show-v.schema.yaml
 route-show.schema.yaml
 routing-show.schema.yaml
+selftest-batch.schema.yaml
+selftest-group.schema.yaml
+selftest-query.schema.yaml
 selftest-run.schema.yaml
+selftest-session.schema.yaml
+selftest-stat.schema.yaml
 selftest.schema.yaml
 stats-show.schema.yaml" ]
 }

@@ -20,6 +20,7 @@
 #include "memlnd.h"
 #include "../../kernel/selftest/srpc.h"
 #include "../../kernel/selftest/sfw.h"
+#include "../../kernel/core/validate.h"
 
 #define NNODES	3
 #define STAMP	4242
@@ -581,7 +582,7 @@ static void test_console_errors(void **state)
 	req->lst_reserved[1] = 1;
 	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), -EINVAL);
 	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
-	assert_int_equal(lst_ioc(req, 9), -EINVAL);
+	assert_int_equal(lst_ioc(req, 99), -EINVAL);
 	/* a node that does not answer: the run does not start, nowhere */
 	memlnd_rule_set(nid_str[2], true, LNET_MSG_STATUS_OK, -1);
 	req = lst_req(LNET_LST_TEST_ping, 0, 0, 1);
@@ -595,6 +596,178 @@ static void test_console_errors(void **state)
 
 		assert_int_equal(stat(1, &st), ESRCH);	/* ended there again */
 	}
+}
+
+
+/* --- lst's model on the console of node 0 -------------------------------------------------- */
+
+static struct lnet_ioc_lst *model_req(const char *name)
+{
+	static struct lnet_ioc_lst req;
+
+	memset(&req, 0, sizeof(req));
+	strncpy(req.lst_name, name, sizeof(req.lst_name) - 1);
+	return &req;
+}
+
+static void model_session(void)
+{
+	struct lnet_ioc_lst *req = model_req("s1");
+
+	req->lst_session_timeout_s = 300;
+	req->lst_timeout_s = 5;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_SESSION_NEW), 0);
+}
+
+static int model_group(const char *name, int first, int n)
+{
+	struct lnet_ioc_lst *req = model_req(name);
+
+	for (int i = 0; i < n; i++)
+		req->lst_nids[i] = memlnd_nid(nid_str[first + i]);
+	req->lst_nnodes = n;
+	return lst_ioc(req, LNET_LST_OP_GROUP_ADD);
+}
+
+/* lnet_lst_check(): each field of each op, the one named. */
+static void test_model_checks(void **state)
+{
+	struct lnet_ioc_lst *req = model_req("s1");
+	struct lnet_bad bad;
+
+	req->lst_op = LNET_LST_OP_SESSION_NEW;
+	req->lst_timeout_s = 1;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_SESSION_TIMEOUT);
+	req->lst_session_timeout_s = LNET_LST_MAX_SESSION_TIMEOUT_S;
+	assert_int_equal(lnet_lst_check(req, &bad), 0);
+	req->lst_flags = 2;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_FLAGS);
+	req = model_req("a b");
+	req->lst_op = LNET_LST_OP_BATCH_ADD;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_NAME);
+	req = model_req("");
+	req->lst_op = LNET_LST_OP_GROUP_DEL;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	req = model_req("x");
+	req->lst_name[5] = 'y';		/* past the NUL: not zero */
+	req->lst_op = LNET_LST_OP_GROUP_STAT;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	req = model_req("b1");
+	req->lst_op = LNET_LST_OP_TEST_ADD;
+	strcpy(req->lst_from, "g1");
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_TO);
+	strcpy(req->lst_to, "g2");
+	req->lst_test = LNET_LST_TEST_write;
+	req->lst_size = 4100;
+	req->lst_check = LNET_LST_CHECK_full;
+	req->lst_concurrency = 1;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_SIZE);
+	req->lst_size = 4096;
+	req->lst_count = LNET_LST_MAX_COUNT + 1;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_COUNT);
+	req->lst_count = 0;
+	assert_int_equal(lnet_lst_check(req, &bad), 0);
+	req = model_req("g1");
+	req->lst_op = LNET_LST_OP_GROUP_ADD;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_NNODES);
+	req->lst_nnodes = 2;
+	req->lst_nids[0] = memlnd_nid(nid_str[1]);
+	req->lst_nids[1] = memlnd_nid(nid_str[1]);
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_NIDS);
+	assert_int_equal(bad.other, 1);
+	assert_int_equal(lnet_nid_parse("2001:db8::5@tcp", &req->lst_nids[1], NULL, 0), 0);
+	assert_int_equal(lnet_lst_check(req, &bad), -EAFNOSUPPORT);
+	req->lst_op = 99;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_OP);
+}
+
+/* The model's refusals through the ioctl: nothing changes. */
+static void test_model_ops(void **state)
+{
+	struct lnet_ioc_lst *req = model_req("g1");
+
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_SESSION_INFO), -ESRCH);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_GROUP_DEL), -ESRCH);
+	model_session();
+	req = model_req("s2");
+	req->lst_session_timeout_s = 300;
+	req->lst_timeout_s = 1;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_SESSION_NEW), -EBUSY);
+	/* a run and a session exclude each other */
+	assert_int_equal(lst_ioc(lst_req(LNET_LST_TEST_ping, 0, 0, 1), LNET_LST_OP_START), -EBUSY);
+	assert_int_equal(model_group("c", 0, 1), 0);
+	assert_int_equal(model_group("s", 1, 1), 0);
+	assert_int_equal(model_group("c2", 1, 1), 0);	/* node 1 in two groups */
+	/* a node that does not answer: no group */
+	memlnd_rule_set(nid_str[2], true, LNET_MSG_STATUS_OK, -1);
+	req = model_req("x");
+	req->lst_nids[0] = memlnd_nid(nid_str[2]);
+	req->lst_nnodes = 1;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_GROUP_ADD), -EHOSTUNREACH);
+	assert_int_equal(req->lst_nodes[0].ln_status, ETIMEDOUT);
+	assert_int_equal(req->lst_nodes[0].ln_state, LNET_LST_NODE_down);
+	memlnd_rules_clear();
+	assert_int_equal(model_group("s", 2, 1), 0);	/* and now it answers */
+	req = model_req("");
+	req->lst_index = 3;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_GROUP_GET), -ENOENT);
+	req->lst_index = 0;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_GROUP_GET), 0);
+	assert_string_equal(req->lst_name, "c");
+	assert_int_equal(req->lst_nnodes, 1);
+	assert_int_equal(req->lst_nodes[0].ln_state, LNET_LST_NODE_active);
+	assert_int_equal(lst_ioc(model_req("b"), LNET_LST_OP_BATCH_ADD), 0);
+	assert_int_equal(lst_ioc(model_req("b"), LNET_LST_OP_BATCH_ADD), -EEXIST);
+	assert_int_equal(lst_ioc(model_req("b"), LNET_LST_OP_BATCH_RUN), -ENODATA);
+	req = model_req("b");
+	strcpy(req->lst_from, "c");
+	strcpy(req->lst_to, "nope");
+	req->lst_test = LNET_LST_TEST_ping;
+	req->lst_concurrency = 1;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_TEST_ADD), -ENOENT);
+	memset(req->lst_to, 0, sizeof(req->lst_to));
+	strcpy(req->lst_to, "s");
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_TEST_ADD), 0);
+	assert_int_equal(lst_ioc(model_req("s"), LNET_LST_OP_GROUP_DEL), -EBUSY);
+	req = model_req("s");
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_GROUP_STAT), 0);
+	assert_int_equal(req->lst_nnodes, 2);
+	assert_int_equal(req->lst_nodes[0].ln_status, 0);
+	assert_true(req->lst_nodes[0].ln_rpcs_rcvd > 0);
+	assert_int_equal(lst_ioc(model_req("b"), LNET_LST_OP_BATCH_RUN), 0);
+	req = model_req("b");
+	strcpy(req->lst_from, "c");
+	strcpy(req->lst_to, "s");
+	req->lst_test = LNET_LST_TEST_ping;
+	req->lst_concurrency = 1;
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_TEST_ADD), -EBUSY);
+	req = model_req("b");
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_BATCH_STOP), 0);
+	assert_int_equal(req->lst_active, 0);
+	req = model_req("");
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_BATCH_GET), 0);
+	assert_int_equal(req->lst_ntests, 1);
+	assert_int_equal(req->lst_running, 0);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_SESSION_INFO), 0);
+	assert_int_equal(req->lst_ngroups, 3);
+	assert_int_equal(req->lst_nbatches, 1);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_SESSION_END), 0);
+	assert_int_equal(req->lst_nnodes, 0);
+	{
+		struct srpc_stat_reply st;
+
+		assert_int_equal(stat(1, &st), ESRCH);	/* one RMSN undid two groups */
+	}
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_SESSION_INFO), -ESRCH);
 }
 
 int main(void)
@@ -612,6 +785,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_tests, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_console_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_console_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_model_checks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_model_ops, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
