@@ -48,6 +48,16 @@ heavy() {
 		grep -o 'bytes_acked:[0-9]*' | awk -F: -v min="$2" '$2 > min { n++ } END { print n + 0 }'
 }
 
+# wait_estab N CONNS: wait (<= 10 s) until node N holds CONNS connections.
+wait_estab() {
+	for _ in $(seq 100); do
+		[ "$(estab "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	echo "node $1: $(estab "$1") connections after 10 s, expected $2"
+	return 1
+}
+
 # put_mib N: N selftest PUTs of 1 MiB from node1 to B0, all ok.
 put_mib() {
 	run on 1 lnetctl selftest put $B0 --size 1M --count "$1" --concurrency 8
@@ -72,6 +82,9 @@ cpp_round() {
 	[ "$(cpp 2)" = 2 ]
 	cpp_round 2 40 5 2
 	on 1 lnetctl net set --conns-per-peer 3
+	# the next send opens the new one; up before the bulk, it takes its share
+	put_mib 1
+	wait_estab 1 7
 	cpp_round 3 40 7 3
 	# 0: the link speed's choice again; the connections there stay
 	on 1 lnetctl net set --conns-per-peer 0

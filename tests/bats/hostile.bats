@@ -231,10 +231,14 @@ hostile() {
 		"socklnd: $PEER:$(client_port) ($PEER@tcp): closing the connection: the peer closed the connection"
 	before=$(ls /proc/"$pid"/fd | wc -l)
 	ports=()
+	local sport=1000
+	# a port each, tried from 1000, 980...: twelve random ones would meet
+	# (the log lines are told apart by port)
 	for c in bad-acceptor-magic bad-acceptor-version wrong-nid bad-hello-magic \
 		bad-hello-version bad-hello-nips bad-hello-kind truncated-header \
 		oversized-payload bad-msg-type garbage garbage-after-hello; do
-		run client "$c"
+		run client --sport $sport "$c"
+		sport=$((sport - 20))
 		[ "$status" -eq 0 ]
 		[ "${lines[-1]}" = closed ]
 		ports+=("$(client_port)")

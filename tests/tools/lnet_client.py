@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A scripted socket LND peer for hostile.bats (standard library only).
 
-  lnet_client.py [--src IP] [--dst IP] [--port N] CASE
+  lnet_client.py [--src IP] [--dst IP] [--port N] [--sport N] CASE
 
 connects from IP (default 10.11.0.2) to the acceptor at --dst (default
 10.11.0.1) port 988, plays CASE, and prints what it did:
@@ -99,7 +99,7 @@ def connect(args):
     if args.insecure:
         s = connect_from(args, 0)
     else:
-        start = random.SystemRandom().randrange(512, 1024)
+        start = args.sport or random.SystemRandom().randrange(512, 1024)
         for i in range(512):
             port = 512 + (start - 512 - i) % 512
             try:
@@ -321,6 +321,8 @@ def main():
     ap.add_argument("--dst", default="10.11.0.1")
     ap.add_argument("--port", type=int, default=w.ACCEPTOR_PORT)
     ap.add_argument("--timeout", type=float, default=10)
+    ap.add_argument("--sport", type=int, choices=range(512, 1024), metavar="512-1023",
+                    help="the privileged port tried first (default: a random one)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--insecure", action="store_true",
                     help="connect from an unprivileged port")
