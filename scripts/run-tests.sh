@@ -11,6 +11,15 @@ pass=0
 fail=0
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
+# seconds per phase, printed before the total (where the 45 minutes go)
+phases=""
+t_phase=$(date +%s)
+phase_done() {
+	local now
+	now=$(date +%s)
+	phases="$phases $1 $((now - t_phase)) s,"
+	t_phase=$now
+}
 
 count_cmocka() {	# $1 = label, $2 = binary
 	local out="$log/out" p f
@@ -28,6 +37,7 @@ count_cmocka() {	# $1 = label, $2 = binary
 for t in build/tests/test_*; do count_cmocka "$(basename "$t")" "$t"; done
 for t in build/san/tests/test_*; do count_cmocka "$(basename "$t") (asan+ubsan)" "$t"; done
 
+phase_done unit
 for f in build/san/fuzz/fuzz_*; do
 	[ -x "$f" ] || continue
 	name=$(basename "$f")
@@ -42,6 +52,7 @@ for f in build/san/fuzz/fuzz_*; do
 	fi
 done
 
+phase_done fuzz-replay
 for b in tests/bats/*.bats; do
 	[ -f "$b" ] || continue
 	bats --tap "$b" >"$log/out" 2>&1
@@ -55,6 +66,7 @@ for b in tests/bats/*.bats; do
 	pass=$((pass + p)); fail=$((fail + f))
 done
 
+phase_done bats
 # The soak, short (about 2 minutes; `make soak` runs the long one): each
 # of its checks counts, as a bats test does. SKIP_SOAK=1 skips it.
 if [ "${SKIP_SOAK:-0}" != 1 ]; then
@@ -70,6 +82,7 @@ if [ "${SKIP_SOAK:-0}" != 1 ]; then
 	pass=$((pass + p)); fail=$((fail + f))
 fi
 
+phase_done soak
 # The lnet module under QEMU (tests/kernel/run.sh, about 10 minutes): its
 # per-suite lines are shown and its total is added. SKIP_KERNEL=1 skips it.
 if [ "${SKIP_KERNEL:-0}" != 1 ]; then
@@ -84,5 +97,7 @@ if [ "${SKIP_KERNEL:-0}" != 1 ]; then
 	pass=$((pass + p)); fail=$((fail + f))
 fi
 
+phase_done kernel
+echo "check: seconds per phase:${phases%,}"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

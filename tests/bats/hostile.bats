@@ -8,6 +8,10 @@
 # line about that connection naming the reason, close it, and go on
 # serving: lnetctl still answers, 0@lo still pings, and a well-behaved
 # peer still gets its LNet ping answered over the wire.
+# lnetd only: the checks read lnetd's log (the kernel acceptor's bad peers
+# are in tests/kernel/mixed.bats); a file tag, as a skip in setup() costs
+# the VM seconds per test.
+# bats file_tags=lnetd-only
 
 load helpers
 
@@ -21,9 +25,6 @@ PEER=10.11.0.2
 # One lnetd for the file (each test looks only at its own connections'
 # log lines): starting and stopping one per test would be most of the time.
 setup_file() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		return 0
-	fi
 	lnet_setup
 	export T NS
 	lnetctl lnet configure
@@ -42,9 +43,6 @@ teardown_file() {
 }
 
 setup() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "reads lnetd's log (the kernel acceptor's bad peers: tests/kernel/mixed.bats)"
-	fi
 	# this test reads only what lnetd logged after this point
 	LOG_MARK=$(stat -c %s "$T/lnetd.log")
 }
