@@ -5,7 +5,7 @@
 # 120-byte headers, large-address ping entries), so IPv6 NIs ping,
 # discover, push, carry selftest traffic and obey UDSP rules written with
 # IPv6 NID expressions; and IPv4 and IPv6 NIs live side by side.
-# bats file_tags=lnetd-only
+# On lnetd and on /dev/lnet, but for the two tests tagged lnetd-only.
 
 load helpers
 load topo
@@ -18,9 +18,6 @@ N=20
 PY=python3
 
 setup() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "runs on lnetd only for now (on /dev/lnet: multinode.bats, tests/kernel/mixed.bats)"
-	fi
 	topo_init
 }
 
@@ -214,6 +211,8 @@ put_n() {
 	[ "${#lines[@]}" -eq 6 ]
 }
 
+# lnetd only: reads the node's log (the kernel acceptor: tests/kernel/mixed.bats)
+# bats test_tags=lnetd-only
 @test "ipv6: a hello of the other version is answered with ours (V4) and refused, as Lustre does" {
 	topo_node 1 && topo_node 2
 	link6 1 a0 2001:db8:21::1/64 2 b0 2001:db8:21::2/64
@@ -233,6 +232,8 @@ tx_bytes() {
 	on "$1" ip -s -j link show "$2" | "$TOPO_PY" -c 'import json, sys; print(json.load(sys.stdin)[0]["stats64"]["tx"]["bytes"])'
 }
 
+# lnetd only: lnet.ko has no source routing (os_sock_route_source: EOPNOTSUPP)
+# bats test_tags=lnetd-only
 @test "ipv6: two IPv6 NIs on one subnet: the NI a rule chooses sends by its own interface; tos is the traffic class" {
 	topo_node 1 && topo_node 2
 	link6 1 a0 2001:db8:31::1/64 2 b0 2001:db8:31::2/64

@@ -318,6 +318,7 @@ net_tcp_is() {
 	net_show_lo_only
 }
 
+# bats test_tags=parse-only
 @test "net add: missing options are usage errors (exit 2)" {
 	run lnetctl net add --net tcp
 	[ "$status" -eq 2 ]
@@ -333,6 +334,7 @@ net_tcp_is() {
 	[ "$output" = "lnetctl net add: unexpected argument 'veth1'" ]
 }
 
+# bats test_tags=parse-only
 @test "net add: bad values are usage errors (exit 2) and change nothing" {
 	run lnetctl net show
 	before=$output

@@ -112,6 +112,7 @@ teardown() {
 	[ "$output" = "" ]
 }
 
+# bats test_tags=parse-only
 @test "peer add: usage errors (exit 2) change nothing" {
 	lnetctl peer add --prim_nid 10.11.0.100@tcp
 	run lnetctl peer show

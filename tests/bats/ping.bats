@@ -77,6 +77,7 @@ gives() {
 	[ "$took" -le 2 ]
 }
 
+# bats test_tags=parse-only
 @test "ping: bad NIDs and --timeout out of range are usage errors (exit 2)" {
 	run --separate-stderr lnetctl ping
 	[ "$status" -eq 2 ]
@@ -122,6 +123,7 @@ gives() {
 	[ "$stderr" = "lnetctl discover: option --force takes no value" ]
 }
 
+# bats test_tags=parse-only
 @test "ping and discover --help: exit 0, every option" {
 	run lnetctl ping --help
 	[ "$status" -eq 0 ]

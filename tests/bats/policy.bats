@@ -276,6 +276,7 @@ add_peers() {
     priority: 11"
 }
 
+# bats test_tags=parse-only
 @test "policy add: bad values are usage errors (exit 2) and add nothing" {
 	run lnetctl policy add --src tcp --priority abc
 	[ "$status" -eq 2 ]
@@ -299,6 +300,7 @@ add_peers() {
 	[ "$output" = "" ]
 }
 
+# bats test_tags=parse-only
 @test "policy add: useless shapes are rejected (exit 2)" {
 	run lnetctl policy add --rte 10.11.0.50@tcp
 	[ "$status" -eq 2 ]

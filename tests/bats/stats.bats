@@ -90,6 +90,7 @@ PY
 	[ "$(stat send_count recv_count send_length)" = "2 2 7" ]
 }
 
+# bats test_tags=parse-only
 @test "stats show and reset: usage errors exit 2" {
 	run --separate-stderr lnetctl stats show -v
 	[ "$status" -eq 2 ]
