@@ -21,7 +21,17 @@ LNETD_BIN=${LNETD_BIN:-$TOP/build/lnetd}
 
 # Debian's python3 when it has yaml: a version-manager shim in front of
 # python3 (seen on developer machines) costs most of a second per call.
-if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+# The answer is exported (topo.bash shares it): bats sources this file
+# again for every test, and in the kernel VM (TCG) a python start takes
+# seconds.
+if [ -z "${LNET_BATS_PY:-}" ]; then
+	LNET_BATS_PY=python3
+	if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+		LNET_BATS_PY=/usr/bin/python3
+	fi
+	export LNET_BATS_PY
+fi
+if [ "$LNET_BATS_PY" = /usr/bin/python3 ]; then
 	python3() { /usr/bin/python3 "$@"; }
 fi
 

@@ -18,9 +18,6 @@ B=10.21.0.2@tcp
 C=10.21.0.3@tcp
 
 setup() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "one /dev/lnet per host: several nodes need one lnetd each"
-	fi
 	topo_init
 }
 
@@ -97,6 +94,8 @@ field() {
 	[ "$(field 0 errors)" = 0 ]
 }
 
+# lnetd only: the node leaves by SIGKILL of its lnetd (topo_kill)
+# bats test_tags=lnetd-only
 @test "selftest run: a server that leaves mid-run is reported, exit 1" {
 	topo_3hub
 	on 1 lnetctl selftest run -f "$A" -t "$B,$C" --count 0 --duration 4 --timeout 1 \

@@ -50,11 +50,17 @@ LNETCTL_BIN=${LNETCTL_BIN:-$TOPO_TOP/build/lnetctl}
 LNETD_BIN=${LNETD_BIN:-$TOPO_TOP/build/lnetd}
 TOPO_NODES=()
 # The counter readers run often: a python3 without a shim in front if it
-# has yaml (the pyenv shim costs most of a second per call).
-TOPO_PY=python3
-if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
-	TOPO_PY=/usr/bin/python3
+# has yaml (the pyenv shim costs most of a second per call), as
+# helpers.bash chose it (LNET_BATS_PY), else chosen here (the soak sources
+# this file alone).
+if [ -z "${LNET_BATS_PY:-}" ]; then
+	LNET_BATS_PY=python3
+	if /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+		LNET_BATS_PY=/usr/bin/python3
+	fi
+	export LNET_BATS_PY
 fi
+TOPO_PY=$LNET_BATS_PY
 
 topo_init() {
 	TD=$(mktemp -d /tmp/lnet-topo.XXXXXX)

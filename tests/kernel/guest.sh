@@ -24,6 +24,14 @@ if ! insmod build/kmod/lnet.ko; then
 	dmesg >"$R/dmesg.txt"
 	exit 2
 fi
+# helpers.bash's python choice, made once here: bats sources it for every
+# test, and a python start costs seconds under TCG
+LNET_BATS_PY=python3
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+	LNET_BATS_PY=/usr/bin/python3
+fi
+export LNET_BATS_PY
+
 run_suite() {
 	local b=$1 name t0
 	case $b in
