@@ -243,11 +243,12 @@ routed_selftests() {
 @test "routed: set routing 0 on R2 during traffic: what is in flight completes, then A's route via R2 is down and sends go via R1; with no other route they fail at once" {
 	routed
 	pin_r2
-	# 500 x 1 MiB, 8 in flight, through R2; routing stops under it, once R2
-	# has forwarded some
+	# 2000 x 1 MiB, 8 in flight, through R2 (seconds even on a fast
+	# machine: 500 could end before the poll below saw R2 forward); routing
+	# stops under it, once R2 has forwarded some
 	local r0 bg
 	r0=$(stats_count 3 route_count)
-	on 1 lnetctl selftest put $B --count 500 --size 1M >"$TD/bg.yaml" 2>&1 &
+	on 1 lnetctl selftest put $B --count 2000 --size 1M >"$TD/bg.yaml" 2>&1 &
 	bg=$!
 	for _ in $(seq 50); do
 		[ "$(stats_count 3 route_count)" -gt "$r0" ] && break
@@ -269,7 +270,7 @@ routed_selftests() {
 	wait $bg
 	output=$(cat "$TD/bg.yaml")
 	echo "$output"
-	st_is put $B $MIB 500 500 0 0
+	st_is put $B $MIB 2000 2000 0 0
 	wait_route_state 1 tcp1 $R2A down
 	wait_route_state 4 tcp $R2B down
 	[ "$(route_field 1 tcp1 $R1A state)" = up ]
