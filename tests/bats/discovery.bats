@@ -4,7 +4,7 @@
 # message to a peer discovers it, with no `lnetctl discover`; the peer is
 # then known by its own first NID whichever NID traffic used; `set
 # discovery 0` leaves peers as traffic made them.
-# bats file_tags=lnetd-only
+# On lnetd and on /dev/lnet (each node a namespace of the VM).
 
 load helpers
 load topo
@@ -15,9 +15,6 @@ B0=10.21.0.2@tcp
 B1=10.22.0.2@tcp
 
 setup() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "runs on lnetd only for now (on /dev/lnet: multinode.bats, tests/kernel/mixed.bats)"
-	fi
 	topo_init
 }
 

@@ -4,7 +4,7 @@
 # rule shape and for a routed destination, what the explanation says wins
 # is where the next messages go (per-NI counters); it creates nothing and
 # moves no round robin; bad input is refused clearly.
-# bats file_tags=lnetd-only
+# On lnetd and on /dev/lnet (each node a namespace of the VM).
 
 load helpers
 load topo
@@ -16,9 +16,6 @@ B1=10.22.0.2@tcp
 N=10
 
 setup() {
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "runs on lnetd only for now (on /dev/lnet: multinode.bats, tests/kernel/mixed.bats)"
-	fi
 	topo_init
 }
 

@@ -3,8 +3,8 @@
 # lnetctl fault drop|delay (lnetctl-fault(8)): rules added, shown (exact
 # YAML, Lustre's keys), reset and deleted; every bad argument refused with
 # its own message, exit 2 and no rule changed (tests named "one:", one
-# lnetd or /dev/lnet). Then traffic between two nodes (topo_2x1, lnetd
-# only): a drop rule fails pings and counts them; one in N drops exactly
+# node). Then traffic between two nodes (topo_2x1; on /dev/lnet each a
+# namespace of the VM): a drop rule fails pings and counts them; one in N drops exactly
 # the expected share; --message and --portal filter; a drop on receive;
 # --health_error lowers the health `net show -v` and `peer show -v` show;
 # a delay rule holds (on send and on receive) and still delivers, a delete
@@ -27,9 +27,6 @@ setup() {
 		lnet_setup
 		lnetctl lnet configure
 		return
-	fi
-	if [ "$LNET_TRANSPORT" = dev ]; then
-		skip "one /dev/lnet per host: several nodes need one lnetd each"
 	fi
 	topo_init
 }

@@ -148,6 +148,7 @@ static const char *err_name(int rc)
 	case EEXIST: return "EEXIST";
 	case ENOENT: return "ENOENT";
 	case ENOSPC: return "ENOSPC";
+	case ENODATA: return "ENODATA";
 	case EALREADY: return "EALREADY";
 	case ESRCH: return "ESRCH";
 	case EAFNOSUPPORT: return "EAFNOSUPPORT";
