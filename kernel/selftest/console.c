@@ -72,7 +72,9 @@ static void lstcon_fill(const struct lstcon_req *r, u32 service, struct srpc_cli
 		m->type = SRPC_MSG_MKSN_REQST;
 		m->body.mksn_reqst.sid = r->sid;
 		m->body.mksn_reqst.force = r->force;
-		memcpy(m->body.mksn_reqst.name, r->name, LST_NAME_SIZE);
+		/* a NUL-padded field; @r->name may be shorter (a literal) */
+		memset(m->body.mksn_reqst.name, 0, LST_NAME_SIZE);
+		memcpy(m->body.mksn_reqst.name, r->name, strnlen(r->name, LST_NAME_SIZE));
 		break;
 	case SRPC_SVC_REMOVE_SESSION:
 		m->type = SRPC_MSG_RMSN_REQST;
