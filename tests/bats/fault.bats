@@ -3,8 +3,9 @@
 # lnetctl fault drop|delay (lnetctl-fault(8)): rules added, shown (exact
 # YAML, Lustre's keys), reset and deleted; every bad argument refused with
 # its own message, exit 2 and no rule changed (tests named "one:", one
-# node). Then traffic between two nodes (topo_2x1; on /dev/lnet each a
-# namespace of the VM): a drop rule fails pings and counts them; one in N drops exactly
+# node, also on /dev/lnet). Then traffic between two nodes (topo_2x1;
+# lnetd only in make check: they pass on /dev/lnet in a trial run, in
+# three minutes of TCG): a drop rule fails pings and counts them; one in N drops exactly
 # the expected share; --message and --portal filter; a drop on receive;
 # --health_error lowers the health `net show -v` and `peer show -v` show;
 # a delay rule holds (on send and on receive) and still delivers, a delete
@@ -196,6 +197,7 @@ health_of() {
 
 # ---- two nodes ---------------------------------------------------------------------
 
+# bats test_tags=lnetd-only
 @test "drop on send: pings fail and are counted; deleted, pings pass" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -214,6 +216,7 @@ health_of() {
 	on 1 lnetctl ping $B0
 }
 
+# bats test_tags=lnetd-only
 @test "drop on receive: node2 drops the GETs from node1, counted in its drop_count" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -228,6 +231,7 @@ health_of() {
 	on 1 lnetctl ping $B0
 }
 
+# bats test_tags=lnetd-only
 @test "--rate 4 drops exactly 10 of 40 PUTs; --message and --portal leave the others alone" {
 	topo_2x1
 	on 1 lnetctl set retry_count 0
@@ -249,6 +253,7 @@ assert (r["fa_msg_mask"], r["fa_ptl_mask"], r["da_rate"]) == (2, 1 << 62, 4), r
 print(yaml.safe_dump(d))')"
 }
 
+# bats test_tags=lnetd-only
 @test "--health_error: local_error lowers the local NI, remote_error the peer NI" {
 	topo_2x1
 	on 1 lnetctl set retry_count 0
@@ -272,6 +277,7 @@ print(yaml.safe_dump(d))')"
 	[ "$(fault_key 1 drop 0 da_health_error)" = remote_error ]
 }
 
+# bats test_tags=lnetd-only
 @test "delay: a delayed ping still gets its reply, and the rule counts it" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -293,6 +299,7 @@ wait_delayed() {
 	return 1
 }
 
+# bats test_tags=lnetd-only
 @test "delay on receive: node2 holds node1's GET, then answers it; deleting releases at once" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -312,6 +319,7 @@ wait_delayed() {
 }
 
 
+# bats test_tags=lnetd-only
 @test "delay: deleting the rule sends at once what it holds" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -324,6 +332,7 @@ wait_delayed() {
 	grep -q "primary nid: $B0" "$TD/ping.out"
 }
 
+# bats test_tags=lnetd-only
 @test "delay: unconfigure fails what a rule holds, frees the rules; configure starts with none" {
 	topo_2x1
 	on 1 lnetctl ping $B0
@@ -341,6 +350,7 @@ wait_delayed() {
 	[ "$output" = "" ]
 }
 
+# bats test_tags=lnetd-only
 @test "rules added and deleted under load: every message ends, nothing finalized twice or leaked" {
 	topo_2x1
 	on 1 lnetctl set retry_count 1
@@ -376,6 +386,7 @@ print(s["ok"] + s["failed"], s["corrupt"])' "$TD/st.out"
 	! grep -E "never finalized" "$(node_log 1)"
 }
 
+# bats test_tags=lnetd-only
 @test "delay on receive: unconfigure drops the held header; the node comes back clean" {
 	topo_2x1
 	on 1 lnetctl ping $B0
