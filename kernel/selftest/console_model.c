@@ -623,8 +623,14 @@ static int lstcon_batch_ctl(struct lnet *ln, struct lstcon_session *ses, struct 
 		b->b_running = true;	/* as lst: a node that failed is named */
 		return rc;
 	}
-	/* as lst stop: query until no test is active (or the RPC deadline) */
+	/*
+	 * Stop: query until no test is active (or the RPC deadline), so a
+	 * query after a stop that returned finds the batch idle. The STOP
+	 * replies carry no count: the first query always goes.
+	 */
 	ses->s_req.opc = LST_BATCH_QUERY;
+	if (!rc && req->lst_op == LNET_LST_OP_BATCH_STOP)
+		rc = lstcon_set_rpcs(ln, ses, w, SRPC_SVC_BATCH, req, false);
 	while (!rc && req->lst_op == LNET_LST_OP_BATCH_STOP && req->lst_active &&
 	       os_now_ns() < deadline) {
 		os_cond_wait(&ln->ln_dp.dp_cond, &ln->ln_api_mutex, os_now_ns() + 10000000ULL);

@@ -238,6 +238,26 @@ lst_refused() {
 	[ "$status" -eq 0 ]
 }
 
+@test "selftest session: batch stop returns when no client test is active any more" {
+	topo_3hub
+	on 1 lnetctl selftest session new s1
+	on 1 lnetctl selftest group add clients "$A"
+	on 1 lnetctl selftest group add servers "$B,$C"
+	on 1 lnetctl selftest batch add b1
+	# 1 MiB writes, 64 units per server: RPCs are in flight whenever the stop comes
+	on 1 lnetctl selftest test add --batch b1 --from clients --to servers write \
+		--size 1M --concurrency 64
+	for _ in 1 2 3; do
+		on 1 lnetctl selftest batch run b1
+		sleep 0.3
+		on 1 lnetctl selftest batch stop b1
+		run on 1 lnetctl selftest batch query b1
+		[ "$status" -eq 0 ]
+		yaml_is "selftest_query: {batch: b1, active: 0}"
+	done
+	on 1 lnetctl selftest session end
+}
+
 @test "selftest session: refusals name the object and change nothing" {
 	topo_3hub
 	on 1 lnetctl selftest session new s1 --rpc-timeout 1
