@@ -326,12 +326,17 @@ static void lnet_selftest_slot_event(struct lnet *ln, struct lnet_event *ev)
 		/* a second end of one message (our own unlink's event is not) */
 		sl->sl_owner->sr_dup++;
 	}
+	/*
+	 * The next message starts before @sl is freed: freeing the last live
+	 * slot first would wake the ioctl thread (sr_live 0) for nothing,
+	 * once per message at concurrency 1.
+	 */
+	if (run)
+		lnet_selftest_refill(ln, svc, run);
 	if (ev->unlinked)
 		lnet_selftest_slot_free(sl);
 	else if (outcome != LNET_ST_NONE)
 		lnet_selftest_slot_unlink(ln, sl);	/* last use of @sl */
-	if (run)
-		lnet_selftest_refill(ln, svc, run);
 }
 
 /* --- initiator side: the run ------------------------------------------------------ */

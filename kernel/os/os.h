@@ -137,6 +137,8 @@ u64 os_now_ns(void);
 int os_thread_start(struct os_thread *t, int (*fn)(void *), void *arg,
 		    const char *name);
 void os_thread_join(struct os_thread *t);
+/* Is the calling thread @t (started, not joined)? */
+bool os_thread_is_current(const struct os_thread *t);
 
 /* Random bytes that need not be secret (incarnations, cookies). */
 u64 os_random_u64(void);

@@ -288,6 +288,11 @@ void os_thread_join(struct os_thread *t)
 	t->started = false;
 }
 
+bool os_thread_is_current(const struct os_thread *t)
+{
+	return t->started && t->task == current;
+}
+
 u64 os_random_u64(void)
 {
 	return get_random_u64();

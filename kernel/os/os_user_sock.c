@@ -31,7 +31,12 @@ union os_sa {
 struct os_pollset {
 	int epfd;
 	int evfd;
+	const void *owner;	/* the thread in os_pollset_wait (os_self_tag) */
+	bool self_woken;	/* the owner woke it while not waiting */
 };
+
+/* A per-thread address: which thread waits on a pollset. */
+static __thread char os_self_tag;
 
 static struct os_sock *os_sock_wrap(int fd)
 {
@@ -411,6 +416,11 @@ int os_pollset_wait(struct os_pollset *ps, struct os_poll_event *ev, int max,
 
 	if (max > 64)
 		max = 64;
+	__atomic_store_n(&ps->owner, &os_self_tag, __ATOMIC_RELAXED);
+	if (ps->self_woken) {
+		ps->self_woken = false;
+		timeout_ms = 0;
+	}
 	n = epoll_wait(ps->epfd, e, max, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -432,6 +442,17 @@ void os_pollset_wake(struct os_pollset *ps)
 {
 	u64 one = 1;
 
+	/*
+	 * Woken by the thread that waits on it (a scheduler queueing a send
+	 * on a connection it owns, from its own receive path): it is not
+	 * asleep, so its next wait only has to return at once. That saves an
+	 * eventfd write, its read and an epoll_wait round per message. Only
+	 * the owner reads or writes self_woken.
+	 */
+	if (__atomic_load_n(&ps->owner, __ATOMIC_RELAXED) == &os_self_tag) {
+		ps->self_woken = true;
+		return;
+	}
 	if (write(ps->evfd, &one, sizeof(one)) < 0)
 		return;	/* the counter is full: a wake-up is pending anyway */
 }

@@ -84,6 +84,11 @@ void os_thread_join(struct os_thread *t)
 	t->started = false;
 }
 
+bool os_thread_is_current(const struct os_thread *t)
+{
+	return t->started && pthread_equal(t->t, pthread_self());
+}
+
 u64 os_random_u64(void)
 {
 	u64 v = 0;

@@ -3,13 +3,19 @@
  * os_sock on both families over loopback: listen, connect (from a chosen
  * port, as the socket LND does from privileged ones), accept, the
  * addresses each end sees, bytes both ways, and the IPv4-only calls
- * refusing an IPv6 socket. Needs 127.0.0.1 and ::1 (lo up).
+ * refusing an IPv6 socket. Needs 127.0.0.1 and ::1 (lo up). And the
+ * pollset's wake-ups: one from the thread that waits on it (not asleep
+ * then) ends its next wait at once, one from another thread ends a wait
+ * in progress, and neither is kept past the wait it ended.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include <pthread.h>
+#include <unistd.h>
 
 #include "../../kernel/os/os_sock.h"
 
@@ -79,6 +85,48 @@ static void test_ipv6(void **state)
 }
 
 /* Families that do not match, lengths that are none. */
+/* Milliseconds os_pollset_wait(@ps) took with a @timeout_ms timeout; its result 0. */
+static u64 timed_wait_ms(struct os_pollset *ps, int timeout_ms)
+{
+	struct os_poll_event ev[4];
+	u64 t0 = os_now_ns();
+
+	assert_int_equal(os_pollset_wait(ps, ev, 4, timeout_ms), 0);
+	return (os_now_ns() - t0) / 1000000ULL;
+}
+
+static void *wake_later(void *arg)
+{
+	usleep(100000);
+	os_pollset_wake(arg);
+	return NULL;
+}
+
+static void test_pollset_wake(void **state)
+{
+	struct os_pollset *ps;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(os_pollset_create(&ps), 0);
+	/* nothing pending: the wait lasts its timeout */
+	assert_true(timed_wait_ms(ps, 200) >= 190);
+	/* the waiting thread wakes it between two waits: the next one returns at once, once */
+	os_pollset_wake(ps);
+	assert_true(timed_wait_ms(ps, 2000) < 100);
+	assert_true(timed_wait_ms(ps, 200) >= 190);
+	/* another thread wakes it during a wait */
+	assert_int_equal(pthread_create(&t, NULL, wake_later, ps), 0);
+	assert_true(timed_wait_ms(ps, 5000) < 2000);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	/* another thread's wake-up before the wait is kept for it */
+	assert_int_equal(pthread_create(&t, NULL, wake_later, ps), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(timed_wait_ms(ps, 2000) < 100);
+	assert_true(timed_wait_ms(ps, 200) >= 190);
+	os_pollset_destroy(ps);
+}
+
 static void test_bad_families(void **state)
 {
 	struct os_sockaddr a4, a6, bad;
@@ -99,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_ipv4),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_bad_families),
+		cmocka_unit_test(test_pollset_wake),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

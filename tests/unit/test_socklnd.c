@@ -1532,7 +1532,8 @@ static void test_conns_per_peer_rule(void **state)
 
 /*
  * Which connection of a kind carries a send: the fewest bytes queued,
- * then round robin; CONTROL messages never go on a bulk connection.
+ * then one the sending thread schedules, then round robin; CONTROL
+ * messages never go on a bulk connection.
  */
 static void test_conn_pick(void **state)
 {
@@ -1540,11 +1541,13 @@ static void test_conn_pick(void **state)
 	struct ksock_peer peer = { .p_net = &net };
 	struct ksock_conn c[4];
 	struct ksock_tx big = { .tx_nob = 5000 }, small = { .tx_nob = 100 };
+	static struct ksock_sched other, mine;	/* large: not on the stack */
 	int i;
 
 	INIT_LIST_HEAD(&peer.p_conns);
 	memset(c, 0, sizeof(c));
 	for (i = 0; i < 4; i++) {
+		c[i].c_sched = &other;
 		c[i].c_kind = i ? SOCKLND_CONN_BULK_OUT : SOCKLND_CONN_CONTROL;
 		INIT_LIST_HEAD(&c[i].c_txq);
 		list_add_tail(&c[i].c_list, &peer.p_conns);
@@ -1575,6 +1578,20 @@ static void test_conn_pick(void **state)
 	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[3]);
 	assert_int_equal(ksock_peer_conn_count(&peer, SOCKLND_CONN_BULK_OUT), 2);
 	list_del(&big.tx_list);
+	/*
+	 * c[2] is scheduled by this thread (as if it were its scheduler):
+	 * among empty ones it wins every time, a fuller one never does.
+	 */
+	c[1].c_closing = false;
+	mine.s_thread.started = true;
+	mine.s_thread.t = pthread_self();
+	c[2].c_sched = &mine;
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[2]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[2]);
+	list_add_tail(&small.tx_list, &c[2].c_txq);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[1]);
+	assert_ptr_equal(ksock_peer_conn(&peer, SOCKLND_CONN_BULK_OUT), &c[3]);
+	list_del(&small.tx_list);
 }
 
 /* @self's open connections to @peer of each kind, counted into @n[4]. */

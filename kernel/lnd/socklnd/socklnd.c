@@ -62,14 +62,25 @@ static u64 ksock_conn_queued(const struct ksock_conn *conn)
 	return nob;
 }
 
-/* Should @c carry the next send rather than @best? Fewer queued bytes, then round robin. */
+/*
+ * Should @c carry the next send rather than @best? Fewer queued bytes;
+ * among equals, one the calling thread schedules (a send started from a
+ * scheduler's own receive path, e.g. the next message after an ACK, is
+ * then written by that thread without waking another); then round robin.
+ */
 static bool ksock_conn_better(const struct ksock_conn *c, u64 c_queued,
 			      const struct ksock_conn *best, u64 best_queued)
 {
+	bool c_mine, best_mine;
+
 	if (!best)
 		return true;
 	if (c_queued != best_queued)
 		return c_queued < best_queued;
+	c_mine = os_thread_is_current(&c->c_sched->s_thread);
+	best_mine = os_thread_is_current(&best->c_sched->s_thread);
+	if (c_mine != best_mine)
+		return c_mine;
 	return c->c_picked < best->c_picked;
 }
 
