@@ -21,21 +21,47 @@ phase_done() {
 	t_phase=$now
 }
 
-count_cmocka() {	# $1 = label, $2 = binary
-	local out="$log/out" p f
-	"$2" >"$out" 2>&1
-	local rc=$?
-	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
-	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -n1)
+# One cmocka binary: its summary line, and its output when it failed.
+run_cmocka() {	# $1 = label, $2 = binary, $3 = a scratch file
+	local p f rc
+	"$2" >"$3" 2>&1
+	rc=$?
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$3" | tail -n1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$3" | tail -n1)
 	p=${p:-0}; f=${f:-0}
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi	# crashed
-	[ "$f" -ne 0 ] && { echo "--- $1 failed:"; cat "$out"; }
+	[ "$f" -ne 0 ] && { echo "--- $1 failed:"; cat "$3"; }
 	echo "unit $1: $p passed, $f failed"
-	pass=$((pass + p)); fail=$((fail + f))
 }
 
-for t in build/tests/test_*; do count_cmocka "$(basename "$t")" "$t"; done
-for t in build/san/tests/test_*; do count_cmocka "$(basename "$t") (asan+ubsan)" "$t"; done
+unit_lane() {	# $1 = lane number, then test names: each plain, then sanitized
+	local n=$1 t
+	shift
+	for t in "$@"; do
+		run_cmocka "$t" "build/tests/$t" "$log/unit$n.out"
+		run_cmocka "$t (asan+ubsan)" "build/san/tests/$t" "$log/unit$n.out"
+	done >"$log/unit$n.log"
+}
+
+# Two lanes side by side: the unit tests mostly wait (timeouts, recovery
+# intervals), so this halves the phase. The tests on real sockets (port 988
+# on loopback) and the longest one share lane 0, one at a time.
+lane0=() lane1=()
+for t in build/tests/test_*; do
+	t=$(basename "$t")
+	case " test_os_sock test_socklnd test_transport test_wire test_route_alive test_fault " in
+	*" $t "*) lane0+=("$t") ;;
+	*) lane1+=("$t") ;;
+	esac
+done
+unit_lane 0 "${lane0[@]}" &
+unit_lane 1 "${lane1[@]}"
+wait
+cat "$log/unit0.log" "$log/unit1.log"
+while read -r p f; do
+	pass=$((pass + p)); fail=$((fail + f))
+done < <(sed -n 's/^unit .*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+	"$log/unit0.log" "$log/unit1.log")
 
 phase_done unit
 for f in build/san/fuzz/fuzz_*; do
