@@ -161,6 +161,7 @@ int cfg_show_lst(const struct lnet_ioc_lst *start, const struct lnet_ioc_lst *ba
 	if (start->lst_test != LNET_LST_TEST_ping) {
 		yemit_kv_u64(&w, "size", start->lst_size);
 		yemit_kv_str(&w, "check", lst_checks[start->lst_check]);
+		yemit_kv_u64(&w, "offset", start->lst_offset);
 	}
 	yemit_kv_u64(&w, "concurrency", start->lst_concurrency);
 	yemit_kv_u64(&w, "count", start->lst_count);

@@ -292,6 +292,7 @@ static void lst_test_doc(struct yemit *w, const struct lnet_ioc_lst_test *t)
 		yemit_kv_u64(w, "size", t->lt_size);
 		yemit_kv_str(w, "check", t->lt_check < 4 && lst_check_names[t->lt_check] ?
 			     lst_check_names[t->lt_check] : "?");
+		yemit_kv_u64(w, "offset", t->lt_offset);
 	}
 	yemit_kv_u64(w, "concurrency", t->lt_concurrency);
 	yemit_kv_u64(w, "loop", t->lt_count);

@@ -154,13 +154,23 @@ int lnetctl_selftest_run(struct lnetctl_ctx *ctx, int argc, char **argv);
 	  "RPCs in flight per client and server, 1-"				\
 	  LNETCTL_STR(LNET_LST_MAX_CONCURRENCY) " (default 1)",		\
 	  .values = LNETCTL_VALUES_TYPED }
+#define LNETCTL_LST_OFFSET_OPT							\
+	{ "offset", 'o', LNETCTL_VALUE,						\
+	  "read/write: where the client's buffer starts in its first page, 0-"	\
+	  LNETCTL_STR(LNET_LST_MAX_OFFSET) ", a multiple of 8; with --size at"	\
+	  " most " LNETCTL_STR(LNET_LST_MAX_SIZE) " in all (default 0)",	\
+	  .values = LNETCTL_VALUES_TYPED }
+/* A test's option values as given (NULL: not given). */
+struct lnetctl_lst_test_vals {
+	const char *size, *check, *offset, *concur;
+};
 /*
- * @req->lst_test set: --concurrency, and for read and write --size and
- * --check (NULL: not given) into @req; @test_word names where the test
+ * @req->lst_test set: --concurrency, and for read and write --size,
+ * --check and --offset of @v into @req; @test_word names where the test
  * came from in the message about ping.
  */
-int lnetctl_lst_test_args(const char *test_word, const char *size, const char *check,
-			  const char *concur, struct lnet_ioc_lst *req, struct cfg_err *err);
+int lnetctl_lst_test_args(const char *test_word, const struct lnetctl_lst_test_vals *v,
+			  struct lnet_ioc_lst *req, struct cfg_err *err);
 /* "NID,NID..." of @opt into @req->lst_nids after the lst_nfrom + lst_nto there, counted in @n. */
 int lnetctl_lst_nids(const char *opt, const char *s, struct lnet_ioc_lst *req, uint32_t *n,
 		     struct cfg_err *err);

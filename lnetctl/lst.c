@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include "lnetctl.h"
 
-enum { RUN_FROM, RUN_TO, RUN_TEST, RUN_SIZE, RUN_CHECK, RUN_CONCURRENCY, RUN_COUNT,
+enum { RUN_FROM, RUN_TO, RUN_TEST, RUN_SIZE, RUN_CHECK, RUN_OFFSET, RUN_CONCURRENCY, RUN_COUNT,
        RUN_DURATION, RUN_TIMEOUT, RUN_YAML };
 
 #define RUN_COUNT_DEF		100
@@ -30,6 +30,7 @@ const struct lnetctl_opt lnetctl_selftest_run_opts[] = {
 		       .values = LNETCTL_VALUES_TYPED },
 	[RUN_SIZE] = LNETCTL_LST_SIZE_OPT,
 	[RUN_CHECK] = LNETCTL_LST_CHECK_OPT,
+	[RUN_OFFSET] = LNETCTL_LST_OFFSET_OPT,
 	[RUN_CONCURRENCY] = LNETCTL_LST_CONCURRENCY_OPT,
 	[RUN_COUNT] = { "count", 'c', LNETCTL_VALUE,
 			"RPCs of each, 0-" LNETCTL_STR(LNET_LST_MAX_COUNT)
@@ -70,33 +71,55 @@ int lnetctl_lst_nids(const char *opt, const char *s, struct lnet_ioc_lst *req, u
 	return rc;
 }
 
-int lnetctl_lst_test_args(const char *test_word, const char *size, const char *check,
-			  const char *concur, struct lnet_ioc_lst *req, struct cfg_err *err)
+/* --offset of a read or write test of @req->lst_size bytes. */
+static int lst_offset_arg(const char *offset, struct lnet_ioc_lst *req, struct cfg_err *err)
+{
+	if (cfg_parse_arg_u32("--offset", offset, 0, LNET_LST_MAX_OFFSET, &req->lst_offset, err))
+		return -EINVAL;
+	if (req->lst_offset % 8)
+		return cfg_fail(err, -EINVAL, NULL, "--offset: '%s' is not a multiple of 8 bytes",
+				offset);
+	if (req->lst_offset + req->lst_size > LNET_LST_MAX_SIZE)
+		return cfg_fail(err, -EINVAL, NULL, "--offset: '%s' with --size %u: offset and "
+				"size must be at most %u bytes in all (a bulk spans 256 pages "
+				"at most)", offset, req->lst_size, LNET_LST_MAX_SIZE);
+	return 0;
+}
+
+int lnetctl_lst_test_args(const char *test_word, const struct lnetctl_lst_test_vals *v,
+			  struct lnet_ioc_lst *req, struct cfg_err *err)
 {
 	req->lst_concurrency = 1;
-	if (concur && cfg_parse_arg_u32("--concurrency", concur, 1, LNET_LST_MAX_CONCURRENCY,
-					&req->lst_concurrency, err))
+	if (v->concur && cfg_parse_arg_u32("--concurrency", v->concur, 1,
+					   LNET_LST_MAX_CONCURRENCY, &req->lst_concurrency, err))
 		return -EINVAL;
 	if (req->lst_test == LNET_LST_TEST_ping) {
-		if (size || check)
-			return cfg_fail(err, -EINVAL, NULL, "--size and --check are for "
-					"%s read and write, not ping", test_word);
+		if (v->size || v->check || v->offset)
+			return cfg_fail(err, -EINVAL, NULL, "--size, --check and --offset are "
+					"for %s read and write, not ping", test_word);
 		return 0;
 	}
 	req->lst_size = LNET_LST_MAX_SIZE;
 	req->lst_check = LNET_LST_CHECK_simple;
-	if (size && cfg_parse_size("--size", size, LNET_LST_MIN_SIZE, LNET_LST_MAX_SIZE,
-				   &req->lst_size, err))
+	if (v->size && cfg_parse_size("--size", v->size, LNET_LST_MIN_SIZE, LNET_LST_MAX_SIZE,
+				      &req->lst_size, err))
 		return -EINVAL;
 	if (req->lst_size % 8)
 		return cfg_fail(err, -EINVAL, NULL, "--size: '%s' is not a multiple of 8 bytes",
-				size);
-	return check ? cfg_lst_check_parse(check, &req->lst_check, err) : 0;
+				v->size);
+	if (v->offset && lst_offset_arg(v->offset, req, err))
+		return -EINVAL;
+	return v->check ? cfg_lst_check_parse(v->check, &req->lst_check, err) : 0;
 }
 
 static int run_args(const struct lnetctl_args *a, struct lnet_ioc_lst *req, uint32_t *duration,
 		    struct cfg_err *err)
 {
+	const struct lnetctl_lst_test_vals v = {
+		.size = a->val[RUN_SIZE], .check = a->val[RUN_CHECK],
+		.offset = a->val[RUN_OFFSET], .concur = a->val[RUN_CONCURRENCY],
+	};
+
 	req->lst_test = LNET_LST_TEST_ping;
 	req->lst_count = a->val[RUN_DURATION] ? 0 : RUN_COUNT_DEF;
 	req->lst_timeout_s = RUN_TIMEOUT_DEF;
@@ -105,8 +128,7 @@ static int run_args(const struct lnetctl_args *a, struct lnet_ioc_lst *req, uint
 	if (lnetctl_lst_nids("--from", a->val[RUN_FROM], req, &req->lst_nfrom, err) ||
 	    lnetctl_lst_nids("--to", a->val[RUN_TO], req, &req->lst_nto, err) ||
 	    (a->val[RUN_TEST] && cfg_lst_test_parse(a->val[RUN_TEST], &req->lst_test, err)) ||
-	    lnetctl_lst_test_args("--test", a->val[RUN_SIZE], a->val[RUN_CHECK],
-				  a->val[RUN_CONCURRENCY], req, err) ||
+	    lnetctl_lst_test_args("--test", &v, req, err) ||
 	    (a->val[RUN_COUNT] && cfg_parse_arg_u32("--count", a->val[RUN_COUNT], 0,
 						    LNET_LST_MAX_COUNT, &req->lst_count, err)) ||
 	    (a->val[RUN_DURATION] && cfg_parse_arg_u32("--duration", a->val[RUN_DURATION], 1,

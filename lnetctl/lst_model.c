@@ -270,7 +270,8 @@ const struct lnetctl_cmd lnetctl_lst_batch_cmds[] = {
 
 /* --- tests ------------------------------------------------------------------------------------ */
 
-enum { TST_BATCH, TST_FROM, TST_TO, TST_SIZE, TST_CHECK, TST_CONCURRENCY, TST_LOOP };
+enum { TST_BATCH, TST_FROM, TST_TO, TST_SIZE, TST_CHECK, TST_OFFSET, TST_CONCURRENCY,
+       TST_LOOP };
 
 static const struct lnetctl_opt test_add_opts[] = {
 	[TST_BATCH] = { "batch", 'b', LNETCTL_VALUE, "the batch (required)",
@@ -281,6 +282,7 @@ static const struct lnetctl_opt test_add_opts[] = {
 		     .values = LNETCTL_VALUES_TYPED },
 	[TST_SIZE] = LNETCTL_LST_SIZE_OPT,
 	[TST_CHECK] = LNETCTL_LST_CHECK_OPT,
+	[TST_OFFSET] = LNETCTL_LST_OFFSET_OPT,
 	[TST_CONCURRENCY] = LNETCTL_LST_CONCURRENCY_OPT,
 	[TST_LOOP] = { "loop", 'l', LNETCTL_VALUE,
 		       "RPCs of each unit, 0-" LNETCTL_STR(LNET_LST_MAX_COUNT)
@@ -291,6 +293,11 @@ static const struct lnetctl_opt test_add_opts[] = {
 static int test_args(const struct lnetctl_ctx *ctx, const struct lnetctl_args *a,
 		     struct lnet_ioc_lst *req, struct cfg_err *err)
 {
+	const struct lnetctl_lst_test_vals v = {
+		.size = a->val[TST_SIZE], .check = a->val[TST_CHECK],
+		.offset = a->val[TST_OFFSET], .concur = a->val[TST_CONCURRENCY],
+	};
+
 	for (int i = TST_BATCH; i <= TST_TO; i++)
 		if (!a->val[i])
 			return lnetctl_missing(ctx, i);
@@ -298,8 +305,7 @@ static int test_args(const struct lnetctl_ctx *ctx, const struct lnetctl_args *a
 	    cfg_lst_name_parse("--from", a->val[TST_FROM], req->lst_from, err) ||
 	    cfg_lst_name_parse("--to", a->val[TST_TO], req->lst_to, err) ||
 	    cfg_lst_test_parse(a->pos[0], &req->lst_test, err) ||
-	    lnetctl_lst_test_args("the test", a->val[TST_SIZE], a->val[TST_CHECK],
-				  a->val[TST_CONCURRENCY], req, err) ||
+	    lnetctl_lst_test_args("the test", &v, req, err) ||
 	    (a->val[TST_LOOP] && cfg_parse_arg_u32("--loop", a->val[TST_LOOP], 0,
 						   LNET_LST_MAX_COUNT, &req->lst_count, err)))
 		return lnetctl_usage(ctx, "%s", err->msg);

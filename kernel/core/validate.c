@@ -320,7 +320,7 @@ bool lnet_lst_name_ok(const char *name)
 	return n >= 1 && n <= LNET_LST_NAME_MAX;
 }
 
-/* The test of START and TEST_ADD: kind, brw size and check, units, count. */
+/* The test of START and TEST_ADD: kind, brw size, check and offset, units, count. */
 static int lst_test_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
 {
 	bool brw = req->lst_test == LNET_LST_TEST_read || req->lst_test == LNET_LST_TEST_write;
@@ -333,6 +333,10 @@ static int lst_test_check(const struct lnet_ioc_lst *req, struct lnet_bad *bad)
 	if (brw ? req->lst_check < LNET_LST_CHECK_none || req->lst_check > LNET_LST_CHECK_full :
 		  req->lst_check != 0)
 		return lst_bad(bad, LNET_LST_FIELD_CHECK, 0);
+	/* a bulk spans at most 256 pages, its offset into the first included */
+	if (brw ? req->lst_offset > LNET_LST_MAX_OFFSET || req->lst_offset % 8 ||
+		  req->lst_offset + req->lst_size > LNET_LST_MAX_SIZE : req->lst_offset != 0)
+		return lst_bad(bad, LNET_LST_FIELD_OFFSET, 0);
 	if (!req->lst_concurrency || req->lst_concurrency > LNET_LST_MAX_CONCURRENCY)
 		return lst_bad(bad, LNET_LST_FIELD_CONCURRENCY, 0);
 	if (req->lst_count > LNET_LST_MAX_COUNT)

@@ -151,7 +151,7 @@ int lnet_udsp_del_check(s32 idx, struct lnet_bad *bad);
 /* @field of a bad IOC_LNET_LST request: the first field that is wrong. */
 #define LNET_LST_FIELDS(X) X(OP, "lst_op") X(NAME, "lst_name") X(FROM, "lst_from") \
 	X(TO, "lst_to") X(NNODES, "lst_nnodes") X(NIDS, "lst_nids") X(TEST, "lst_test") \
-	X(SIZE, "lst_size") X(CHECK, "lst_check") X(CONCURRENCY, "lst_concurrency") \
+	X(SIZE, "lst_size") X(CHECK, "lst_check") X(OFFSET, "lst_offset") X(CONCURRENCY, "lst_concurrency") \
 	X(COUNT, "lst_count") X(TIMEOUT, "lst_timeout_s") \
 	X(SESSION_TIMEOUT, "lst_session_timeout_s") X(FLAGS, "lst_flags") \
 	X(NFROM, "lst_nfrom") X(NTO, "lst_nto")

@@ -7,7 +7,9 @@
  *
  *   types      u8 u16 u32 u64 s32 s64 bool, size_t, NULL
  *   errors     the E* constants (negative values are returned everywhere)
- *   memory     os_zalloc(size) (zeroed; NULL on failure), os_free(p)
+ *   memory     os_zalloc(size) (zeroed; NULL on failure), os_free(p);
+ *              os_zalloc_pages(size): the same, starting on a page
+ *              boundary (selftest's brw buffers), freed by os_free
  *   strings    memcpy memset memcmp strlen strcmp strncmp strchr snprintf
  *              (the subset that libc and the kernel both provide)
  *   lists      struct list_head and the kernel's list_* helpers

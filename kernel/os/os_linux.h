@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/mm.h>		/* kvzalloc, kvfree */
+#include <linux/vmalloc.h>	/* vzalloc */
 #include <linux/printk.h>
 #include <asm/byteorder.h>
 
@@ -33,6 +34,12 @@ static inline void *os_zalloc(size_t size)
 static inline void os_free(const void *p)
 {
 	kvfree(p);
+}
+
+/* vmalloc memory starts on a page; kvfree (os_free) takes it too. */
+static inline void *os_zalloc_pages(size_t size)
+{
+	return vzalloc(size);
 }
 
 struct os_mutex {

@@ -32,6 +32,16 @@ static inline void os_free(const void *p)
 	free((void *)p);
 }
 
+static inline void *os_zalloc_pages(size_t size)
+{
+	size_t n = (size + 4095) & ~(size_t)4095;
+	void *p = n ? aligned_alloc(4096, n) : NULL;
+
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
 struct os_mutex {
 	pthread_mutex_t m;
 };

@@ -54,6 +54,7 @@ static void lstcon_fill_test(const struct lstcon_req *r, struct srpc_client_rpc 
 				       LST_BRW_WRITE;
 		t->param.bulk_v1.flags = r->check;	/* the same values as LST_BRW_CHECK_* */
 		t->param.bulk_v1.len = r->size;
+		t->param.bulk_v1.offset = r->offset;
 	}
 	if (!r->client)
 		return;
@@ -314,6 +315,7 @@ static int lstcon_new(struct lnet *ln, const struct lnet_ioc_lst *req, struct ls
 	r->test = req->lst_test;
 	r->size = req->lst_size;
 	r->check = req->lst_check;
+	r->offset = req->lst_offset;
 	r->concur = req->lst_concurrency;
 	r->loop = req->lst_count;
 	r->timeout_s = req->lst_timeout_s;

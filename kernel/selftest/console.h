@@ -28,7 +28,7 @@ struct lstcon_req {
 	u64 bid;			/* BATCH, TEST */
 	u32 opc;			/* BATCH */
 	/* TEST */
-	u32 test, size, check, concur, loop;
+	u32 test, size, check, offset, concur, loop;
 	bool client;
 	u32 ndest;
 	u8 *dests;			/* a client's destination list (bulk) */

@@ -540,6 +540,7 @@ static int lstcon_test_rpcs(struct lnet *ln, struct lstcon_session *ses, struct 
 	r->test = t->t_def.lt_test;
 	r->size = t->t_def.lt_size;
 	r->check = t->t_def.lt_check;
+	r->offset = t->t_def.lt_offset;
 	r->concur = t->t_def.lt_concurrency;
 	r->client = false;
 	/* a server's loop: the client units it serves (it reserves buffers) */
@@ -566,7 +567,8 @@ static int lstcon_test_add(struct lnet *ln, struct lstcon_session *ses, struct l
 	struct lstcon_test t = {
 		.t_def = {
 			.lt_test = req->lst_test, .lt_size = req->lst_size,
-			.lt_check = req->lst_check, .lt_concurrency = req->lst_concurrency,
+			.lt_check = req->lst_check, .lt_offset = req->lst_offset,
+			.lt_concurrency = req->lst_concurrency,
 			.lt_count = req->lst_count,
 		},
 		.t_from = lstcon_group_find(ses, req->lst_from, NULL),

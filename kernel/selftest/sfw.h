@@ -60,7 +60,8 @@ struct sfw_unit {
 	bool u_starting;			/* in sfw_unit_next() */
 	u32 u_dest;				/* index in t_dests */
 	u32 u_done;				/* RPCs finished */
-	u8 *u_bulk;				/* brw: the pages, len bytes */
+	u8 *u_pages;				/* brw: offset + len bytes, */
+	u8 *u_bulk;				/* the bulk's len at offset */
 	struct srpc_client_rpc *u_rpc;		/* in flight, or NULL */
 };
 

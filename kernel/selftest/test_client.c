@@ -19,6 +19,19 @@ static u32 sfw_brw_len(const struct sfw_test *t)
 	return t->t_param.bulk.npg * LST_PAGE_SIZE;
 }
 
+/*
+ * Where a unit's buffer starts in its first page (lst's off=): Lustre
+ * takes the offset modulo the page. Only the client's memory moves: the
+ * bulk on the wire is the same len bytes, and the server lays them out
+ * from offset 0.
+ */
+static u32 sfw_brw_off(const struct sfw_test *t)
+{
+	if (srpc_test_param_kind(t->t_service, t->t_feats) == SRPC_PARAM_BULK_V1)
+		return t->t_param.bulk_v1.offset % LST_PAGE_SIZE;
+	return 0;
+}
+
 static u32 sfw_brw_op(const struct sfw_test *t, u32 *flags)
 {
 	if (srpc_test_param_kind(t->t_service, t->t_feats) == SRPC_PARAM_BULK_V1) {
@@ -38,7 +51,7 @@ static void sfw_unit_end(struct sfw_unit *u)
 	if (!list_empty(&u->u_pending))
 		list_del(&u->u_pending);
 	t->t_nunits--;
-	os_free(u->u_bulk);
+	os_free(u->u_pages);
 	os_free(u);
 	sfw_unit_ended(sp, t->t_batch);
 }
@@ -82,6 +95,7 @@ static void sfw_unit_rpc_done(struct srpc_client_rpc *rpc)
 		 (rep->body.ping_reply.magic != LST_PING_TEST_MAGIC ||
 		  rep->body.ping_reply.seq != rpc->cr_req.body.ping_reqst.seq))
 		sfw_unit_error(u, "bad ping reply", -EBADMSG);
+	/* the pattern as the server laid it out: pages from the bulk's start */
 	else if (op == LST_BRW_READ &&
 		 lst_brw_check(u->u_bulk, 0, rpc->cr_bulk_len, flags))
 		sfw_unit_error(u, "bulk data is corrupted", -EBADMSG);
@@ -197,12 +211,18 @@ static struct sfw_unit *sfw_unit_new(struct lnet_srpc *sp, struct sfw_test *t, u
 	if (t->t_service == SRPC_SVC_BRW) {
 		u32 flags, op = sfw_brw_op(t, &flags);
 
-		u->u_bulk = os_zalloc(sfw_brw_len(t));
-		if (!u->u_bulk) {
+		u->u_pages = os_zalloc_pages(sfw_brw_off(t) + sfw_brw_len(t));
+		if (!u->u_pages) {
 			os_free(u);
 			return NULL;
 		}
-		/* a write's pages never change: the pattern goes in once */
+		u->u_bulk = u->u_pages + sfw_brw_off(t);
+		/*
+		 * A write's pages never change: the pattern goes in once, on
+		 * the pages the server sees (from the bulk's start), which
+		 * Lustre's client misses with an offset: its CHECK_SIMPLE
+		 * marks its own pages, and the server reports EBADMSG.
+		 */
 		if (op == LST_BRW_WRITE)
 			lst_brw_fill(u->u_bulk, 0, sfw_brw_len(t), flags);
 	}

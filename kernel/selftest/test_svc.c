@@ -30,8 +30,13 @@ u32 sfw_test_param_check(u32 service, u32 feats, const union srpc_test_param *p)
 		return sfw_brw_check(p->bulk.opc, p->bulk.npg * LST_PAGE_SIZE,
 				     p->bulk.flags, feats);
 	case SRPC_PARAM_BULK_V1:
-		/* the offset is into the first page, in 8-byte words */
-		if (p->bulk_v1.offset % 8 || p->bulk_v1.offset >= LST_PAGE_SIZE)
+		/*
+		 * The offset into the first page (Lustre takes it modulo the
+		 * page), in 8-byte words; the bulk, offset included, fits in
+		 * 256 pages.
+		 */
+		if (p->bulk_v1.offset % 8 ||
+		    p->bulk_v1.offset % LST_PAGE_SIZE + (u64)p->bulk_v1.len > LST_BRW_MAX_LEN)
 			return EINVAL;
 		return sfw_brw_check(p->bulk_v1.opc, p->bulk_v1.len, p->bulk_v1.flags, feats);
 	default:

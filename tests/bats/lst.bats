@@ -86,6 +86,28 @@ field() {
 	done
 }
 
+# lst's off=: the client's buffer starts that far into its first page; the
+# pattern of CHECK_SIMPLE is on the pages as the server sees them, so that
+# neither side reports the data corrupt (Lustre's own client would)
+@test "selftest run write and read at an offset: no errors, the offset in the document" {
+	topo_2x1
+	for op in write read; do
+		run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T $op \
+			-z 12K -k simple -o 4088 -c 10 -n 2
+		[ "$status" -eq 0 ]
+		yaml_valid selftest-run
+		[ "$(yaml_get "d['selftest_run']['offset']")" = 4088 ]
+		[ "$(field 0 errors)" = 0 ]
+		[ "$(field 0 brw_errors)" = 0 ]
+		[ "$(field 1 bulk_${op}_bytes)" = $((10 * 2 * 12288)) ]
+	done
+	# the largest bulk at the largest offset: 256 pages
+	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T write \
+		-z $((1048576 - 4088)) -k full --offset 4088 -c 2
+	[ "$status" -eq 0 ]
+	[ "$(field 0 brw_errors)" = 0 ]
+}
+
 @test "selftest run from two clients to one server, and from a node to itself" {
 	topo_3hub
 	run --separate-stderr on 1 lnetctl selftest run -f "$A,$B" -t "$C" -T write -z 4K -c 7
@@ -142,7 +164,16 @@ field() {
 	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T write -z 1001
 	[[ "$stderr" == *"--size: '1001' is not a multiple of 8 bytes"* ]]
 	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -z 4K
-	[[ "$stderr" == *"--size and --check are for --test read and write, not ping"* ]]
+	[[ "$stderr" == *"--size, --check and --offset are for --test read and write, not ping"* ]]
+	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -o 8
+	[[ "$stderr" == *"--size, --check and --offset are for --test read and write, not ping"* ]]
+	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T read -o 8
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--offset: '8' with --size 1048576: offset and size must be at most 1048576 bytes in all (a bulk spans 256 pages at most)"* ]]
+	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T read -z 4K -o 12
+	[[ "$stderr" == *"--offset: '12' is not a multiple of 8 bytes"* ]]
+	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T read -z 4K -o 4096
+	[[ "$stderr" == *"invalid --offset '4096': expected an integer 0-4088"* ]]
 	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -c 0
 	[[ "$stderr" == *"--count 0 runs until --duration: give one"* ]]
 	run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -n 1025
@@ -201,7 +232,7 @@ lst_refused() {
 	on 1 lnetctl selftest batch add b1
 	on 1 lnetctl selftest test add --batch b1 --from clients --to servers ping
 	on 1 lnetctl selftest test add --batch b1 --from clients --to servers write \
-		--size 64K --check full --concurrency 2
+		--size 64K --check full --offset 8 --concurrency 2
 	run on 1 lnetctl selftest batch show b1
 	[ "$status" -eq 0 ]
 	yaml_valid selftest-batch
@@ -210,7 +241,7 @@ lst_refused() {
   running: false
   tests:
   - {test: ping, from: clients, to: servers, concurrency: 1, loop: 0}
-  - {test: write, from: clients, to: servers, size: 65536, check: full, concurrency: 2, loop: 0}"
+  - {test: write, from: clients, to: servers, size: 65536, check: full, offset: 8, concurrency: 2, loop: 0}"
 	on 1 lnetctl selftest batch run b1
 	run on 1 lnetctl selftest batch query b1
 	[ "$status" -eq 0 ]
@@ -314,12 +345,16 @@ lst_refused() {
 		selftest test add -f g1 -t g1 ping
 	lst_refused 2 "lnetctl selftest test add: --test: 'copy' is not one of ping, read, write" \
 		selftest test add -b b1 -f g1 -t g1 copy
-	lst_refused 2 "lnetctl selftest test add: --size and --check are for the test read and write, not ping" \
+	lst_refused 2 "lnetctl selftest test add: --size, --check and --offset are for the test read and write, not ping" \
 		selftest test add -b b1 -f g1 -t g1 ping --size 4K
 	lst_refused 2 "lnetctl selftest test add: --size: '1001' is not a multiple of 8 bytes" \
 		selftest test add -b b1 -f g1 -t g1 write --size 1001
 	lst_refused 2 "lnetctl selftest test add: --check: 'most' is not one of none, simple, full" \
 		selftest test add -b b1 -f g1 -t g1 read --check most
+	lst_refused 2 "lnetctl selftest test add: --offset: '1024' with --size 1048576: offset and size must be at most 1048576 bytes in all (a bulk spans 256 pages at most)" \
+		selftest test add -b b1 -f g1 -t g1 write --offset 1024
+	lst_refused 2 "lnetctl selftest test add: invalid --offset '-8': expected an integer 0-4088" \
+		selftest test add -b b1 -f g1 -t g1 write --size 4K --offset -8
 	lst_refused 2 "lnetctl selftest stat: invalid --delay '0': expected an integer 1-3600" \
 		selftest stat g1 --delay 0
 }

@@ -319,11 +319,10 @@ static void test_ping(void **state)
 	assert_true(s2.lnet.recv_count >= 23);
 }
 
-/* brw @op of @len with @check from node 0 to node 1, @loop x @concur. */
-static void run_brw(u16 op, u16 check, u32 len, u32 loop, u32 concur,
-		    struct srpc_stat_reply *s0, struct srpc_stat_reply *s1)
+/* brw @p from node 0 to node 1, @loop x @concur. */
+static void run_brw_param(union srpc_test_param p, u32 loop, u32 concur,
+			  struct srpc_stat_reply *s0, struct srpc_stat_reply *s1)
 {
-	union srpc_test_param p = brw(op, check, len);
 	int to = 1;
 
 	session_all();
@@ -333,6 +332,13 @@ static void run_brw(u16 op, u16 check, u32 len, u32 loop, u32 concur,
 	wait_idle(0);
 	assert_int_equal(stat(0, s0), 0);
 	assert_int_equal(stat(1, s1), 0);
+}
+
+/* brw @op of @len with @check from node 0 to node 1, @loop x @concur. */
+static void run_brw(u16 op, u16 check, u32 len, u32 loop, u32 concur,
+		    struct srpc_stat_reply *s0, struct srpc_stat_reply *s1)
+{
+	run_brw_param(brw(op, check, len), loop, concur, s0, s1);
 }
 
 static void test_brw_write_full(void **state)
@@ -370,6 +376,51 @@ static void test_brw_check_modes(void **state)
 			for (int n = 0; n < NNODES; n++)
 				assert_int_equal(rmsn(n, sid_main(), &rep), 0);
 		}
+}
+
+/*
+ * lst's off=: the client's buffer starts @offset into its first page (an
+ * offset past the page counts modulo the page, as in Lustre). SIMPLE marks
+ * the first and last word of each page of the bulk as the server lays it
+ * out, from the bulk's start: marking the client's own pages (Lustre's
+ * way) would leave the server's words unmarked (a write's EBADMSG) and
+ * look where the server wrote nothing (a read's corruption).
+ */
+static void test_brw_offset(void **state)
+{
+	static const u32 offsets[] = { 8, 4088, LST_PAGE_SIZE + 16 };
+	static const u16 checks[] = { LST_BRW_CHECK_SIMPLE, LST_BRW_CHECK_FULL };
+	struct srpc_stat_reply s0, s1;
+	struct srpc_msg rep;
+	u8 *pages = os_zalloc_pages(10);
+
+	assert_non_null(pages);
+	assert_int_equal((uintptr_t)pages % 4096, 0);
+	os_free(pages);
+	for (u32 i = 0; i < 3; i++)
+		for (u32 c = 0; c < 2; c++)
+			for (u16 op = LST_BRW_READ; op <= LST_BRW_WRITE; op++) {
+				union srpc_test_param p = brw(op, checks[c], 3 * LST_PAGE_SIZE);
+
+				p.bulk_v1.offset = offsets[i];
+				run_brw_param(p, 3, 2, &s0, &s1);
+				assert_int_equal(s0.fw.brw_errors, 0);
+				assert_int_equal(s1.rpc.rpcs_dropped, 0);
+				for (int n = 0; n < NNODES; n++)
+					assert_int_equal(rmsn(n, sid_main(), &rep), 0);
+			}
+	/* the largest bulk at the largest offset: 256 pages */
+	{
+		union srpc_test_param p = brw(LST_BRW_WRITE, LST_BRW_CHECK_SIMPLE,
+					      LST_BRW_MAX_LEN - 4088);
+
+		p.bulk_v1.offset = 4088;
+		run_brw_param(p, 2, 1, &s0, &s1);
+		assert_int_equal(s0.fw.brw_errors, 0);
+		/* the writes above too: 3 offsets x 2 checks x 6 RPCs of 3 pages */
+		assert_int_equal(s1.rpc.bulk_get, 3ULL * 2 * 6 * 3 * LST_PAGE_SIZE +
+				 2ULL * (LST_BRW_MAX_LEN - 4088));
+	}
 }
 
 /* A flipped byte: the server finds it in a write, the client in a read. */
@@ -461,7 +512,14 @@ static void test_bad_tests(void **state)
 	union srpc_test_param big = brw(LST_BRW_WRITE, LST_BRW_CHECK_FULL, LST_BRW_MAX_LEN + 8);
 	union srpc_test_param op = brw(3, LST_BRW_CHECK_FULL, 4096);
 	union srpc_test_param chk = brw(LST_BRW_READ, 5, 4096);
+	union srpc_test_param odd = brw(LST_BRW_READ, LST_BRW_CHECK_FULL, 4096);
+	union srpc_test_param over = brw(LST_BRW_READ, LST_BRW_CHECK_FULL, LST_BRW_MAX_LEN);
+	union srpc_test_param wrap = brw(LST_BRW_READ, LST_BRW_CHECK_FULL, LST_BRW_MAX_LEN - 8);
 	int to = 1;
+
+	odd.bulk_v1.offset = 4;			/* not in 8-byte words */
+	over.bulk_v1.offset = 8;		/* 257 pages */
+	wrap.bulk_v1.offset = 2 * LST_PAGE_SIZE + 8;	/* 8 into its page: 256 */
 
 	assert_int_equal(add_test(1, SRPC_SVC_PING, false, 1, 1, NULL, 0, NULL), ENOENT);
 	session_all();
@@ -474,6 +532,8 @@ static void test_bad_tests(void **state)
 	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &big), EINVAL);
 	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &op), EINVAL);
 	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &chk), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &odd), EINVAL);
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &over), EINVAL);
 	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), ENOENT);	/* no batch 7 */
 	/* a batch that runs takes no test */
 	assert_int_equal(add_test(0, SRPC_SVC_PING, true, ~0U, 1, &to, 1, NULL), 0);
@@ -483,6 +543,8 @@ static void test_bad_tests(void **state)
 	assert_int_equal(add_test(0, SRPC_SVC_PING, true, 1, 1, &to, 1, NULL), EBUSY);
 	assert_int_equal(batch(0, LST_BATCH_STOP, 0, NULL), 0);
 	wait_idle(0);
+	/* an offset past the page counts modulo the page (Lustre's): 256 pages */
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 1, 1, &to, 1, &wrap), 0);
 }
 
 /* --- the console (IOC_LNET_LST) on node 0 ---------------------------------------------- */
@@ -667,7 +729,28 @@ static void test_model_checks(void **state)
 	req->lst_concurrency = 1;
 	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
 	assert_int_equal(bad.field, LNET_LST_FIELD_SIZE);
+	req->lst_size = LNET_LST_MAX_SIZE;
+	req->lst_offset = 8;		/* 257 pages */
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_OFFSET);
 	req->lst_size = 4096;
+	req->lst_offset = 4092;		/* not in 8-byte words */
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_OFFSET);
+	req->lst_offset = LNET_LST_MAX_OFFSET + 8;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_OFFSET);
+	req->lst_offset = LNET_LST_MAX_OFFSET;
+	assert_int_equal(lnet_lst_check(req, &bad), 0);
+	req->lst_test = LNET_LST_TEST_ping;	/* ping has no bulk */
+	req->lst_size = 0;
+	req->lst_check = 0;
+	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
+	assert_int_equal(bad.field, LNET_LST_FIELD_OFFSET);
+	req->lst_test = LNET_LST_TEST_write;
+	req->lst_size = 4096;
+	req->lst_check = LNET_LST_CHECK_full;
+	req->lst_offset = 0;
 	req->lst_count = LNET_LST_MAX_COUNT + 1;
 	assert_int_equal(lnet_lst_check(req, &bad), -EINVAL);
 	assert_int_equal(bad.field, LNET_LST_FIELD_COUNT);
@@ -778,6 +861,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_brw_write_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_brw_read_simple, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_brw_check_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_brw_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_brw_corrupt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_node_leaves, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_timeout, setup, teardown),

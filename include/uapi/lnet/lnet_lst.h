@@ -11,7 +11,12 @@
  *   LNET_LST_OP_START. In: lst_test (enum lnet_lst_test), lst_size (brw
  *   bytes per RPC, LNET_LST_MIN_SIZE..LNET_LST_MAX_SIZE, a multiple of 8;
  *   0 for ping), lst_check (enum lnet_lst_check, brw only; 0 for ping),
- *   lst_concurrency (units per client and server pair,
+ *   lst_offset (brw only, 0 for ping: where the client's buffer starts in
+ *   its first page, 0..LNET_LST_MAX_OFFSET, a multiple of 8, lst_offset +
+ *   lst_size at most LNET_LST_MAX_SIZE: as Lustre's, a bulk spans 256
+ *   pages at most; CHECK_SIMPLE marks the first and last word of each
+ *   page of the bulk as the server sees it, from offset 0, so that every
+ *   server checks what it was sent), lst_concurrency (units per client and server pair,
  *   1..LNET_LST_MAX_CONCURRENCY), lst_count (RPCs per unit,
  *   1..LNET_LST_MAX_COUNT; 0 = until LNET_LST_OP_END), lst_timeout_s (each
  *   RPC, 1..LNET_LST_MAX_TIMEOUT_S), lst_nfrom + lst_nto NIDs in
@@ -79,7 +84,7 @@
  *   lst_tests, lst_running (1 from RUN until STOP, or a QUERY found no
  *   test active). Errors: ENOENT.
  *   LNET_LST_OP_TEST_ADD. In: lst_name (the batch), lst_from and lst_to
- *   (groups), lst_test, lst_size, lst_check, lst_concurrency, lst_count
+ *   (groups), lst_test, lst_size, lst_check, lst_offset, lst_concurrency, lst_count
  *   (RPCs per unit, 0..LNET_LST_MAX_COUNT, 0 = until BATCH_STOP), with
  *   START's ranges. TEST to the lst_to nodes (servers), then to the
  *   lst_from nodes (clients: each unit sends to every lst_to node). Out:
@@ -108,6 +113,7 @@
 /* Ranges (decimal: lnetctl's help shows them). */
 #define LNET_LST_MIN_SIZE		8
 #define LNET_LST_MAX_SIZE		1048576
+#define LNET_LST_MAX_OFFSET		4088	/* into the first 4 KiB page */
 #define LNET_LST_MAX_CONCURRENCY	1024
 #define LNET_LST_MAX_COUNT		1000000000
 #define LNET_LST_MAX_TIMEOUT_S		3600
@@ -188,7 +194,7 @@ struct lnet_ioc_lst_test {
 	__u32 lt_test;				/* enum lnet_lst_test */
 	__u32 lt_size, lt_check;		/* 0 for ping */
 	__u32 lt_concurrency, lt_count;		/* count 0: until stopped */
-	__u32 lt_pad;
+	__u32 lt_offset;			/* brw: into the first page */
 	char lt_from[LNET_LST_NAME_LEN];	/* groups: clients */
 	char lt_to[LNET_LST_NAME_LEN];		/* servers */
 };
@@ -216,7 +222,8 @@ struct lnet_ioc_lst {
 	struct lnet_nid lst_nids[LNET_LST_MAX_NODES];	/* in (START) */
 	struct lnet_ioc_lst_node lst_nodes[LNET_LST_MAX_NODES];	/* out */
 	struct lnet_ioc_lst_test lst_tests[LNET_LST_MAX_TESTS];	/* out */
-	__u32 lst_reserved[4];
+	__u32 lst_offset;			/* in (START, TEST_ADD) */
+	__u32 lst_reserved[3];
 };
 
 #define IOC_LNET_LST	_IOWR(LNET_IOC_TYPE, 160, struct lnet_ioc_lst)
