@@ -387,9 +387,15 @@ static int lnet_monitor_main(void *arg)
 		}
 		if (dp->dp_monitor_stop)
 			break;
-		/* selftest units queued meanwhile: another turn at once */
-		if (lnet_srpc_pending(ln))
+		/*
+		 * Selftest units queued meanwhile: another turn at once, but
+		 * the others first (a unit whose RPCs end inside their send,
+		 * to this node itself, would keep every other thread out).
+		 */
+		if (lnet_srpc_pending(ln)) {
+			os_mutex_yield(&ln->ln_api_mutex);
 			continue;
+		}
 		/*
 		 * Its own condition, not dp_cond (broadcast by every finalize):
 		 * woken by a push or by stop, else once a tick.

@@ -119,6 +119,14 @@ field() {
 	run --separate-stderr on 2 lnetctl selftest run -f "$B" -t "$B,$C" -c 5
 	[ "$status" -eq 0 ]
 	[ "$(field 0 errors)" = 0 ]
+	# until stopped, 16 units to itself: their RPCs end inside their send,
+	# and the node must still answer the console and node 3
+	run --separate-stderr on 1 lnetctl selftest run -f "$B" -t "$B,$C" -T write -z 64K \
+		-n 16 -c 0 -d 2
+	[ "$status" -eq 0 ]
+	[ "$(yaml_get "[n['status'] for n in d['selftest_run']['nodes']]")" = "['ok', 'ok', 'ok']" ]
+	[ "$(field 0 errors)" = 0 ]
+	[ "$(yaml_get "d['selftest_run']['nodes'][2]['bulk_write_bytes'] > 0")" = True ]
 }
 
 # lnetd only: the node leaves by SIGKILL of its lnetd (topo_kill)

@@ -623,6 +623,35 @@ static void test_console_runs(void **state)
 	}
 }
 
+/*
+ * A node that is client and server of one run (lst lets a node be in
+ * both groups): its own units load its server while the console's
+ * framework RPCs (STAT, STOP) must still be answered.
+ */
+static void test_console_self(void **state)
+{
+	struct lnet_ioc_lst *req = lst_req(LNET_LST_TEST_write, 65536, LNET_LST_CHECK_full, 0);
+
+	req->lst_concurrency = 16;
+	req->lst_nids[0] = memlnd_nid(nid_str[1]);
+	req->lst_nids[1] = memlnd_nid(nid_str[1]);
+	req->lst_nids[2] = memlnd_nid(nid_str[2]);
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_START), 0);
+	for (int k = 0; k < 5; k++) {
+		memlnd_sleep_ms(100);
+		assert_int_equal(lst_ioc(req, LNET_LST_OP_STAT), 0);
+		for (int i = 0; i < 3; i++)
+			assert_int_equal(req->lst_nodes[i].ln_status, 0);
+		assert_int_equal(req->lst_active, 1);
+	}
+	assert_int_equal(lst_ioc(req, LNET_LST_OP_END), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(req->lst_nodes[i].ln_status, 0);
+	assert_int_equal(req->lst_nodes[0].ln_brw_errors, 0);
+	assert_true(req->lst_nodes[1].ln_bulk_get > 0);
+	assert_true(req->lst_nodes[2].ln_bulk_get > 0);
+}
+
 static void test_console_errors(void **state)
 {
 	struct lnet_ioc_lst *req = lst_req(LNET_LST_TEST_read, 4096, LNET_LST_CHECK_simple, 1);
@@ -868,6 +897,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reserve, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_tests, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_console_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_console_self, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_console_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model_checks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model_ops, setup, teardown),
