@@ -388,12 +388,15 @@ static int lnet_monitor_main(void *arg)
 		if (dp->dp_monitor_stop)
 			break;
 		/*
-		 * Selftest units queued meanwhile: another turn at once, but
-		 * the others first (a unit whose RPCs end inside their send,
-		 * to this node itself, would keep every other thread out).
+		 * Selftest units queued meanwhile: another turn soon, but the
+		 * mutex released first for a while (units whose RPCs end
+		 * inside their send, to this node itself, would otherwise keep
+		 * every other thread out: a mutex has no queue, and a release
+		 * and take again at once wins over the waiters woken).
 		 */
 		if (lnet_srpc_pending(ln)) {
-			os_mutex_yield(&ln->ln_api_mutex);
+			os_cond_wait(&dp->dp_monitor_cond, &ln->ln_api_mutex,
+				     os_now_ns() + LNET_MONITOR_SRPC_TURN_NS);
 			continue;
 		}
 		/*

@@ -20,6 +20,8 @@
 #define LNET_PUSHQ_MAX			64
 /* How often the monitor looks at timeouts and recovery (ns). */
 #define LNET_MONITOR_TICK_NS		100000000ULL
+/* a turn of selftest units queued by the last one waits this long (1 ms) */
+#define LNET_MONITOR_SRPC_TURN_NS	1000000ULL
 
 /*
  * monitor.c: is @msg a recovery ping? It tests one path: a resend on

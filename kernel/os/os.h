@@ -141,12 +141,6 @@ int os_thread_start(struct os_thread *t, int (*fn)(void *), void *arg,
 void os_thread_join(struct os_thread *t);
 /* Is the calling thread @t (started, not joined)? */
 bool os_thread_is_current(const struct os_thread *t);
-/*
- * Let the threads waiting for @m, which the caller holds, take it before
- * the caller holds it again: for a loop that has more work at once and
- * must not keep the others out meanwhile.
- */
-void os_mutex_yield(struct os_mutex *m);
 
 /* Random bytes that need not be secret (incarnations, cookies). */
 u64 os_random_u64(void);

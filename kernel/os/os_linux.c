@@ -293,14 +293,6 @@ bool os_thread_is_current(const struct os_thread *t)
 	return t->started && t->task == current;
 }
 
-/* A waiter that keeps losing the mutex gets it handed off (mutex.c). */
-void os_mutex_yield(struct os_mutex *m)
-{
-	os_mutex_unlock(m);
-	cond_resched();
-	os_mutex_lock(m);
-}
-
 u64 os_random_u64(void)
 {
 	return get_random_u64();

@@ -4,7 +4,6 @@
  * and non-secret random numbers.
  */
 #include <fcntl.h>
-#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/random.h>
@@ -88,14 +87,6 @@ void os_thread_join(struct os_thread *t)
 bool os_thread_is_current(const struct os_thread *t)
 {
 	return t->started && pthread_equal(t->t, pthread_self());
-}
-
-/* The woken waiter runs while this thread gives up its CPU. */
-void os_mutex_yield(struct os_mutex *m)
-{
-	os_mutex_unlock(m);
-	sched_yield();
-	os_mutex_lock(m);
 }
 
 u64 os_random_u64(void)

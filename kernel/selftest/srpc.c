@@ -76,6 +76,10 @@ static u32 *srpc_reply_status(struct srpc_msg *m)
 
 static void srpc_server_free(struct srpc_server_rpc *rpc)
 {
+	if (rpc->sr_bulk_md) {
+		rpc->sr_free_wanted = true;	/* freed by the bulk's last event */
+		return;
+	}
 	list_del(&rpc->sr_list);
 	os_free(rpc->sr_bulk);
 	os_free(rpc);
@@ -148,6 +152,12 @@ static void srpc_bulk_event(struct lnet *ln, struct lnet_event *ev)
 	if (!ev->unlinked)
 		return;
 	sp->sp_live_mds--;
+	rpc->sr_bulk_md = false;
+	if (rpc->sr_free_wanted) {
+		srpc_server_free(rpc);
+		srpc_maybe_free(sp);
+		return;
+	}
 	if (rpc->sr_bulk_live) {
 		rpc->sr_bulk_live = false;
 		rpc->sr_bulk_done(rpc, ev->type == LNET_EVENT_UNLINK ? -ECANCELED : status);
@@ -173,6 +183,7 @@ int srpc_server_bulk(struct srpc_server_rpc *rpc, u64 bulkid, bool sink)
 		return rc;
 	sp->sp_live_mds++;
 	rpc->sr_bulk_live = true;
+	rpc->sr_bulk_md = true;
 	if (sink)
 		rc = lnet_get(ln, NULL, rpc->sr_bulk_mdh, &rpc->sr_peer, rpc->sr_peer_pid,
 			      SRPC_RDMA_PORTAL, bulkid, 0, rpc->sr_bulk_len);

@@ -58,6 +58,13 @@ struct srpc_server_rpc {
 	u32 sr_bulk_len;
 	struct lnet_handle_md sr_bulk_mdh;
 	bool sr_bulk_live;
+	/*
+	 * The bulk MD exists (until its unlinked event): a failed bulk is
+	 * answered at once, while a message may still hold the MD; the RPC
+	 * then stays until that event (sr_free_wanted), which carries it.
+	 */
+	bool sr_bulk_md;
+	bool sr_free_wanted;
 	/* called with the bulk's status; sets sr_reply */
 	void (*sr_bulk_done)(struct srpc_server_rpc *rpc, int status);
 	void *sr_priv;				/* the service's */
