@@ -16,8 +16,8 @@
  *   lst_size at most LNET_LST_MAX_SIZE: as Lustre's, a bulk spans 256
  *   pages at most; CHECK_SIMPLE marks the first and last word of each
  *   page of the bulk as the server sees it, from offset 0, so that every
- *   server checks what it was sent), lst_concurrency (units per client and server pair,
- *   1..LNET_LST_MAX_CONCURRENCY), lst_count (RPCs per unit,
+ *   server checks what it was sent), lst_concurrency (units per client
+ *   and server pair, 1..LNET_LST_MAX_CONCURRENCY), lst_count (RPCs per unit,
  *   1..LNET_LST_MAX_COUNT; 0 = until LNET_LST_OP_END), lst_timeout_s (each
  *   RPC, 1..LNET_LST_MAX_TIMEOUT_S), lst_nfrom + lst_nto NIDs in
  *   lst_nids (clients first; 1..LNET_LST_MAX_NODES in all, at least one
@@ -84,8 +84,8 @@
  *   lst_tests, lst_running (1 from RUN until STOP, or a QUERY found no
  *   test active). Errors: ENOENT.
  *   LNET_LST_OP_TEST_ADD. In: lst_name (the batch), lst_from and lst_to
- *   (groups), lst_test, lst_size, lst_check, lst_offset, lst_concurrency, lst_count
- *   (RPCs per unit, 0..LNET_LST_MAX_COUNT, 0 = until BATCH_STOP), with
+ *   (groups), lst_test, lst_size, lst_check, lst_offset, lst_concurrency,
+ *   lst_count (RPCs per unit, 0..LNET_LST_MAX_COUNT, 0 = until BATCH_STOP), with
  *   START's ranges. TEST to the lst_to nodes (servers), then to the
  *   lst_from nodes (clients: each unit sends to every lst_to node). Out:
  *   lst_nnodes, lst_nids, lst_nodes[i] of the nodes that failed (the
