@@ -69,8 +69,8 @@ bool child_ok(pid_t pid);
 /* Stream @amount MiB (stream) or do @amount SMALL-byte ping-pongs along
  * @path; the seconds it took. */
 double tcp_run(const struct tcp_path *path, bool stream, long long amount);
-/* The best MB/s of REPEAT raw TCP streams of @mib MiB over @tcp. */
-double tcp_mbs(const struct tcp_path *tcp, long mib);
+/* The best MB/s of @runs raw TCP streams of @mib MiB over @tcp. */
+double tcp_mbs(const struct tcp_path *tcp, long mib, int runs);
 /*
  * The comparisons, each printed as one line with its ratio, @target and
  * PASS/MISS. bench_throughput: 1 MiB PUTs (@conc in flight) from @from to

@@ -214,6 +214,8 @@ int cfg_show_selftest(const struct lnet_ioc_selftest *req, FILE *out, struct cfg
 	kv_nid(&w, "target", &req->sft_target);
 	yemit_kv_u64(&w, "size", req->sft_size);
 	yemit_kv_u64(&w, "count", req->sft_count);
+	yemit_kv_str(&w, "check", cfg_lst_check_name(req->sft_check ? req->sft_check :
+							 LNET_LST_CHECK_full));
 	yemit_kv_u64(&w, "ok", req->sft_ok);
 	yemit_kv_u64(&w, "failed", req->sft_failed);
 	yemit_kv_u64(&w, "corrupt", req->sft_corrupt);

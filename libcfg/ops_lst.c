@@ -39,6 +39,21 @@ static const char *const lst_checks[] = {
 #undef LST_CHECK_NAME
 };
 
+static const char *lst_name(const char *const *names, size_t n, uint32_t v)
+{
+	return v < n && names[v] ? names[v] : "?";
+}
+
+const char *cfg_lst_test_name(uint32_t test)
+{
+	return lst_name(lst_tests, sizeof(lst_tests) / sizeof(lst_tests[0]), test);
+}
+
+const char *cfg_lst_check_name(uint32_t check)
+{
+	return lst_name(lst_checks, sizeof(lst_checks) / sizeof(lst_checks[0]), check);
+}
+
 int cfg_lst_test_parse(const char *s, uint32_t *test, struct cfg_err *err)
 {
 	for (uint32_t i = 1; i < sizeof(lst_tests) / sizeof(lst_tests[0]); i++)
@@ -157,10 +172,10 @@ int cfg_show_lst(const struct lnet_ioc_lst *start, const struct lnet_ioc_lst *ba
 
 	yemit_map_start(&w);
 	yemit_key_map(&w, "selftest_run");
-	yemit_kv_str(&w, "test", lst_tests[start->lst_test]);
+	yemit_kv_str(&w, "test", cfg_lst_test_name(start->lst_test));
 	if (start->lst_test != LNET_LST_TEST_ping) {
 		yemit_kv_u64(&w, "size", start->lst_size);
-		yemit_kv_str(&w, "check", lst_checks[start->lst_check]);
+		yemit_kv_str(&w, "check", cfg_lst_check_name(start->lst_check));
 		yemit_kv_u64(&w, "offset", start->lst_offset);
 	}
 	yemit_kv_u64(&w, "concurrency", start->lst_concurrency);

@@ -41,18 +41,6 @@ static const char *const lst_states[] = {
 #undef LST_STATE_NAME
 };
 
-static const char *const lst_test_names[] = {
-#define LST_TEST_NAME(n, v) [v] = #n,
-	LNET_LST_TESTS(LST_TEST_NAME)
-#undef LST_TEST_NAME
-};
-
-static const char *const lst_check_names[] = {
-#define LST_CHECK_NAME(n, v) [v] = #n,
-	LNET_LST_CHECKS(LST_CHECK_NAME)
-#undef LST_CHECK_NAME
-};
-
 int cfg_lst_name_parse(const char *what, const char *s, char *name, struct cfg_err *err)
 {
 	memset(name, 0, LNET_LST_NAME_LEN);
@@ -284,14 +272,12 @@ static void lst_group_doc(struct yemit *w, const struct lnet_ioc_lst *g)
 static void lst_test_doc(struct yemit *w, const struct lnet_ioc_lst_test *t)
 {
 	yemit_map_start(w);
-	yemit_kv_str(w, "test", t->lt_test < 4 && lst_test_names[t->lt_test] ?
-		     lst_test_names[t->lt_test] : "?");
+	yemit_kv_str(w, "test", cfg_lst_test_name(t->lt_test));
 	yemit_kv_str(w, "from", t->lt_from);
 	yemit_kv_str(w, "to", t->lt_to);
 	if (t->lt_test != LNET_LST_TEST_ping) {
 		yemit_kv_u64(w, "size", t->lt_size);
-		yemit_kv_str(w, "check", t->lt_check < 4 && lst_check_names[t->lt_check] ?
-			     lst_check_names[t->lt_check] : "?");
+		yemit_kv_str(w, "check", cfg_lst_check_name(t->lt_check));
 		yemit_kv_u64(w, "offset", t->lt_offset);
 	}
 	yemit_kv_u64(w, "concurrency", t->lt_concurrency);

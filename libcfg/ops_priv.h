@@ -117,6 +117,10 @@ struct cfg_routing {
 	struct cfg_loc loc, buffers_loc;
 };
 
+/* The names of LNET_LST_TESTS and LNET_LST_CHECKS values ("?" for others). */
+const char *cfg_lst_test_name(uint32_t test);
+const char *cfg_lst_check_name(uint32_t check);
+
 int cfg_routing_get(struct cfg_handle *h, struct cfg_routing *out, struct cfg_err *err);
 /*
  * Partition @cpt's router buffer pools and the routing state

@@ -28,7 +28,7 @@ const struct lnetctl_opt lnetctl_discover_opts[] = {
 	{ NULL }
 };
 
-enum { ST_COUNT, ST_SIZE, ST_SOURCE, ST_CONCURRENCY, ST_TIMEOUT };
+enum { ST_COUNT, ST_SIZE, ST_SOURCE, ST_CONCURRENCY, ST_TIMEOUT, ST_CHECK };
 
 #define ST_COUNT_DEF		100
 #define ST_CONCURRENCY_DEF	8
@@ -50,6 +50,10 @@ static const struct lnetctl_opt selftest_opts[] = {
 			 "seconds one message may take before it counts failed, 1-"
 			 LNETCTL_STR(CFG_SELFTEST_TIMEOUT_MAX)
 			 " (default " LNETCTL_STR(CFG_SELFTEST_TIMEOUT_DEF) ")", .values = LNETCTL_VALUES_TYPED },
+	[ST_CHECK] = { "check", 'k', LNETCTL_VALUE,
+		       "how the bytes are checked: none (the length only), simple (both ends of "
+		       "each 4 KiB) or full (every byte, the default)",
+		       .values = LNETCTL_VALUES_TYPED },
 	{ NULL }
 };
 
@@ -156,7 +160,8 @@ static int selftest_args(const struct lnetctl_args *a, struct lnet_ioc_selftest 
 	     cfg_parse_arg_u32("--concurrency", a->val[ST_CONCURRENCY], 1,
 			       LNET_SELFTEST_MAX_CONCURRENCY, &req->sft_concurrency, err)) ||
 	    (a->val[ST_TIMEOUT] && cfg_parse_arg_u32("--timeout", a->val[ST_TIMEOUT], 1,
-						     CFG_SELFTEST_TIMEOUT_MAX, &timeout, err)))
+						     CFG_SELFTEST_TIMEOUT_MAX, &timeout, err)) ||
+	    (a->val[ST_CHECK] && cfg_lst_check_parse(a->val[ST_CHECK], &req->sft_check, err)))
 		return -EINVAL;
 	req->sft_timeout_ms = timeout * 1000;
 	return 0;
@@ -196,7 +201,7 @@ const struct lnetctl_cmd lnetctl_selftest_cmds[] = {
 	  "PUT pattern data to NID's selftest portal, each ACKed; prints the counts",
 	  "NID" },
 	{ "get", selftest_get, NULL, selftest_opts,
-	  "GET pattern data from NID's selftest portal and check every byte", "NID" },
+	  "GET pattern data from NID's selftest portal and check it; prints the counts", "NID" },
 	{ "run", lnetctl_selftest_run, NULL, lnetctl_selftest_run_opts,
 	  "run Lustre's lnet_selftest ping, read or write from --from nodes to --to nodes;"
 	  " rates and errors per node" },

@@ -798,7 +798,7 @@ static bool lnet_selftest_reserved_zero(const void *buf)
 {
 	const struct lnet_ioc_selftest *st = buf;
 
-	return !st->sft_pad && !st->sft_pad2 &&
+	return !st->sft_pad2 &&
 	       lnet_u32s_zero(st->sft_reserved, LNET_ARRAY_SIZE(st->sft_reserved));
 }
 
@@ -894,7 +894,8 @@ static int lnet_ioc_selftest(struct lnet *ln, unsigned int cmd, void *buf, u32 l
 	    st->sft_size > LNET_SELFTEST_MAX_SIZE ||
 	    !st->sft_count || st->sft_count > LNET_SELFTEST_MAX_COUNT ||
 	    !st->sft_concurrency || st->sft_concurrency > LNET_SELFTEST_MAX_CONCURRENCY ||
-	    !st->sft_timeout_ms || st->sft_timeout_ms > LNET_SELFTEST_MAX_TIMEOUT_MS)
+	    !st->sft_timeout_ms || st->sft_timeout_ms > LNET_SELFTEST_MAX_TIMEOUT_MS ||
+	    st->sft_check > LNET_LST_CHECK_full)
 		return -EINVAL;
 	rc = lnet_ioc_nid_check(&st->sft_target, false);
 	if (!rc)

@@ -113,12 +113,17 @@ bool lnet_md_usable(const struct lnet_libmd *md);
 void lnet_md_attach_msg(struct lnet_libmd *md, struct lnet_msg *msg);
 /* The message's last use of its MD: reference dropped, MD freed if done. */
 void lnet_md_detach_msg(struct lnet *ln, struct lnet_msg *msg);
+/* A reference to @md dropped (taken by a message): MD freed if done. */
+void lnet_md_release(struct lnet *ln, struct lnet_libmd *md);
 /*
  * Deliver msg->msg_ev (type and status set by the caller) to the handler
  * of msg->msg_md; @last: the message's final event (so it may be the
  * MD's last, with ev.unlinked set).
  */
 void lnet_md_deliver(struct lnet *ln, struct lnet_msg *msg, bool last);
+/* The same for an event held apart from its message, which still holds @md. */
+void lnet_md_deliver_ev(struct lnet *ln, struct lnet_libmd *md, struct lnet_event *ev,
+			bool last);
 void lnet_mds_destroy(struct lnet *ln);
 
 /* me.c */

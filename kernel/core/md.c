@@ -165,13 +165,8 @@ void lnet_md_attach_msg(struct lnet_libmd *md, struct lnet_msg *msg)
 		md->md_threshold--;
 }
 
-void lnet_md_detach_msg(struct lnet *ln, struct lnet_msg *msg)
+void lnet_md_release(struct lnet *ln, struct lnet_libmd *md)
 {
-	struct lnet_libmd *md = msg->msg_md;
-
-	if (!md)
-		return;
-	msg->msg_md = NULL;
 	if (--md->md_refcount)
 		return;
 	if (md->md_unlinking)
@@ -180,13 +175,25 @@ void lnet_md_detach_msg(struct lnet *ln, struct lnet_msg *msg)
 		lnet_md_free(ln, md);
 }
 
-void lnet_md_deliver(struct lnet *ln, struct lnet_msg *msg, bool last)
+void lnet_md_detach_msg(struct lnet *ln, struct lnet_msg *msg)
 {
 	struct lnet_libmd *md = msg->msg_md;
-	struct lnet_event *ev = &msg->msg_ev;
 
 	if (!md)
 		return;
+	msg->msg_md = NULL;
+	lnet_md_release(ln, md);
+}
+
+void lnet_md_deliver(struct lnet *ln, struct lnet_msg *msg, bool last)
+{
+	if (msg->msg_md)
+		lnet_md_deliver_ev(ln, msg->msg_md, &msg->msg_ev, last);
+}
+
+void lnet_md_deliver_ev(struct lnet *ln, struct lnet_libmd *md, struct lnet_event *ev,
+			bool last)
+{
 	lnet_md_event_fill(md, ev);
 	/* auto-unlink: threshold used up and this message is the last one */
 	ev->unlinked = last && md->md_refcount == 1 && !md->md_threshold &&

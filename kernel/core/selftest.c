@@ -61,6 +61,7 @@ struct lnet_selftest_slot {
 	struct lnet_handle_md sl_mdh;
 	u8 *sl_buf;				/* GET: the sink; PUT: NULL */
 	u32 sl_size;
+	u32 sl_check;				/* enum lnet_lst_check */
 	u64 sl_deadline_ns;
 	bool sl_done;				/* its outcome is counted */
 	bool sl_unlinking;			/* lnet_md_unlink() was called */
@@ -68,11 +69,35 @@ struct lnet_selftest_slot {
 
 static const struct lnet_nid lnet_selftest_any;	/* match any NID */
 
-/* Do @len bytes at @buf hold the pattern from byte 0? */
+/* Do the @len bytes at @buf hold the pattern from byte 0, as far as @check looks? */
 static bool lnet_selftest_bytes_ok(const struct lnet_selftest *svc, const u8 *buf,
-				   u32 len)
+				   u32 len, u32 check)
 {
-	return !memcmp(buf, svc->st_pattern, len);
+	const u8 *pat = svc->st_pattern;
+	u32 off, end;
+
+	if (check == LNET_LST_CHECK_none)
+		return true;
+	if (check != LNET_LST_CHECK_simple || len <= 16)
+		return !memcmp(buf, pat, len);
+	/* both ends of every page, and the message's last 8 bytes */
+	for (off = 0; off < len; off += LNET_SELFTEST_PAGE) {
+		end = len - off < LNET_SELFTEST_PAGE ? len : off + LNET_SELFTEST_PAGE;
+		if (memcmp(buf + off, pat + off, 8) || memcmp(buf + end - 8, pat + end - 8, 8))
+			return false;
+	}
+	return true;
+}
+
+/* The check a PUT's hdr_data asks for (LNET_SELFTEST_HDR_CHECK); full if none. */
+static u32 lnet_selftest_hdr_check(u64 hdr_data)
+{
+	u32 mode = (u32)hdr_data;
+
+	if ((u32)(hdr_data >> 32) != LNET_SELFTEST_HDR_MAGIC ||
+	    mode < LNET_LST_CHECK_none || mode > LNET_LST_CHECK_full)
+		return LNET_LST_CHECK_full;
+	return mode;
 }
 
 /* Free what is left once no MD of the service remains (after fini). */
@@ -145,7 +170,8 @@ static void lnet_selftest_sink_event(struct lnet *ln, struct lnet_event *ev)
 
 	if (ev->type == LNET_EVENT_PUT && !ev->status &&
 	    (ev->mlength != ev->rlength || ev->offset > LNET_SELFTEST_MAX_SIZE - ev->mlength ||
-	     !lnet_selftest_bytes_ok(svc, sk->sk_buf + ev->offset, ev->mlength)))
+	     !lnet_selftest_bytes_ok(svc, sk->sk_buf + ev->offset, ev->mlength,
+				     lnet_selftest_hdr_check(ev->hdr_data))))
 		svc->st_corrupt++;
 	if (!ev->unlinked) {
 		/* threshold 1: used up; make sure it goes so that it can come back */
@@ -274,7 +300,8 @@ static enum lnet_selftest_outcome lnet_selftest_judge(const struct lnet_selftest
 		return ev->mlength == sl->sl_size ? LNET_ST_OK : LNET_ST_CORRUPT;
 	if (ev->type == LNET_EVENT_REPLY)
 		return ev->mlength == sl->sl_size &&
-		       lnet_selftest_bytes_ok(sl->sl_svc, sl->sl_buf, sl->sl_size) ?
+		       lnet_selftest_bytes_ok(sl->sl_svc, sl->sl_buf, sl->sl_size,
+					      sl->sl_check) ?
 		       LNET_ST_OK : LNET_ST_CORRUPT;
 	return LNET_ST_NONE;
 }
@@ -351,6 +378,7 @@ static struct lnet_selftest_slot *lnet_selftest_slot_new(struct lnet_selftest *s
 		return NULL;
 	sl->sl_svc = svc;
 	sl->sl_size = req->sft_size;
+	sl->sl_check = req->sft_check ? req->sft_check : LNET_LST_CHECK_full;
 	if (req->sft_op != LNET_SELFTEST_OP_GET)
 		return sl;
 	sl->sl_buf = os_zalloc(req->sft_size ? req->sft_size : 1);
@@ -381,7 +409,8 @@ static int lnet_selftest_send(struct lnet *ln, struct lnet_selftest_slot *sl,
 				LNET_SELFTEST_PORTAL, LNET_SELFTEST_GET_BITS, 0,
 				req->sft_size);
 	return lnet_put(ln, src, sl->sl_mdh, true, &req->sft_target, LNET_PID_LUSTRE,
-			LNET_SELFTEST_PORTAL, LNET_SELFTEST_PUT_BITS, 0, req->sft_size, 0);
+			LNET_SELFTEST_PORTAL, LNET_SELFTEST_PUT_BITS, 0, req->sft_size,
+			LNET_SELFTEST_HDR_CHECK(sl->sl_check));
 }
 
 /* Start the next message of @run; a message that cannot start counts failed. */

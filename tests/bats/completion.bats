@@ -153,7 +153,7 @@ configure_two_nets() {
 	comp selftest ""
 	[ "$reply" = "batch get group put run session stat test" ]
 	comp selftest put --
-	[ "$reply" = "--concurrency --count --help --size --source --timeout" ]
+	[ "$reply" = "--check --concurrency --count --help --size --source --timeout" ]
 	comp selftest run --from ""
 	[ "$reply" = "$all" ]
 }

@@ -356,6 +356,7 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
   target: 10.0.0.2@tcp
   size: 1048577
   count: 1
+  check: full
   ok: 1
   failed: 0
   corrupt: 0
@@ -368,14 +369,16 @@ $T/doc.yaml:2:3: 'peer_ni' is a required property (at ping/0)"
   target: 10.0.0.2@tcp
   size: 1
   count: 1
+  check: every
   ok: 0
   failed: 1
   corrupt: 0
   failed_by: {timeout: 0, unreachable: 0, shutdown: 0, network: 0, start: 0, lost: 1}
   duplicate: 0
   elapsed_ns: 5' \
-		"9:78: Additional properties are not allowed ('lost' was unexpected) (at selftest/failed_by)
-$T/doc.yaml:9:14: 'abandoned' is a required property (at selftest/failed_by)"
+		"6:10: 'every' is not one of ['none', 'simple', 'full'] (at selftest/check)
+$T/doc.yaml:10:78: Additional properties are not allowed ('lost' was unexpected) (at selftest/failed_by)
+$T/doc.yaml:10:14: 'abandoned' is a required property (at selftest/failed_by)"
 }
 
 @test "export and export --backup of a configured node validate" {

@@ -24,7 +24,8 @@ counts() {
 	[ "$(counts)" = "put 0@lo 1048576 10 10 0 0" ]
 	# the keys, in this order
 	[ "$(yaml_get "list(d['selftest'])")" = \
-	  "['op', 'target', 'size', 'count', 'ok', 'failed', 'corrupt', 'failed_by', 'duplicate', 'elapsed_ns']" ]
+	  "['op', 'target', 'size', 'count', 'check', 'ok', 'failed', 'corrupt', 'failed_by', 'duplicate', 'elapsed_ns']" ]
+	[ "$(yaml_get "d['selftest']['check']")" = full ]
 	[ "$(yaml_get "d['selftest']['elapsed_ns'] > 0")" = True ]
 	[ "$(failed_by)" = "timeout=0 unreachable=0 shutdown=0 network=0 start=0 abandoned=0 duplicate=0" ]
 	# the receiving side (this node) found every byte right
@@ -39,6 +40,27 @@ counts() {
 	run --separate-stderr lnetctl selftest get 0@lo -c 7 -z 1M -n 64 -t 5
 	[ "$status" -eq 0 ]
 	[ "$(counts)" = "get 0@lo 1048576 7 7 0 0" ]
+}
+
+@test "selftest --check: none, simple and full, each shown; a bad mode named" {
+	for m in none simple full; do
+		run --separate-stderr lnetctl selftest put 0@lo --count 6 --size 10000 --check "$m"
+		[ "$status" -eq 0 ]
+		[ "$(counts)" = "put 0@lo 10000 6 6 0 0" ]
+		[ "$(yaml_get "d['selftest']['check']")" = "$m" ]
+		run --separate-stderr lnetctl selftest get 0@lo -c 4 -z 5000 -k "$m"
+		[ "$status" -eq 0 ]
+		[ "$(counts)" = "get 0@lo 5000 4 4 0 0" ]
+		[ "$(yaml_get "d['selftest']['check']")" = "$m" ]
+	done
+	run lnetctl stats show
+	[ "$(yaml_get "d['statistics']['selftest_corrupt']")" = 0 ]
+	for v in partial FULL ""; do
+		run --separate-stderr lnetctl selftest put 0@lo --check "$v"
+		[ "$status" -eq 2 ]
+		[ "$output" = "" ]
+		[ "$stderr" = "lnetctl selftest put: --check: '$v' is not one of none, simple, full" ]
+	done
 }
 
 @test "selftest: sizes 0 and odd, more messages than the concurrency" {

@@ -186,6 +186,7 @@ static void test_show_selftest(void **state)
 		"    target: 10.11.0.2@tcp\n"
 		"    size: 4096\n"
 		"    count: 100\n"
+		"    check: full\n"
 		"    ok: 97\n"
 		"    failed: 2\n"
 		"    corrupt: 1\n"
@@ -200,8 +201,10 @@ static void test_show_selftest(void **state)
 		"    elapsed_ns: 123456789\n");
 	free(text);
 	req.sft_op = LNET_SELFTEST_OP_PUT;
+	req.sft_check = LNET_LST_CHECK_none;
 	text = printed(print_selftest, &req, &rc);
 	assert_non_null(strstr(text, "    op: put\n"));
+	assert_non_null(strstr(text, "    count: 100\n    check: none\n"));
 	free(text);
 }
 

@@ -29,11 +29,14 @@
 /* ---- events ------------------------------------------------------------------ */
 
 static struct lnet_event events[MAX_EVENTS];
+static unsigned int held_at[MAX_EVENTS];	/* the fake LND's sends by then */
 static unsigned int nevents;
+static unsigned int fake_nheld(void);
 
 static void record(struct lnet *ln, struct lnet_event *ev)
 {
 	assert_true(nevents < MAX_EVENTS);
+	held_at[nevents] = fake_nheld();
 	events[nevents++] = *ev;
 }
 
@@ -78,6 +81,11 @@ struct fake {
 };
 
 static struct fake fk;
+
+static unsigned int fake_nheld(void)
+{
+	return fk.nheld;
+}
 
 static int fake_startup(struct lnet *ln, struct lnet_ni *ni)
 {
@@ -1001,6 +1009,10 @@ static void test_parse_put_get(void **state)
 	lock(ln);
 	assert_int_equal(count_events(th, LNET_EVENT_PUT, 0), 1);
 	assert_int_equal(event_of(th, LNET_EVENT_PUT)->hdr_data, 77);
+	/* the ACK was on its way before the event: its sender waits for it */
+	assert_int_equal(held_at[event_of(th, LNET_EVENT_PUT) - events], 1);
+	assert_int_equal(event_of(th, LNET_EVENT_PUT)->mlength, 16);
+	assert_true(event_of(th, LNET_EVENT_PUT)->unlinked);	/* threshold 1 */
 	assert_true(lnet_nid_equal(&event_of(th, LNET_EVENT_PUT)->initiator, &from));
 	check_bytes(dst, payload, 16);
 	/* the ACK goes back through the NI it came in by */

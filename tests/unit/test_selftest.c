@@ -188,7 +188,7 @@ static void count_ack(struct lnet *ln, struct lnet_event *ev)
 }
 
 /* PUT @len bytes of @buf to our own selftest sink, as a peer would. */
-static void put_to_sink(struct lnet *ln, u8 *buf, u32 len)
+static void put_to_sink_hdr(struct lnet *ln, u8 *buf, u32 len, u64 hdr_data)
 {
 	struct lnet_md md = { .start = buf, .length = len, .threshold = 2,
 			      .handler = count_ack };
@@ -198,9 +198,15 @@ static void put_to_sink(struct lnet *ln, u8 *buf, u32 len)
 	os_mutex_lock(&ln->ln_api_mutex);
 	assert_int_equal(lnet_md_bind(ln, &md, &h), 0);
 	assert_int_equal(lnet_put(ln, NULL, h, true, &lo, LNET_PID_LUSTRE,
-				  LNET_SELFTEST_PORTAL, LNET_SELFTEST_PUT_BITS, 0, len, 0), 0);
+				  LNET_SELFTEST_PORTAL, LNET_SELFTEST_PUT_BITS, 0, len,
+				  hdr_data), 0);
 	lnet_md_unlink(ln, h);
 	os_mutex_unlock(&ln->ln_api_mutex);
+}
+
+static void put_to_sink(struct lnet *ln, u8 *buf, u32 len)
+{
+	put_to_sink_hdr(ln, buf, len, 0);
 }
 
 static void test_put_corrupt_counted_by_target(void **state)
@@ -232,6 +238,98 @@ static void test_put_corrupt_counted_by_target(void **state)
 					    sizeof(st), true), 0);
 	}
 	assert_int_equal(target_corrupt(ln), 0);
+}
+
+/*
+ * The check a PUT's hdr_data asks for: none sees no byte, simple sees both
+ * ends of each 4096 bytes and the message's last 8, full every byte; any
+ * other hdr_data (a bad magic, an unknown mode) gets the full check.
+ */
+static void test_put_check_modes(void **state)
+{
+	static const struct {
+		u32 flip;		/* the byte made wrong */
+		u64 hdr;		/* the PUT's hdr_data */
+		u32 corrupt;		/* 1: the target counts it */
+	} cases[] = {
+		{ 5000, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_none), 0 },
+		{ 0, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_none), 0 },
+		{ 5000, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_simple), 0 },
+		{ 4096 + 7, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_simple), 1 },
+		{ 8191, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_simple), 1 },
+		{ 8192 + 8, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_simple), 0 },
+		{ 9999, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_simple), 1 },	/* the last 8 */
+		{ 5000, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_full), 1 },
+		{ 5000, 0, 1 },
+		{ 5000, LNET_SELFTEST_HDR_CHECK(4), 1 },
+		{ 5000, ((u64)(LNET_SELFTEST_HDR_MAGIC ^ 1) << 32) | LNET_LST_CHECK_none, 1 },
+	};
+	struct lnet *ln = *state;
+	static u8 buf[10000];
+	u64 before;
+	u32 i, c;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = lnet_selftest_byte(i);
+	nacks = 0;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		before = target_corrupt(ln);
+		buf[cases[c].flip] ^= 0x40;
+		put_to_sink_hdr(ln, buf, sizeof(buf), cases[c].hdr);
+		buf[cases[c].flip] ^= 0x40;
+		assert_int_equal(target_corrupt(ln) - before, cases[c].corrupt);
+	}
+	assert_int_equal(nacks, c);
+	/* a short message under simple: every byte of it is an end */
+	before = target_corrupt(ln);
+	buf[3] ^= 1;
+	put_to_sink_hdr(ln, buf, 12, LNET_SELFTEST_HDR_CHECK(LNET_LST_CHECK_simple));
+	buf[3] ^= 1;
+	assert_int_equal(target_corrupt(ln) - before, 1);
+}
+
+/* The ioctl's sft_check reaches the target in each PUT's hdr_data. */
+static unsigned int nputs;
+static u64 last_hdr_data;
+
+static void spy_put(struct lnet *ln, struct lnet_event *ev)
+{
+	if (ev->type == LNET_EVENT_PUT) {
+		nputs++;
+		last_hdr_data = ev->hdr_data;
+	}
+}
+
+static void test_put_carries_check(void **state)
+{
+	static const struct lnet_nid any;
+	static u8 sink[64];
+	struct lnet *ln = *state;
+	struct lnet_md md = { .start = sink, .length = sizeof(sink),
+			      .threshold = LNET_MD_THRESH_INF,
+			      .options = LNET_MD_OP_PUT | LNET_MD_MANAGE_REMOTE,
+			      .handler = spy_put };
+	struct lnet_ioc_selftest r;
+	struct lnet_handle_md h;
+	u32 mode;
+
+	os_mutex_lock(&ln->ln_api_mutex);
+	assert_int_equal(lnet_me_attach_md(ln, LNET_SELFTEST_PORTAL, &any, LNET_PID_ANY,
+					   LNET_SELFTEST_PUT_BITS, 0, false, &md, &h), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
+	for (mode = 0; mode <= LNET_LST_CHECK_full; mode++) {
+		r = req_of(LNET_SELFTEST_OP_PUT, 32, 2, 1);
+		r.sft_check = mode;
+		nputs = 0;
+		assert_int_equal(run(ln, &r), 0);
+		assert_int_equal(r.sft_ok, 2);
+		assert_int_equal(nputs, 2);
+		assert_true(last_hdr_data ==
+			    LNET_SELFTEST_HDR_CHECK(mode ? mode : LNET_LST_CHECK_full));
+	}
+	os_mutex_lock(&ln->ln_api_mutex);
+	assert_int_equal(lnet_md_unlink(ln, h), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
 }
 
 /* ---- the initiator's check of a GET ------------------------------------------------- */
@@ -270,6 +368,49 @@ static void test_get_corrupt_counted_by_initiator(void **state)
 	r = req_of(LNET_SELFTEST_OP_GET, sizeof(bad), 5, 2);
 	assert_int_equal(run(ln, &r), 0);
 	assert_int_equal(r.sft_ok, 5);
+}
+
+/* The same wrong byte (mid-page) under each check mode of a GET. */
+static void test_get_check_modes(void **state)
+{
+	static const u32 corrupt[] = {
+		[0] = 3, [LNET_LST_CHECK_none] = 0, [LNET_LST_CHECK_simple] = 0,
+		[LNET_LST_CHECK_full] = 3,
+	};
+	struct lnet *ln = *state;
+	static u8 bad[8192];
+	struct lnet_md md = { .start = bad, .length = sizeof(bad),
+			      .threshold = LNET_MD_THRESH_INF,
+			      .options = LNET_MD_OP_GET | LNET_MD_MANAGE_REMOTE };
+	struct lnet_ioc_selftest r;
+	static const struct lnet_nid any;
+	struct lnet_handle_md h;
+	u32 i, mode;
+
+	for (i = 0; i < sizeof(bad); i++)
+		bad[i] = lnet_selftest_byte(i);
+	bad[6000] ^= 0x80;
+	os_mutex_lock(&ln->ln_api_mutex);
+	assert_int_equal(lnet_me_attach_md(ln, LNET_SELFTEST_PORTAL, &any, LNET_PID_ANY,
+					   LNET_SELFTEST_GET_BITS, 0, false, &md, &h), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
+	for (mode = 0; mode <= LNET_LST_CHECK_full; mode++) {
+		r = req_of(LNET_SELFTEST_OP_GET, sizeof(bad), 3, 1);
+		r.sft_check = mode;
+		assert_int_equal(run(ln, &r), 0);
+		assert_int_equal(r.sft_corrupt, corrupt[mode]);
+		assert_int_equal(r.sft_ok, 3 - corrupt[mode]);
+	}
+	/* simple sees a page's last byte; none sees nothing but the length */
+	bad[6000] ^= 0x80;
+	bad[8191] ^= 0x80;
+	r = req_of(LNET_SELFTEST_OP_GET, sizeof(bad), 2, 1);
+	r.sft_check = LNET_LST_CHECK_simple;
+	assert_int_equal(run(ln, &r), 0);
+	assert_int_equal(r.sft_corrupt, 2);
+	os_mutex_lock(&ln->ln_api_mutex);
+	assert_int_equal(lnet_md_unlink(ln, h), 0);
+	os_mutex_unlock(&ln->ln_api_mutex);
 }
 
 /* ---- messages that never complete ---------------------------------------------------- */
@@ -349,7 +490,7 @@ static void test_selftest_args(void **state)
 	BAD(sft_concurrency, LNET_SELFTEST_MAX_CONCURRENCY + 1);
 	BAD(sft_timeout_ms, 0);
 	BAD(sft_timeout_ms, LNET_SELFTEST_MAX_TIMEOUT_MS + 1);
-	BAD(sft_pad, 1);
+	BAD(sft_check, LNET_LST_CHECK_full + 1);
 	BAD(sft_pad2, 1);
 	BAD(sft_reserved[3], 1);
 	BAD(sft_target.nid_addr_len, 0);
@@ -430,8 +571,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_runs_lo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_put_corrupt_counted_by_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_put_check_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_put_carries_check, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_get_corrupt_counted_by_initiator, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_get_check_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_then_shutdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_by_cause, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_selftest_args, setup, teardown),

@@ -830,16 +830,25 @@ struct lnet_ioc_ping {
  *   sft_count (messages, 1..LNET_SELFTEST_MAX_COUNT), sft_concurrency
  *   (messages in flight at once, 1..LNET_SELFTEST_MAX_CONCURRENCY),
  *   sft_timeout_ms (the longest one message may take from its start to
- *   its ACK or REPLY, 1..LNET_SELFTEST_MAX_TIMEOUT_MS).
+ *   its ACK or REPLY, 1..LNET_SELFTEST_MAX_TIMEOUT_MS), sft_check (how
+ *   the bytes are checked: 0 or LNET_LST_CHECK_full, every byte;
+ *   LNET_LST_CHECK_simple, the first and last 8 bytes of every
+ *   LNET_SELFTEST_PAGE bytes of the message and its last 8; or
+ *   LNET_LST_CHECK_none, only the length).
  *   Every node runs a selftest service on portal 62: PUTs land in buffers
  *   that are checked against the pattern, GETs read the pattern. Byte i
  *   of every message is (__u8)(i * 31 + 7).
  *   PUT sends the pattern with an ACK wanted; the message is ok when the
  *   ACK says the target took all sft_size bytes. The target checks the
- *   bytes, but the ACK cannot carry the verdict: a PUT whose bytes arrived
- *   wrong counts in the target's st_selftest_corrupt (its `stats show`),
- *   not here. GET reads sft_size bytes into a fresh buffer; the message is
- *   ok when every byte is the pattern, else corrupt.
+ *   bytes as the PUT's hdr_data asks (LNET_SELFTEST_HDR_CHECK(mode); any
+ *   other hdr_data: every byte, as before the field existed), but the ACK
+ *   cannot carry the verdict: a PUT whose bytes arrived wrong counts in
+ *   the target's st_selftest_corrupt (its `stats show`), not here. GET
+ *   reads sft_size bytes into a buffer holding none of the pattern; the
+ *   message is ok when the bytes checked are the pattern, else corrupt.
+ *   A full check costs the target a pass over every byte it received,
+ *   between the last byte and the ACK: throughput runs (bench/lnet) use
+ *   none, as lnet_selftest's brw tests are run for speed.
  *   Out: sft_ok, sft_failed (an error event, or no answer within
  *   sft_timeout_ms), sft_corrupt (a GET's bytes, or a PUT's ACK for fewer
  *   bytes than sent), sft_ok + sft_failed + sft_corrupt == sft_count;
@@ -857,7 +866,7 @@ struct lnet_ioc_ping {
  *   transaction timeout, abandoned is 0 too unless a message was lost.
  *   A message that timed out is abandoned (its buffer is freed when LNet
  *   is done with it).
- *   Errors: EINVAL (bad op, a malformed NID, a value out of range),
+ *   Errors: EINVAL (bad op or check, a malformed NID, a value out of range),
  *   EADDRNOTAVAIL (sft_src is well formed but not one of this node's NIDs,
  *   as for PING_PEER), ENETDOWN (LNet went down during the run). Failed messages
  *   are not errors: they are counted.
@@ -923,6 +932,25 @@ enum lnet_selftest_op {
 	LNET_SELFTEST_OP_GET	= 2,
 };
 
+/*
+ * Data check modes: X(name, value); names as lnetctl takes them (selftest
+ * put|get --check; selftest run and test add --check: lnet_lst.h).
+ */
+#define LNET_LST_CHECKS(X)	X(none, 1) X(simple, 2) X(full, 3)
+
+enum lnet_lst_check {
+#define LNET_LST_CHECK_ENUM(n, v) LNET_LST_CHECK_##n = v,
+	LNET_LST_CHECKS(LNET_LST_CHECK_ENUM)
+#undef LNET_LST_CHECK_ENUM
+};
+
+/* A simple check looks at both ends of every piece this long. */
+#define LNET_SELFTEST_PAGE		4096
+/* A selftest PUT's hdr_data: the check the target is to make. */
+#define LNET_SELFTEST_HDR_MAGIC		0x4c535443U	/* "LSTC" */
+#define LNET_SELFTEST_HDR_CHECK(mode)	\
+	(((__u64)LNET_SELFTEST_HDR_MAGIC << 32) | (__u32)(mode))
+
 struct lnet_ioc_selftest {
 	struct lnet_ioc_hdr sft_hdr;
 	__u32 sft_op;				/* in: enum lnet_selftest_op */
@@ -932,7 +960,7 @@ struct lnet_ioc_selftest {
 	__u32 sft_count;			/* in */
 	__u32 sft_concurrency;			/* in */
 	__u32 sft_timeout_ms;			/* in */
-	__u32 sft_pad;
+	__u32 sft_check;			/* in: 0 or enum lnet_lst_check */
 	__u64 sft_ok;				/* out */
 	__u64 sft_failed;			/* out */
 	__u64 sft_corrupt;			/* out */

@@ -128,20 +128,17 @@
 #define LNET_LST_F_FORCE		0x1U	/* SESSION_NEW, GROUP_ADD */
 #define LNET_LST_F_ALL			LNET_LST_F_FORCE
 
-/* Tests and check modes: X(name, value); names as lnetctl takes them. */
+/*
+ * Tests: X(name, value); names as lnetctl takes them. The check modes
+ * (LNET_LST_CHECKS, enum lnet_lst_check) are in lnet_ioctl.h: selftest
+ * put|get take them too.
+ */
 #define LNET_LST_TESTS(X)	X(ping, 1) X(read, 2) X(write, 3)
-#define LNET_LST_CHECKS(X)	X(none, 1) X(simple, 2) X(full, 3)
 
 enum lnet_lst_test {
 #define LNET_LST_TEST_ENUM(n, v) LNET_LST_TEST_##n = v,
 	LNET_LST_TESTS(LNET_LST_TEST_ENUM)
 #undef LNET_LST_TEST_ENUM
-};
-
-enum lnet_lst_check {
-#define LNET_LST_CHECK_ENUM(n, v) LNET_LST_CHECK_##n = v,
-	LNET_LST_CHECKS(LNET_LST_CHECK_ENUM)
-#undef LNET_LST_CHECK_ENUM
 };
 
 enum lnet_lst_op {

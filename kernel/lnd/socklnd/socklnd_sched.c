@@ -531,6 +531,14 @@ static int ksock_rx_body(struct ksock_conn *conn, enum ksock_rx_state st)
 	}
 	msg = conn->c_rx_msg;
 	conn->c_rx_msg = NULL;
+	/*
+	 * Its sender waits for TCP's ACK of a large message (ours before
+	 * finalizing it, a Lustre node before its zero-copy send is done):
+	 * TCP acknowledges now rather than with our next data or after its
+	 * delayed-ACK timer, which a PUT without LNet ACK would wait for.
+	 */
+	if (conn->c_rx_plen >= KSOCK_ACKED_MIN)
+		os_sock_ack_now(conn->c_sock);
 	ksock_rx_set_state(conn, KSOCK_RX_HEADER);
 	if (conn->c_rx_zc_cookie)
 		ksock_zc_ack(conn, conn->c_rx_zc_cookie);
