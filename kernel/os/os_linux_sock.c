@@ -328,11 +328,6 @@ long os_sock_recv(struct os_sock *s, void *buf, size_t len)
 	return rc == -EWOULDBLOCK ? -EAGAIN : rc;
 }
 
-void os_sock_ack_now(struct os_sock *s)
-{
-	tcp_sock_set_quickack(s->s_sock->sk, 1);
-}
-
 /* TCP's SIOCOUTQ: write_seq - snd_una, unsent + unacknowledged. */
 long os_sock_unacked(struct os_sock *s)
 {

@@ -108,12 +108,6 @@ long os_sock_send(struct os_sock *s, const struct os_iov *iov, int n);
 long os_sock_unacked(struct os_sock *s);
 /* Receive up to @len bytes: the count, 0 at end of stream, -EAGAIN, -errno. */
 long os_sock_recv(struct os_sock *s, void *buf, size_t len);
-/*
- * Have TCP acknowledge what @s received now rather than after its delayed
- * ACK timer or with the next data we send (TCP_QUICKACK, which TCP turns
- * off again by itself): a peer waiting for that ACK is not kept waiting.
- */
-void os_sock_ack_now(struct os_sock *s);
 
 /*
  * Wait until @s has one of @events or @deadline_ns (os_now_ns() clock)

@@ -261,13 +261,6 @@ long os_sock_recv(struct os_sock *s, void *buf, size_t len)
 	return rc;
 }
 
-void os_sock_ack_now(struct os_sock *s)
-{
-	int one = 1;
-
-	setsockopt(s->fd, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
-}
-
 long os_sock_unacked(struct os_sock *s)
 {
 	int n = 0;

@@ -281,11 +281,11 @@ st_summary() {
 	yaml_get "{k: v for k, v in d['selftest'].items() if k not in ('elapsed_ns', 'failed_by', 'duplicate')}"
 }
 
-# st_is OP TARGET SIZE COUNT OK FAILED CORRUPT: $output is that document.
+# st_is OP TARGET SIZE COUNT OK FAILED CORRUPT: $output is that document (check full).
 st_is() {
 	local got want
 	got=$(st_summary) || { echo "$got"; return 1; }
-	want="{'op': '$1', 'target': '$2', 'size': $3, 'count': $4, 'ok': $5, 'failed': $6, 'corrupt': $7}"
+	want="{'op': '$1', 'target': '$2', 'size': $3, 'count': $4, 'check': 'full', 'ok': $5, 'failed': $6, 'corrupt': $7}"
 	if [ "$got" != "$want" ]; then
 		printf 'selftest: got  %s\n          want %s\n' "$got" "$want"
 		return 1

@@ -194,6 +194,7 @@ void ksock_txs_finalize(struct ksock_net *net, struct list_head *txs,
 		}
 		os_free(tx);
 	}
+	ksock_sched_flush(ksock_sched_current());
 }
 
 /* ---- shared threads ---------------------------------------------------- */
@@ -251,6 +252,7 @@ static int ksock_threads_start(void)
 
 		INIT_LIST_HEAD(&s->s_ready);
 		INIT_LIST_HEAD(&s->s_acking);
+		INIT_LIST_HEAD(&s->s_deferred);
 		rc = os_pollset_create(&s->s_ps);
 		snprintf(name, sizeof(name), "socklnd_sd%d", i);
 		if (!rc)
@@ -554,7 +556,7 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	struct ksock_peer *peer;
 	struct ksock_conn *conn;
 	struct ksock_tx *tx;
-	bool sent = false;
+	bool sent = false, claimed = false;
 	u64 timeout;
 	int rc;
 
@@ -580,7 +582,7 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	msg->msg_private = tx;
 	conn = ksock_peer_conn(peer, tx->tx_kind);
 	if (conn) {
-		sent = ksock_conn_send_now(conn, tx);
+		claimed = ksock_conn_send_claim(conn, tx);
 		if (os_now_ns() >= peer->p_topup_after && ksock_peer_short(peer, tx->tx_kind))
 			ksock_peer_start_connect(peer);
 	} else {
@@ -588,6 +590,21 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 		ksock_peer_start_connect(peer);
 	}
 	os_mutex_unlock(&ks.ks_lock);
+	if (claimed) {
+		struct ksock_sched *me = ksock_sched_current();
+		long wrote;
+
+		if (me) {	/* written once the core returns: see socklnd_priv.h */
+			tx->tx_conn = conn;
+			list_add_tail(&tx->tx_list, &me->s_deferred);
+			return 0;
+		}
+		wrote = ksock_conn_send_write(conn, tx);
+
+		os_mutex_lock(&ks.ks_lock);
+		sent = ksock_conn_send_done(conn, tx, wrote);
+		os_mutex_unlock(&ks.ks_lock);
+	}
 	if (sent) {
 		/* as lolnd does: we run with the instance lock held */
 		os_free(tx);

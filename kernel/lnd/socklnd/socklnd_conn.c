@@ -319,6 +319,31 @@ static void ksock_peer_incarnation(struct ksock_peer *peer, u64 incarnation)
 }
 
 /*
+ * With ks_lock held: the scheduler with the fewest connections of @kind
+ * (then the fewest in all), from a turning start: two flows on two NIs
+ * have their bulk connections on two threads, not one, whatever the
+ * order the connections came in.
+ */
+static struct ksock_sched *ksock_sched_pick(int kind)
+{
+	struct ksock_sched *best = NULL, *s;
+	u32 i, all, best_all = 0;
+
+	for (i = 0; i < KSOCK_NSCHED; i++) {
+		s = &ks.ks_sched[(ks.ks_next_sched + i) % KSOCK_NSCHED];
+		all = s->s_nconns[0] + s->s_nconns[1] + s->s_nconns[2] + s->s_nconns[3];
+		if (!best || s->s_nconns[kind] < best->s_nconns[kind] ||
+		    (s->s_nconns[kind] == best->s_nconns[kind] && all < best_all)) {
+			best = s;
+			best_all = all;
+		}
+	}
+	ks.ks_next_sched++;
+	best->s_nconns[kind]++;
+	return best;
+}
+
+/*
  * Give an established @sock to a scheduler as a connection of @kind to
  * @peer_nid. The socket is the connection's (closed on failure). 0 or -errno.
  */
@@ -335,8 +360,10 @@ int ksock_conn_attach(struct ksock_net *net, struct os_sock *sock, const char *n
 	peer = net->n_shutdown ? NULL : ksock_peer_find_or_create(net, peer_nid);
 	if (peer) {
 		conn->c_peer = peer;
-		conn->c_sched = &ks.ks_sched[ks.ks_next_sched++ % KSOCK_NSCHED];
+		conn->c_sched = ksock_sched_pick(kind);
 		rc = os_pollset_add(conn->c_sched->s_ps, sock, conn);
+		if (rc)
+			conn->c_sched->s_nconns[kind]--;
 	} else if (net->n_shutdown) {
 		rc = -ENETDOWN;
 	}

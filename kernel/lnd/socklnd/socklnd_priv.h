@@ -17,9 +17,19 @@
  * lnet_notify) or while blocking on a socket. A connection belongs to one
  * scheduler: only that thread reads its socket, runs its receive state,
  * takes messages off its tx queue, closes and frees it; other threads ask
- * it to (ksock_conn_schedule) and wake it. The one other writer is
- * lnd_send's fast path (ksock_conn_send_now): a small message for an empty
- * tx queue, written under ks_lock, when the scheduler is not writing.
+ * it to (ksock_conn_schedule), which wakes it only when it sleeps in its
+ * poll (s_polling). The one other writer is lnd_send's fast path: a small
+ * message for an empty tx queue; under ks_lock the caller marks the
+ * connection c_tx_busy (ksock_conn_send_claim), writes without ks_lock,
+ * and clears it under ks_lock (ksock_conn_send_done). While it is set the
+ * scheduler does not write the socket and its owner does not close it
+ * (ksock_conn_close waits on ks_cond), so a write, which may run the
+ * peer's receive path on a veth, holds no lock other threads need. When
+ * lnd_send runs in a scheduler thread (an ACK, the next message started
+ * by an event), the core holds its ln_api_mutex: the claimed message
+ * waits on that scheduler's s_deferred until the core call returns
+ * (ksock_sched_flush), so the other schedulers are not kept from the core
+ * meanwhile. A scheduler flushes before it waits for a busy connection.
  * ks.ks_thread_mutex serialises starting and stopping the shared threads;
  * taken before ks_lock, never inside it.
  */
@@ -65,6 +75,7 @@ struct ksock_tx {
 	u64 tx_deadline;		/* os_now_ns() */
 	u64 tx_end;			/* on c_ackq: c_tx_written after its last byte */
 	u64 tx_zc[2];			/* a NOOP's ksm_zc_cookies (see ksock_zc_merge) */
+	struct ksock_conn *tx_conn;	/* on s_deferred: the connection it claimed */
 	u32 tx_hdr_len;			/* LNet messages: the connection version's */
 	u8 tx_hdr[LNET_WIRE_MSG_HDR_MAX_LEN];
 };
@@ -92,6 +103,7 @@ struct ksock_conn {
 	int c_kind;			/* our view: CONTROL, BULK_IN, BULK_OUT */
 	char c_name[KSOCK_NAME_LEN];	/* "a.b.c.d:port" or "[v6]:port" of the remote end */
 	bool c_closing;			/* asked to close: not used for tx */
+	bool c_tx_busy;			/* lnd_send writes it outside ks_lock */
 	u64 c_picked;			/* p_picks when last chosen for a send */
 	struct ksock_why c_why;		/* the first reason to close */
 	struct list_head c_txq;		/* struct ksock_tx, in order */
@@ -193,6 +205,9 @@ struct ksock_sched {
 	struct os_pollset *s_ps;
 	struct list_head s_ready;	/* struct ksock_conn */
 	struct list_head s_acking;	/* struct ksock_conn with c_ackq entries */
+	bool s_polling;			/* asleep in its poll: wake it for work */
+	struct list_head s_deferred;	/* struct ksock_tx: its own thread's only */
+	u32 s_nconns[SOCKLND_CONN_BULK_OUT + 1];	/* by kind, under ks_lock */
 	u8 s_slop[KSOCK_SLOP_BUF];
 };
 
@@ -324,7 +339,11 @@ void ksock_conn_schedule(struct ksock_conn *conn, u32 flags);
 void ksock_conn_close_req(struct ksock_conn *conn, const char *text,
 			  enum lnet_msg_hstatus hs);
 void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx);
-bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx);
+bool ksock_conn_send_claim(struct ksock_conn *conn, struct ksock_tx *tx);
+long ksock_conn_send_write(struct ksock_conn *conn, struct ksock_tx *tx);
+bool ksock_conn_send_done(struct ksock_conn *conn, struct ksock_tx *tx, long rc);
+struct ksock_sched *ksock_sched_current(void);
+void ksock_sched_flush(struct ksock_sched *s);
 void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now);
 bool ksock_zc_merge(u64 zc[2], u64 cookie);
 

@@ -21,15 +21,24 @@
  */
 #include "socklnd_priv.h"
 
-/* With ks_lock held: have the owning scheduler look at @conn. */
+/*
+ * With ks_lock held: have the owning scheduler look at @conn. A scheduler
+ * that is not asleep in its poll looks at s_ready before it sleeps again,
+ * so it needs no wake-up (a system call, and a thread switch when it is
+ * the scheduler itself that asks).
+ */
 void ksock_conn_schedule(struct ksock_conn *conn, u32 flags)
 {
+	struct ksock_sched *s = conn->c_sched;
 	bool idle = !conn->c_ready_flags;
 
 	conn->c_ready_flags |= flags;
-	if (idle) {
-		list_add_tail(&conn->c_ready, &conn->c_sched->s_ready);
-		os_pollset_wake(conn->c_sched->s_ps);
+	if (!idle)
+		return;
+	list_add_tail(&conn->c_ready, &s->s_ready);
+	if (s->s_polling) {
+		s->s_polling = false;
+		os_pollset_wake(s->s_ps);
 	}
 }
 
@@ -93,25 +102,39 @@ void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now)
 /*
  * With ks_lock held: the messages of c_ackq that TCP acknowledged move to
  * @done; the connection is on its scheduler's s_acking while some wait.
+ * @since: the stream offset a write just began at (KSOCK_NO_WRITE: none).
+ * When the oldest waiting message ended in that write, no ACK can have
+ * come for it yet: TCP is not asked (a system call per large message).
  */
-static void ksock_conn_acked(struct ksock_conn *conn, struct list_head *done)
+#define KSOCK_NO_WRITE	(~0ULL)
+
+static void ksock_conn_acked_since(struct ksock_conn *conn, struct list_head *done,
+				   u64 since)
 {
 	struct ksock_tx *tx, *tmp;
 	u64 acked;
 
 	if (list_empty(&conn->c_ackq))
 		return;
-	ksock_conn_sample_unacked(conn, os_now_ns());
-	acked = conn->c_tx_written - conn->c_tx_unacked;
-	list_for_each_entry_safe(tx, tmp, &conn->c_ackq, tx_list) {
-		if (tx->tx_end > acked)
-			break;
-		ksock_list_move_tail(&tx->tx_list, done);
+	tx = list_first_entry(&conn->c_ackq, struct ksock_tx, tx_list);
+	if (tx->tx_end <= since) {
+		ksock_conn_sample_unacked(conn, os_now_ns());
+		acked = conn->c_tx_written - conn->c_tx_unacked;
+		list_for_each_entry_safe(tx, tmp, &conn->c_ackq, tx_list) {
+			if (tx->tx_end > acked)
+				break;
+			ksock_list_move_tail(&tx->tx_list, done);
+		}
 	}
 	if (list_empty(&conn->c_ackq))
 		list_del_init(&conn->c_acking);
 	else if (list_empty(&conn->c_acking))
 		list_add_tail(&conn->c_acking, &conn->c_sched->s_acking);
+}
+
+static void ksock_conn_acked(struct ksock_conn *conn, struct list_head *done)
+{
+	ksock_conn_acked_since(conn, done, KSOCK_NO_WRITE);
 }
 
 /* With ks_lock held. */
@@ -122,33 +145,103 @@ void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx)
 }
 
 /*
- * lnd_send's fast path, with ks_lock held: a small message for a
- * connection with nothing queued is written at once from the caller's
- * thread (a nonblocking send of at most 96 (V4: 120) + 1023 bytes), which saves the
- * scheduler a wake-up per message. Nobody else writes the socket: the
- * scheduler only does with messages queued, and cannot close it while we
- * hold the lock. True when all of it left (the caller finalizes it);
- * otherwise what is left is queued for the scheduler, which also meets
- * the error if there was one.
+ * lnd_send's fast path, with ks_lock held: may the caller write the small
+ * message @tx itself (at most 96 (V4: 120) + 1023 bytes, nonblocking),
+ * which saves the scheduler a wake-up per message? Only to a connection
+ * with nothing queued: the scheduler writes only what is queued, so no
+ * one else writes it. It is then c_tx_busy until ksock_conn_send_done().
+ * Otherwise @tx is queued for the scheduler.
  */
-bool ksock_conn_send_now(struct ksock_conn *conn, struct ksock_tx *tx)
+bool ksock_conn_send_claim(struct ksock_conn *conn, struct ksock_tx *tx)
+{
+	if (tx->tx_kind == SOCKLND_CONN_CONTROL && list_empty(&conn->c_txq) &&
+	    !conn->c_tx_busy && !conn->c_closing) {
+		conn->c_tx_busy = true;
+		return true;
+	}
+	ksock_conn_queue_tx(conn, tx);
+	return false;
+}
+
+/* Without ks_lock, @conn claimed: one nonblocking write of @tx. */
+long ksock_conn_send_write(struct ksock_conn *conn, struct ksock_tx *tx)
 {
 	struct os_iov iov[2] = {
 		{ tx->tx_hdr, tx->tx_hdr_len },
 		{ tx->tx_msg->msg_buf, tx->tx_msg->msg_len },
 	};
-	long rc = -EAGAIN;
 
-	if (tx->tx_kind == SOCKLND_CONN_CONTROL && list_empty(&conn->c_txq))
-		rc = os_sock_send(conn->c_sock, iov, tx->tx_msg->msg_len ? 2 : 1);
+	return os_sock_send(conn->c_sock, iov, tx->tx_msg->msg_len ? 2 : 1);
+}
+
+/*
+ * With ks_lock held, after the write that returned @rc: true when all of
+ * @tx left (the caller finalizes it); otherwise what is left goes first
+ * on the queue, for the scheduler, which also meets the error if there
+ * was one. What others queued meanwhile is the scheduler's again, and an
+ * owner waiting to close may go on.
+ */
+bool ksock_conn_send_done(struct ksock_conn *conn, struct ksock_tx *tx, long rc)
+{
+	bool all = rc == (long)tx->tx_nob;
+
+	conn->c_tx_busy = false;
 	if (rc > 0)
 		ksock_conn_wrote(conn, (u32)rc);
-	if (rc == (long)tx->tx_nob)
-		return true;
-	if (rc > 0)
-		tx->tx_sent = (u32)rc;
-	ksock_conn_queue_tx(conn, tx);
-	return false;
+	if (!all) {
+		if (rc > 0)
+			tx->tx_sent = (u32)rc;
+		list_add(&tx->tx_list, &conn->c_txq);
+	}
+	if (!list_empty(&conn->c_txq))
+		ksock_conn_schedule(conn, KSOCK_DO_TX);
+	if (conn->c_closing)
+		os_cond_broadcast(&ks.ks_cond);
+	return all;
+}
+
+/* The scheduler the calling thread is, or NULL. */
+struct ksock_sched *ksock_sched_current(void)
+{
+	int i;
+
+	for (i = 0; i < KSOCK_NSCHED; i++)
+		if (ks.ks_sched[i].s_ps && os_thread_is_current(&ks.ks_sched[i].s_thread))
+			return &ks.ks_sched[i];
+	return NULL;
+}
+
+/*
+ * In @s's thread, with no lock held: the writes lnd_send left it while
+ * the core held its mutex, made now; a message all written is finalized
+ * (which may leave more). Its connection may go once it is not busy:
+ * what the finalize needs is taken before.
+ */
+void ksock_sched_flush(struct ksock_sched *s)
+{
+	struct ksock_conn *conn;
+	struct lnet_msg *msg;
+	struct ksock_tx *tx;
+	struct lnet *ln;
+	bool all;
+	long rc;
+
+	while (s && !list_empty(&s->s_deferred)) {
+		tx = list_first_entry(&s->s_deferred, struct ksock_tx, tx_list);
+		list_del_init(&tx->tx_list);
+		conn = tx->tx_conn;
+		msg = tx->tx_msg;
+		ln = conn->c_peer->p_net->n_ln;
+		rc = ksock_conn_send_write(conn, tx);
+		os_mutex_lock(&ks.ks_lock);
+		all = ksock_conn_send_done(conn, tx, rc);
+		os_mutex_unlock(&ks.ks_lock);
+		if (!all)
+			continue;
+		os_free(tx);
+		msg->msg_health_status = LNET_MSG_STATUS_OK;
+		lnet_finalize(ln, msg, 0);
+	}
 }
 
 static bool ksock_is_error(enum lnet_msg_hstatus hs)
@@ -171,11 +264,23 @@ static void ksock_conn_close(struct ksock_conn *conn)
 
 	os_mutex_lock(&ks.ks_lock);
 	conn->c_closing = true;
+	/*
+	 * A write of lnd_send's fast path ends (nonblocking) and queues its
+	 * rest; ours first, or we would wait for ourselves.
+	 */
+	if (conn->c_tx_busy) {
+		os_mutex_unlock(&ks.ks_lock);
+		ksock_sched_flush(conn->c_sched);
+		os_mutex_lock(&ks.ks_lock);
+	}
+	while (conn->c_tx_busy)
+		os_cond_wait(&ks.ks_cond, &ks.ks_lock, OS_NO_DEADLINE);
 	if (conn->c_ready_flags) {
 		list_del_init(&conn->c_ready);
 		conn->c_ready_flags = 0;
 	}
 	list_del(&conn->c_list);
+	conn->c_sched->s_nconns[conn->c_kind]--;
 	/* what TCP acknowledged before the end is sent; the rest fails */
 	ksock_conn_acked(conn, &acked);
 	list_del_init(&conn->c_acking);
@@ -351,6 +456,7 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 		os_pollset_wake(wake->s_ps);
 
 	rc = lnet_parse(net->n_ln, net->n_ni, &h, &from, conn);
+	ksock_sched_flush(conn->c_sched);
 
 	os_mutex_lock(&ks.ks_lock);
 	conn->c_rx_in_parse = false;
@@ -531,20 +637,13 @@ static int ksock_rx_body(struct ksock_conn *conn, enum ksock_rx_state st)
 	}
 	msg = conn->c_rx_msg;
 	conn->c_rx_msg = NULL;
-	/*
-	 * Its sender waits for TCP's ACK of a large message (ours before
-	 * finalizing it, a Lustre node before its zero-copy send is done):
-	 * TCP acknowledges now rather than with our next data or after its
-	 * delayed-ACK timer, which a PUT without LNet ACK would wait for.
-	 */
-	if (conn->c_rx_plen >= KSOCK_ACKED_MIN)
-		os_sock_ack_now(conn->c_sock);
 	ksock_rx_set_state(conn, KSOCK_RX_HEADER);
 	if (conn->c_rx_zc_cookie)
 		ksock_zc_ack(conn, conn->c_rx_zc_cookie);
 	conn->c_rx_zc_cookie = 0;
 	if (msg)
 		lnet_finalize(conn->c_peer->p_net->n_ln, msg, 0);
+	ksock_sched_flush(conn->c_sched);
 	return 0;
 }
 
@@ -666,12 +765,14 @@ static int ksock_conn_tx(struct ksock_conn *conn)
 	struct ksock_net *net = conn->c_peer->p_net;
 	struct os_iov iov[KSOCK_TX_IOV];
 	LIST_HEAD(done);
+	u64 since;
 	long rc;
 	int n;
 
 	for (;;) {
 		os_mutex_lock(&ks.ks_lock);
-		n = ksock_tx_iov(conn, iov);
+		/* lnd_send writing: it schedules us again if it leaves work */
+		n = conn->c_tx_busy ? 0 : ksock_tx_iov(conn, iov);
 		os_mutex_unlock(&ks.ks_lock);
 		if (!n)
 			return 0;
@@ -682,8 +783,9 @@ static int ksock_conn_tx(struct ksock_conn *conn)
 			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
 					       "send failed: error %ld", rc);
 		os_mutex_lock(&ks.ks_lock);
+		since = conn->c_tx_written;
 		ksock_tx_advance(conn, (u32)rc, &done);
-		ksock_conn_acked(conn, &done);
+		ksock_conn_acked_since(conn, &done, since);
 		os_mutex_unlock(&ks.ks_lock);
 		ksock_txs_finalize(net, &done, LNET_MSG_STATUS_OK, 0);
 	}
@@ -774,12 +876,20 @@ int ksock_scheduler(void *arg)
 	int i, n;
 
 	while (!stop) {
+		os_mutex_lock(&ks.ks_lock);
+		more = more || !list_empty(&s->s_ready);
+		s->s_polling = !more;
+		os_mutex_unlock(&ks.ks_lock);
 		n = os_pollset_wait(s->s_ps, ev, 32,
 				    more ? 0 : acking ? KSOCK_ACK_POLL_MS : 1000);
+		os_mutex_lock(&ks.ks_lock);
+		s->s_polling = false;
+		os_mutex_unlock(&ks.ks_lock);
 		for (i = 0; i < n; i++)
 			ksock_conn_run(ev[i].data, ksock_poll_flags(ev[i].events));
 		more = ksock_sched_run_ready(s, &stop);
 		acking = ksock_sched_check_acks(s);
+		ksock_sched_flush(s);
 	}
 	return 0;
 }
