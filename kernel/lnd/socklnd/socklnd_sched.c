@@ -99,6 +99,8 @@ void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now)
 	conn->c_tx_unacked = (u64)n;
 }
 
+#define KSOCK_NO_WRITE	(~0ULL)		/* ksock_conn_acked_since(): not after a write */
+
 /*
  * With ks_lock held: the messages of c_ackq that TCP acknowledged move to
  * @done; the connection is on its scheduler's s_acking while some wait.
@@ -106,8 +108,6 @@ void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now)
  * When the oldest waiting message ended in that write, no ACK can have
  * come for it yet: TCP is not asked (a system call per large message).
  */
-#define KSOCK_NO_WRITE	(~0ULL)
-
 static void ksock_conn_acked_since(struct ksock_conn *conn, struct list_head *done,
 				   u64 since)
 {
