@@ -113,9 +113,7 @@ static void scheds_init(void)
 	if (done)
 		return;
 	for (i = 0; i < KSOCK_NSCHED; i++) {
-		INIT_LIST_HEAD(&ks.ks_sched[i].s_ready);
-		INIT_LIST_HEAD(&ks.ks_sched[i].s_acking);
-		must(!os_pollset_create(&ks.ks_sched[i].s_ps));
+		must(!ksock_sched_init(&ks.ks_sched[i]));
 	}
 	must(!os_pollset_create(&fake_listener.l_ps));
 	/* one round per ksock_scheduler() call */
@@ -302,7 +300,8 @@ static void check_idle(void)
 	     list_empty(&ks.ks_connd_accs));
 	for (i = 0; i < KSOCK_NSCHED; i++)
 		must(list_empty(&ks.ks_sched[i].s_ready) &&
-		     list_empty(&ks.ks_sched[i].s_acking));
+		     list_empty(&ks.ks_sched[i].s_acking) &&
+		     list_empty(&ks.ks_sched[i].s_deferred));
 	for (i = 0; i < 2; i++) {
 		must(!w.net[i]->n_nconns);
 		list_for_each_entry(p, &w.net[i]->n_peers, p_list)

@@ -238,6 +238,18 @@ static bool ksock_threads_idle(void)
 	return idle;
 }
 
+/*
+ * A scheduler's lists and poll set, before its thread starts (the fuzz
+ * harnesses, which are the scheduler, call it too: one place to add a list).
+ */
+int ksock_sched_init(struct ksock_sched *s)
+{
+	INIT_LIST_HEAD(&s->s_ready);
+	INIT_LIST_HEAD(&s->s_acking);
+	INIT_LIST_HEAD(&s->s_deferred);
+	return os_pollset_create(&s->s_ps);
+}
+
 /* With ks_thread_mutex held: the connd and the schedulers, once. */
 static int ksock_threads_start(void)
 {
@@ -250,10 +262,7 @@ static int ksock_threads_start(void)
 	for (i = 0; i < KSOCK_NSCHED && !rc; i++) {
 		struct ksock_sched *s = &ks.ks_sched[i];
 
-		INIT_LIST_HEAD(&s->s_ready);
-		INIT_LIST_HEAD(&s->s_acking);
-		INIT_LIST_HEAD(&s->s_deferred);
-		rc = os_pollset_create(&s->s_ps);
+		rc = ksock_sched_init(s);
 		snprintf(name, sizeof(name), "socklnd_sd%d", i);
 		if (!rc)
 			rc = os_thread_start(&s->s_thread, ksock_scheduler, s, name);

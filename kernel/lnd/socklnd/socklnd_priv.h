@@ -342,6 +342,7 @@ void ksock_conn_queue_tx(struct ksock_conn *conn, struct ksock_tx *tx);
 bool ksock_conn_send_claim(struct ksock_conn *conn, struct ksock_tx *tx);
 long ksock_conn_send_write(struct ksock_conn *conn, struct ksock_tx *tx);
 bool ksock_conn_send_done(struct ksock_conn *conn, struct ksock_tx *tx, long rc);
+int ksock_sched_init(struct ksock_sched *s);
 struct ksock_sched *ksock_sched_current(void);
 void ksock_sched_flush(struct ksock_sched *s);
 void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now);
