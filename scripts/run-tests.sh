@@ -79,18 +79,54 @@ for f in build/san/fuzz/fuzz_*; do
 done
 
 phase_done fuzz-replay
-for b in tests/bats/*.bats; do
-	[ -f "$b" ] || continue
-	bats --tap "$b" >"$log/out" 2>&1
-	p=$(grep -c '^ok ' "$log/out")
-	f=$(grep -c '^not ok ' "$log/out")
-	plan=$(sed -n 's/^1\.\.\([0-9]*\)/\1/p' "$log/out" | head -n1)
+# One bats suite: its TAP in $log/bats/NAME.tap, its line in NAME.sum.
+bats_suite() {	# $1 = suite
+	local b=$1 n p f plan t0
+	n=$(basename "$b")
+	t0=$(date +%s)
+	bats --tap "$b" >"$log/bats/$n.tap" 2>&1
+	p=$(grep -c '^ok ' "$log/bats/$n.tap")
+	f=$(grep -c '^not ok ' "$log/bats/$n.tap")
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)/\1/p' "$log/bats/$n.tap" | head -n1)
 	if [ -n "$plan" ] && [ $((p + f)) -lt "$plan" ]; then f=$((plan - p)); fi
 	[ -z "$plan" ] && f=$((f + 1))
-	[ "$f" -ne 0 ] && { echo "--- $b:"; grep -v '^ok ' "$log/out"; }
-	echo "bats $(basename "$b"): $p passed, $f failed"
-	pass=$((pass + p)); fail=$((fail + f))
+	{
+		[ "$f" -ne 0 ] && { echo "--- $b:"; grep -v '^ok ' "$log/bats/$n.tap"; }
+		echo "bats $n: $p passed, $f failed ($(($(date +%s) - t0)) s)"
+	} >"$log/bats/$n.sum"
+}
+
+# Two lanes side by side, as for the unit tests: a suite mostly waits
+# (daemons starting, timeouts running out) and each test has its own
+# namespace, temporary directory and sockets. Both lanes walk one list,
+# the long suites first; a lane takes a suite by making its claim
+# directory (mkdir is atomic), so each suite runs once.
+bats_lane() {
+	local b
+	for b in "${bats_order[@]}"; do
+		mkdir "$log/bats/claim-$(basename "$b")" 2>/dev/null || continue
+		bats_suite "$b"
+	done
+}
+mkdir -p "$log/bats"
+bats_long="soak lst multinode stall selftest routing fault conns accept lustre_sites"
+bats_order=()
+for n in $bats_long; do [ -f "tests/bats/$n.bats" ] && bats_order+=("tests/bats/$n.bats"); done
+for b in tests/bats/*.bats; do
+	case " $bats_long " in *" $(basename "$b" .bats) "*) continue ;; esac
+	bats_order+=("$b")
 done
+bats_lane &
+bats_lane
+wait
+for b in tests/bats/*.bats; do
+	sum=$log/bats/$(basename "$b").sum
+	[ -f "$sum" ] || echo "bats $(basename "$b"): 0 passed, 1 failed (did not run)" >"$sum"
+	cat "$sum"
+done
+while read -r p f; do
+	pass=$((pass + p)); fail=$((fail + f))
+done < <(sed -n 's/^bats .*: \([0-9]*\) passed, \([0-9]*\) failed (.*$/\1 \2/p' "$log"/bats/*.sum)
 
 phase_done bats
 # The soak, short (about 2 minutes; `make soak` runs the long one): each

@@ -3,7 +3,8 @@
 # The socket LND's connections between two nodes (topo.bash), read from the
 # kernel's sockets with ss: conns_per_peer (the link speed's default, `net
 # set`), the bulk traffic spread over them, tos on the packets, and the
-# interface that carries an NI's bytes when two NIs share a subnet.
+# interface that carries an NI's bytes when two NIs share a subnet, and the
+# scheduler threads two NIs' bulk connections go to (/proc's epoll fdinfo).
 # bats file_tags=lnetd-only
 
 load helpers
@@ -192,4 +193,48 @@ ni_states() {
 	on 1 lnetctl lnet configure
 	on 1 lnetctl import "$TD/full.yaml"
 	[ "$(ni_states 1)" = "10.31.0.1@o2ib down no LND; fd00:31::1@tcp up None; 10.31.0.1@tcp1 down link down" ]
+}
+
+# epoll_of N INO: the descriptor of the epoll set (a scheduler thread's)
+# that holds node N's socket of inode INO, from /proc (fdinfo's tfd lines).
+epoll_of() {
+	local pid fd tfd
+	pid=$(cat "$TD/n$1.pid") || return 1
+	for fd in /proc/"$pid"/fd/*; do
+		[ "$(readlink "$fd")" = "anon_inode:[eventpoll]" ] || continue
+		for tfd in $(sed -n 's/^tfd: *\([0-9]*\) .*/\1/p' "/proc/$pid/fdinfo/${fd##*/}"); do
+			[ "$(readlink "/proc/$pid/fd/$tfd")" = "socket:[$2]" ] &&
+				{ echo "${fd##*/}"; return 0; }
+		done
+	done
+	echo "node $1: no epoll set holds socket $2" >&2
+	return 1
+}
+
+@test "two NIs to two NIs: the two bulk connections, one per NI, are served by two scheduler threads" {
+	topo_node 1 && topo_node 2
+	topo_link 1 a0 10.31.0.1/24 2 b0 10.31.0.2/24
+	topo_link 1 a1 10.32.0.1/24 2 b1 10.32.0.2/24
+	on 1 lnetctl net add --net tcp --if a0,a1 --conns-per-peer 1
+	on 2 lnetctl net add --net tcp --if b0,b1
+	on 1 lnetctl discover $B0
+	on 1 lnetctl policy add --src 10.31.0.1@tcp --dst 10.31.0.2@tcp
+	on 1 lnetctl policy add --src 10.32.0.1@tcp --dst 10.32.0.2@tcp
+	run on 1 lnetctl selftest put $B0 --size 1M --count 40 --concurrency 8
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# node1's connections that carried more than 4 MiB: its BULK_OUT ones
+	output=$(on 1 ss -HtinOe state established '( dport = :988 )' 2>/dev/null)
+	echo "$output"
+	inos=$(awk '{ a = 0; i = ""
+		for (f = 1; f <= NF; f++) {
+			if ($f ~ /^ino:/) i = substr($f, 5)
+			if ($f ~ /^bytes_acked:/) a = substr($f, 13)
+		}
+		if (a > 4194304) print i }' <<<"$output")
+	[ "$(wc -w <<<"$inos")" = 2 ]
+	sets=$(for i in $inos; do epoll_of 1 "$i" || echo none; done | sort -u)
+	echo "epoll sets: $sets"
+	[ "$(wc -w <<<"$sets")" = 2 ]
+	[[ "$sets" != *none* ]]
 }
