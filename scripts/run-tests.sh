@@ -109,7 +109,7 @@ bats_lane() {
 	done
 }
 mkdir -p "$log/bats"
-bats_long="soak lst multinode stall selftest routing fault conns accept lustre_sites"
+bats_long="routing schema lst multinode fault explain conns accept hostile discovery lnetd"
 bats_order=()
 for n in $bats_long; do [ -f "tests/bats/$n.bats" ] && bats_order+=("tests/bats/$n.bats"); done
 for b in tests/bats/*.bats; do

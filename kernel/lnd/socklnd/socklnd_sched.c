@@ -101,9 +101,24 @@ void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now)
 
 #define KSOCK_NO_WRITE	(~0ULL)		/* ksock_conn_acked_since(): not after a write */
 
+/* With ks_lock held: the messages of c_ackq that TCP acknowledged move to @done. */
+static void ksock_conn_acked_take(struct ksock_conn *conn, struct list_head *done)
+{
+	struct ksock_tx *tx, *tmp;
+	u64 acked;
+
+	ksock_conn_sample_unacked(conn, os_now_ns());
+	acked = conn->c_tx_written - conn->c_tx_unacked;
+	list_for_each_entry_safe(tx, tmp, &conn->c_ackq, tx_list) {
+		if (tx->tx_end > acked)
+			break;
+		ksock_list_move_tail(&tx->tx_list, done);
+	}
+}
+
 /*
- * With ks_lock held: the messages of c_ackq that TCP acknowledged move to
- * @done; the connection is on its scheduler's s_acking while some wait.
+ * With ks_lock held, in the owner's thread: as ksock_conn_acked_take(),
+ * and the connection is on its scheduler's s_acking while some wait.
  * @since: the stream offset a write just began at (KSOCK_NO_WRITE: none).
  * When the oldest waiting message ended in that write, no ACK can have
  * come for it yet: TCP is not asked (a system call per large message).
@@ -111,21 +126,14 @@ void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now)
 static void ksock_conn_acked_since(struct ksock_conn *conn, struct list_head *done,
 				   u64 since)
 {
-	struct ksock_tx *tx, *tmp;
-	u64 acked;
+	struct ksock_tx *tx;
 
-	if (list_empty(&conn->c_ackq))
-		return;
-	tx = list_first_entry(&conn->c_ackq, struct ksock_tx, tx_list);
-	if (tx->tx_end <= since) {
-		ksock_conn_sample_unacked(conn, os_now_ns());
-		acked = conn->c_tx_written - conn->c_tx_unacked;
-		list_for_each_entry_safe(tx, tmp, &conn->c_ackq, tx_list) {
-			if (tx->tx_end > acked)
-				break;
-			ksock_list_move_tail(&tx->tx_list, done);
-		}
+	if (!list_empty(&conn->c_ackq)) {
+		tx = list_first_entry(&conn->c_ackq, struct ksock_tx, tx_list);
+		if (tx->tx_end <= since)
+			ksock_conn_acked_take(conn, done);
 	}
+	/* another thread may have emptied c_ackq (ksock_peer_acks_take) */
 	if (list_empty(&conn->c_ackq))
 		list_del_init(&conn->c_acking);
 	else if (list_empty(&conn->c_acking))
@@ -403,17 +411,20 @@ static int ksock_rx_short(struct ksock_conn *conn, long n, const char *what)
  * With ks_lock held: a message from @conn's peer came in. If the peer's
  * other connections hold written messages waiting for TCP's ACK, the ACK
  * of their bytes has most likely come too (the peer read them before it
- * answered): their schedulers look now instead of at their next poll
- * tick, so one large message at a time does not wait a tick each. The
- * scheduler of @conn itself looks after this round anyway.
+ * answered): this thread takes the acknowledged ones into @done now, so
+ * that one large message at a time waits neither for a poll tick nor for
+ * a wake-up of their scheduler (a system call here, a thread switch and
+ * two more system calls there, at the moment the next message starts).
+ * Their connections stay on s_acking: only the owner changes that list,
+ * and finds c_ackq empty at its next look.
  */
-static void ksock_peer_acks_wake(struct ksock_conn *conn, struct ksock_sched **wake)
+static void ksock_peer_acks_take(struct ksock_conn *conn, struct list_head *done)
 {
 	struct ksock_conn *c;
 
 	list_for_each_entry(c, &conn->c_peer->p_conns, c_list)
-		if (!list_empty(&c->c_ackq) && c->c_sched != conn->c_sched)
-			*wake = c->c_sched;
+		if (c != conn && !c->c_closing && !list_empty(&c->c_ackq))
+			ksock_conn_acked_take(c, done);
 }
 
 /* A whole header is in: hand it to the core. */
@@ -422,8 +433,8 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 	struct ksock_net *net = conn->c_peer->p_net;
 	struct ksock_msg_hdr k;
 	struct lnet_hdr h;
-	struct ksock_sched *wake = NULL;
 	struct lnet_nid from;
+	LIST_HEAD(acked);
 	u32 plen, tail;
 	int rc;
 
@@ -450,10 +461,11 @@ static int ksock_rx_parse(struct ksock_conn *conn)
 	conn->c_rx_in_parse = true;
 	conn->c_peer->p_last_alive = os_now_ns();
 	from = conn->c_peer->p_nid;
-	ksock_peer_acks_wake(conn, &wake);
+	ksock_peer_acks_take(conn, &acked);
 	os_mutex_unlock(&ks.ks_lock);
-	if (wake)
-		os_pollset_wake(wake->s_ps);
+	/* before the parse: a PUT's send ends before the ACK that answers it */
+	if (!list_empty(&acked))
+		ksock_txs_finalize(net, &acked, LNET_MSG_STATUS_OK, 0);
 
 	rc = lnet_parse(net->n_ln, net->n_ni, &h, &from, conn);
 	ksock_sched_flush(conn->c_sched);
