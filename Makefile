@@ -35,7 +35,8 @@ WFLAGS := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
 NL_CFLAGS := $(shell pkg-config --cflags libnl-3.0 libnl-route-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-3.0 libnl-route-3.0 2>/dev/null)
 BASE_CFLAGS := -std=gnu11 -D_GNU_SOURCE -Iinclude/uapi -MMD -MP $(WFLAGS)
-SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	-DLNET_LOCK_CHECKS
 
 ifneq ($(V),1)
 Q := @

@@ -7,7 +7,7 @@
 void lnet_init(struct lnet *ln)
 {
 	memset(ln, 0, sizeof(*ln));
-	os_mutex_init(&ln->ln_api_mutex);
+	os_mutex_init_noio(&ln->ln_api_mutex);
 	INIT_LIST_HEAD(&ln->ln_nets);
 	INIT_LIST_HEAD(&ln->ln_peers);
 	INIT_LIST_HEAD(&ln->ln_routes);

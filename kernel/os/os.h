@@ -13,7 +13,15 @@
  *   strings    memcpy memset memcmp strlen strcmp strncmp strchr snprintf
  *              (the subset that libc and the kernel both provide)
  *   lists      struct list_head and the kernel's list_* helpers
- *   locking    struct os_mutex: os_mutex_init/lock/unlock/destroy
+ *   locking    struct os_mutex: os_mutex_init/lock/unlock/destroy;
+ *              os_mutex_init_noio(): a mutex under which no thread
+ *              sends, receives or waits on a socket (the core's
+ *              ln_api_mutex, the socket LND's ks_lock: a network system
+ *              call there would hold every other thread up). User space
+ *              counts the ones a thread holds; built with
+ *              LNET_LOCK_CHECKS (the sanitized builds: unit tests, the
+ *              soak's lnetd) os_sock_send/recv/wait abort when called
+ *              under one. The kernel leaves the checking to lockdep.
  *              struct os_cond: os_cond_init/destroy/wait/broadcast
  *   threads    struct os_thread: os_thread_start/join
  *   logging    os_err/os_warn/os_info(fmt, ...): see below

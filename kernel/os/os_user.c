@@ -8,6 +8,7 @@
 #include "os.h"
 
 FILE *os_log_file;
+__thread int os_noio_held;
 enum os_log_level os_log_max = OS_LOG_INFO;
 
 /* The names dmesg -x gives the kernel's levels. */

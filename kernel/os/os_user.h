@@ -44,20 +44,33 @@ static inline void *os_zalloc_pages(size_t size)
 
 struct os_mutex {
 	pthread_mutex_t m;
+	bool noio;		/* os_mutex_init_noio(): no socket I/O under it */
 };
+
+/* How many no-I/O mutexes this thread holds (os_sock_send/recv/wait check). */
+extern __thread int os_noio_held;
 
 static inline void os_mutex_init(struct os_mutex *m)
 {
 	pthread_mutex_init(&m->m, NULL);
+	m->noio = false;
+}
+
+static inline void os_mutex_init_noio(struct os_mutex *m)
+{
+	os_mutex_init(m);
+	m->noio = true;
 }
 
 static inline void os_mutex_lock(struct os_mutex *m)
 {
 	pthread_mutex_lock(&m->m);
+	os_noio_held += m->noio;
 }
 
 static inline void os_mutex_unlock(struct os_mutex *m)
 {
+	os_noio_held -= m->noio;
 	pthread_mutex_unlock(&m->m);
 }
 

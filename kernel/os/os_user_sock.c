@@ -238,10 +238,29 @@ int os_sock_connect_result(struct os_sock *s)
 	return 0;
 }
 
+/*
+ * A socket call made under a no-I/O mutex (os.h): built with
+ * LNET_LOCK_CHECKS, the process aborts naming the call, so that the test
+ * run that got there shows the caller (the sanitizers print its stack).
+ */
+static void os_sock_noio_check(const char *call)
+{
+#ifdef LNET_LOCK_CHECKS
+	if (os_noio_held) {
+		fprintf(stderr, "lnet: %s under %d no-I/O mutex(es)\n", call, os_noio_held);
+		abort();
+	}
+#else
+	(void)call;
+#endif
+}
+
 long os_sock_send(struct os_sock *s, const struct os_iov *iov, int n)
 {
 	struct msghdr mh = { 0 };
 	ssize_t rc;
+
+	os_sock_noio_check("os_sock_send");
 
 	/* struct os_iov has the layout of struct iovec (base, length). */
 	mh.msg_iov = (struct iovec *)iov;
@@ -254,8 +273,10 @@ long os_sock_send(struct os_sock *s, const struct os_iov *iov, int n)
 
 long os_sock_recv(struct os_sock *s, void *buf, size_t len)
 {
-	ssize_t rc = recv(s->fd, buf, len, MSG_DONTWAIT);
+	ssize_t rc;
 
+	os_sock_noio_check("os_sock_recv");
+	rc = recv(s->fd, buf, len, MSG_DONTWAIT);
 	if (rc < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
 	return rc;
@@ -292,6 +313,7 @@ int os_sock_wait(struct os_sock *s, unsigned int events, u64 deadline_ns)
 	u64 now;
 	int rc;
 
+	os_sock_noio_check("os_sock_wait");
 	if (events & OS_POLL_IN)
 		p.events |= POLLIN | POLLRDHUP;
 	if (events & OS_POLL_OUT)

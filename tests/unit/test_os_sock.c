@@ -15,7 +15,10 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "../../kernel/os/os_sock.h"
 
@@ -141,6 +144,83 @@ static void test_bad_families(void **state)
 	assert_null(s);
 }
 
+/*
+ * In a child: @call on one end of a socket pair while holding a mutex
+ * made by @init. Its exit status as waitpid() gives it.
+ */
+static int child_sock_call(void (*init)(struct os_mutex *), int call)
+{
+	struct os_iov iov = { (void *)"x", 1 };
+	struct os_mutex m;
+	struct os_sock *s;
+	int sv[2], status;
+	char c;
+	pid_t pid;
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (os_sock_from_fd(sv[0], &s))
+			_exit(3);
+		init(&m);
+		os_mutex_lock(&m);
+		if (call == 0 && os_sock_send(s, &iov, 1) != 1)
+			_exit(4);
+		if (call == 1 && os_sock_recv(s, &c, 1) != -EAGAIN)
+			_exit(4);
+		if (call == 2 && os_sock_wait(s, OS_POLL_OUT, os_now_ns() + 1000000000ULL) <= 0)
+			_exit(4);
+		os_mutex_unlock(&m);
+		_exit(os_noio_held == 0 ? 0 : 5);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void init_plain(struct os_mutex *m)
+{
+	os_mutex_init(m);
+}
+
+static void init_noio(struct os_mutex *m)
+{
+	os_mutex_init_noio(m);
+}
+
+/*
+ * A socket call under a no-I/O mutex: the sanitized build (LNET_LOCK_CHECKS)
+ * aborts; the plain one lets it run. Under a plain mutex both let it run,
+ * and the count of no-I/O mutexes held goes back to 0 on unlock.
+ */
+static void test_noio_mutex(void **state)
+{
+	struct os_mutex a, b;
+	int call, st;
+
+	(void)state;
+	os_mutex_init_noio(&a);
+	os_mutex_init(&b);
+	os_mutex_lock(&a);
+	os_mutex_lock(&b);
+	assert_int_equal(os_noio_held, 1);
+	os_mutex_unlock(&b);
+	os_mutex_unlock(&a);
+	assert_int_equal(os_noio_held, 0);
+	for (call = 0; call < 3; call++) {
+		st = child_sock_call(init_plain, call);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		st = child_sock_call(init_noio, call);
+#ifdef LNET_LOCK_CHECKS
+		assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+#else
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+#endif
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_bad_families),
 		cmocka_unit_test(test_pollset_wake),
+		cmocka_unit_test(test_noio_mutex),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

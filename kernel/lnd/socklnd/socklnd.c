@@ -562,10 +562,11 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 {
 	struct ksock_net *net = ni->ni_lnd_data;
 	const struct lnet_nid *dst = &msg->msg_txpeer->lpni_nid;
+	struct ksock_sched *me = ksock_sched_current();
 	struct ksock_peer *peer;
 	struct ksock_conn *conn;
 	struct ksock_tx *tx;
-	bool sent = false, claimed = false;
+	bool claimed = false;
 	u64 timeout;
 	int rc;
 
@@ -591,7 +592,16 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 	msg->msg_private = tx;
 	conn = ksock_peer_conn(peer, tx->tx_kind);
 	if (conn) {
-		claimed = ksock_conn_send_claim(conn, tx);
+		/*
+		 * Only a scheduler writes: it does so once the core call
+		 * returns (ksock_sched_flush). Any other caller holds the
+		 * core's mutex for as long as it runs: its message goes to
+		 * the connection's scheduler.
+		 */
+		if (me)
+			claimed = ksock_conn_send_claim(conn, tx);
+		else
+			ksock_conn_queue_tx(conn, tx);
 		if (os_now_ns() >= peer->p_topup_after && ksock_peer_short(peer, tx->tx_kind))
 			ksock_peer_start_connect(peer);
 	} else {
@@ -599,26 +609,9 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 		ksock_peer_start_connect(peer);
 	}
 	os_mutex_unlock(&ks.ks_lock);
-	if (claimed) {
-		struct ksock_sched *me = ksock_sched_current();
-		long wrote;
-
-		if (me) {	/* written once the core returns: see socklnd_priv.h */
-			tx->tx_conn = conn;
-			list_add_tail(&tx->tx_list, &me->s_deferred);
-			return 0;
-		}
-		wrote = ksock_conn_send_write(conn, tx);
-
-		os_mutex_lock(&ks.ks_lock);
-		sent = ksock_conn_send_done(conn, tx, wrote);
-		os_mutex_unlock(&ks.ks_lock);
-	}
-	if (sent) {
-		/* as lolnd does: we run with the instance lock held */
-		os_free(tx);
-		msg->msg_health_status = LNET_MSG_STATUS_OK;
-		lnet_finalize_locked(net->n_ln, msg, 0);
+	if (claimed) {	/* see socklnd_priv.h */
+		tx->tx_conn = conn;
+		list_add_tail(&tx->tx_list, &me->s_deferred);
 	}
 	return 0;
 }
@@ -714,7 +707,7 @@ void lnet_socklnd_set_accept(enum lnet_accept_mode mode, u32 backlog, u32 timeou
 int lnet_socklnd_register(struct lnet *ln)
 {
 	if (!ks.ks_inited) {
-		os_mutex_init(&ks.ks_lock);
+		os_mutex_init_noio(&ks.ks_lock);
 		os_mutex_init(&ks.ks_thread_mutex);
 		os_cond_init(&ks.ks_cond);
 		INIT_LIST_HEAD(&ks.ks_nets);

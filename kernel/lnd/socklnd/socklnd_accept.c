@@ -211,20 +211,23 @@ static void ksock_hs_complete(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs
 
 /*
  * @hs sent a hello of another version than its NI's: our hello goes back
- * (under ks_lock: the NI stays while it is built and sent, without
- * blocking), and the refusal says so.
+ * (built under ks_lock, which keeps the NI while it reads it; sent
+ * after), and the refusal says so.
  */
 static void ksock_hs_answer(struct ksock_acceptor_ctx *ka, struct ksock_hs *hs,
 			    char *why, size_t wlen)
 {
+	u8 buf[LNET_WIRE_HELLO_MAX_LEN];
 	struct ksock_net *net;
 	size_t used = strlen(why);
+	u32 len = 0;
 
 	os_mutex_lock(&ks.ks_lock);
 	net = ksock_listener_net(ka->ka_l, &hs->h_nid);
 	if (net)
-		ksock_hello_answer(net, hs->h_sock, NULL);
+		len = ksock_hello_answer_make(net, NULL, buf);
 	os_mutex_unlock(&ks.ks_lock);
+	ksock_hello_answer_send(hs->h_sock, buf, len);
 	if (net && used < wlen)
 		snprintf(why + used, wlen - used, "; answered with our hello for a retry");
 }

@@ -150,26 +150,33 @@ int ksock_hello_start(const u8 *buf, u32 version, char *why, size_t wlen)
 }
 
 /*
- * Answer a hello of a version @net does not speak with our own (to
- * @peer; NULL: a NID of our family with a zero address), as Lustre does:
- * the peer learns our version and may retry in it. Best effort, without
- * waiting (a new socket has room for 80 bytes): the connection closes
- * next anyway.
+ * Our hello in @buf (LNET_WIRE_HELLO_MAX_LEN bytes), as the answer to a
+ * hello of a version @net does not speak (to @peer; NULL: a NID of our
+ * family with a zero address), as Lustre answers one: the peer learns our
+ * version and may retry in it. Its length, 0 if it could not be encoded.
  */
-void ksock_hello_answer(struct ksock_net *net, struct os_sock *sock,
-			const struct lnet_nid *peer)
+u32 ksock_hello_answer_make(struct ksock_net *net, const struct lnet_nid *peer, u8 *buf)
 {
-	u8 buf[LNET_WIRE_HELLO_MAX_LEN];
 	struct lnet_nid any = net->n_nid;
-	struct os_iov iov = { buf, 0 };
 	struct ksock_hello out;
 
 	memset(any.nid_addr, 0, sizeof(any.nid_addr));
 	ksock_hello_make(net, peer ? peer : &any, SOCKLND_CONN_NONE, &out);
 	if (lnet_hello_encode(&out, buf))
-		return;
-	iov.iov_len = lnet_hello_size(out.kshm_version);
-	os_sock_send(sock, &iov, 1);
+		return 0;
+	return lnet_hello_size(out.kshm_version);
+}
+
+/*
+ * Send that answer on @sock, best effort and without waiting (a new
+ * socket has room for 80 bytes): the connection closes next anyway.
+ */
+void ksock_hello_answer_send(struct os_sock *sock, u8 *buf, u32 len)
+{
+	struct os_iov iov = { buf, len };
+
+	if (len)
+		os_sock_send(sock, &iov, 1);
 }
 
 /*
@@ -459,8 +466,12 @@ static void ksock_passive(struct ksock_acc *acc)
 	int rc;
 
 	rc = ksock_hello_read(net, acc->a_sock, deadline, &in, why, sizeof(why));
-	if (rc == -EPROTONOSUPPORT)
-		ksock_hello_answer(net, acc->a_sock, NULL);
+	if (rc == -EPROTONOSUPPORT) {
+		u8 buf[LNET_WIRE_HELLO_MAX_LEN];
+
+		ksock_hello_answer_send(acc->a_sock, buf,
+					ksock_hello_answer_make(net, NULL, buf));
+	}
 	if (rc) {
 		ksock_refuse(acc->a_sock, acc->a_name, rc, why);
 		return;

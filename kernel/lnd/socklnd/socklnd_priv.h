@@ -24,12 +24,16 @@
  * and clears it under ks_lock (ksock_conn_send_done). While it is set the
  * scheduler does not write the socket and its owner does not close it
  * (ksock_conn_close waits on ks_cond), so a write, which may run the
- * peer's receive path on a veth, holds no lock other threads need. When
- * lnd_send runs in a scheduler thread (an ACK, the next message started
- * by an event), the core holds its ln_api_mutex: the claimed message
- * waits on that scheduler's s_deferred until the core call returns
- * (ksock_sched_flush), so the other schedulers are not kept from the core
- * meanwhile. A scheduler flushes before it waits for a busy connection.
+ * peer's receive path on a veth, holds no lock other threads need. The
+ * core calls lnd_send with its ln_api_mutex held, so only a scheduler
+ * thread claims (an ACK, the next message started by an event): the
+ * claimed message waits on that scheduler's s_deferred until the core
+ * call returns (ksock_sched_flush), so the other schedulers are not kept
+ * from the core meanwhile. Any other thread (an API call: ping, the first
+ * messages of a selftest) queues its message for the scheduler. Both
+ * locks are no-I/O mutexes (os.h): the sanitized builds abort on a socket
+ * call under either. A scheduler flushes before it waits for a busy
+ * connection.
  * ks.ks_thread_mutex serialises starting and stopping the shared threads;
  * taken before ks_lock, never inside it.
  */
@@ -325,8 +329,8 @@ u32 ksock_nid_version(const struct lnet_nid *nid);
 int ksock_hello_start(const u8 *buf, u32 version, char *why, size_t wlen);
 int ksock_hello_parse(const u8 *buf, u32 version, struct ksock_hello *h, char *why,
 		      size_t wlen);
-void ksock_hello_answer(struct ksock_net *net, struct os_sock *sock,
-			const struct lnet_nid *peer);
+u32 ksock_hello_answer_make(struct ksock_net *net, const struct lnet_nid *peer, u8 *buf);
+void ksock_hello_answer_send(struct os_sock *sock, u8 *buf, u32 len);
 void ksock_passive_finish(struct ksock_net *net, struct os_sock *sock, const char *name,
 			  const struct ksock_hello *in, u64 deadline);
 int ksock_accept(struct lnet_ni *ni, void *sock);
