@@ -21,7 +21,8 @@
  *              counts the ones a thread holds; built with
  *              LNET_LOCK_CHECKS (the sanitized builds: unit tests, the
  *              soak's lnetd) os_sock_send/recv/wait abort when called
- *              under one. The kernel leaves the checking to lockdep.
+ *              under one. The module does not count: its socket calls
+ *              come from the same code, checked in user space.
  *              struct os_cond: os_cond_init/destroy/wait/broadcast
  *   threads    struct os_thread: os_thread_start/join
  *   logging    os_err/os_warn/os_info(fmt, ...): see below

@@ -51,7 +51,7 @@ struct os_mutex {
  * lockdep class key, which a shared inline function would merge into one.
  */
 #define os_mutex_init(om)	mutex_init(&(om)->m)
-/* lockdep is the kernel's checker: no count of no-I/O mutexes here */
+/* not counted here: the same callers are checked in user space (os.h) */
 #define os_mutex_init_noio(om)	mutex_init(&(om)->m)
 
 static inline void os_mutex_lock(struct os_mutex *m)
