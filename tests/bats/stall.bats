@@ -82,7 +82,11 @@ peer_health() {
 		tail -n1)
 	echo "closed $t0 -> $t1"
 	[ -n "$t1" ]
-	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 2.9 && b - a <= 6) }'
+	# in the VM (lnet.ko under TCG, a second VM on the other CPU) timers
+	# and process starts run late: one more second there (6.006 s seen)
+	max=6
+	[ "${LNET_TRANSPORT:-}" = dev ] && max=7
+	awk -v a="$t0" -v b="$t1" -v m="$max" 'BEGIN { exit !(b - a >= 2.9 && b - a <= m) }'
 	# messages caught in the stalled socket were resent
 	r1=$(stats_count 1 resend_count)
 	echo "resends: $r0 -> $r1"
