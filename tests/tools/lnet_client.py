@@ -245,40 +245,46 @@ def stalled(s, args, dst):
     return 0 if closed else 1
 
 
+def flood_reap(open_, counts, wait):
+    """Take the connections of open_ the acceptor closed (within wait s):
+    counts[0] those closed within 1 s of their connect, counts[1] later."""
+    r, _, _ = select.select(list(open_), [], [], wait)
+    for fd in r:
+        s, t = open_[fd]
+        try:
+            if s.recv(65536):
+                continue
+        except BlockingIOError:
+            continue
+        except ConnectionResetError:
+            pass
+        counts[0 if time.monotonic() - t < 1.0 else 1] += 1
+        del open_[fd]
+
+
 def flood(args):
     """--count connections held open; when and whether the acceptor closes them."""
     dst = args.dst + "@tcp"
-    socks = []
+    socks, open_, counts = [], {}, [0, 0]
     for _ in range(args.count):
         s = quiet_connect(args)
         if args.send_request:
             s.sendall(w.acceptor_req(dst))
         s.setblocking(False)
-        socks.append((s, time.monotonic()))
+        socks.append(s)
+        open_[s.fileno()] = (s, time.monotonic())
+        # look while connecting too: a slow loop must not make a close
+        # seen late count as late
+        flood_reap(open_, counts, 0)
     print("flood %d" % len(socks), flush=True)
-    at_once = later = 0
     end = time.monotonic() + args.timeout
-    open_ = dict((s.fileno(), (s, t)) for s, t in socks)
     while open_ and time.monotonic() < end:
-        r, _, _ = select.select(list(open_), [], [], max(0, end - time.monotonic()))
-        for fd in r:
-            s, t = open_[fd]
-            try:
-                if s.recv(65536):
-                    continue
-            except BlockingIOError:
-                continue
-            except ConnectionResetError:
-                pass
-            if time.monotonic() - t < 1.0:
-                at_once += 1
-            else:
-                later += 1
-            del open_[fd]
+        flood_reap(open_, counts, max(0, end - time.monotonic()))
+    at_once, later = counts
     print("closed at once %d" % at_once)
     print("closed later %d" % later)
     print("still open %d" % len(open_))
-    for s, _ in socks:
+    for s in socks:
         s.close()
     return 0
 
