@@ -50,7 +50,7 @@ srcs=(kernel/os/os_user.c kernel/os/os_user_if.c kernel/os/os_user_thread.c
 shopt -u nullglob
 read -r -a nl_cflags <<<"$(pkg-config --cflags libnl-3.0 libnl-route-3.0)"
 read -r -a nl_libs <<<"$(pkg-config --libs libnl-3.0 libnl-route-3.0)"
-cflags=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+cflags=(-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -DLNET_LOCK_CHECKS
 	-std=gnu11 -D_GNU_SOURCE -Iinclude/uapi "${nl_cflags[@]}")
 
 echo "fuzz: building the library (${#srcs[@]} files)"
