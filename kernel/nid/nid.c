@@ -639,25 +639,6 @@ int lnet_ip_print(const u8 *addr, u8 addr_len, u16 port, char *buf, size_t len)
 	return nid_sb_done(&sb);
 }
 
-u32 lnet_nid_net(const struct lnet_nid *nid)
-{
-	return LNET_NET_ID(nid->nid_lnd, nid->nid_netnum);
-}
-
-bool lnet_nid_is_zero(const struct lnet_nid *nid)
-{
-	return nid->nid_addr_len == 0;
-}
-
-bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b)
-{
-	u8 len = a->nid_addr_len > 16 ? 16 : a->nid_addr_len;
-
-	return a->nid_addr_len == b->nid_addr_len && a->nid_lnd == b->nid_lnd &&
-	       a->nid_netnum == b->nid_netnum &&
-	       !memcmp(a->nid_addr, b->nid_addr, len);
-}
-
 /* 32-bit finaliser of MurmurHash3: every input bit reaches every output bit. */
 static u32 mix32(u32 h)
 {

@@ -46,9 +46,25 @@ int lnet_nid_print(const struct lnet_nid *nid, char *buf, size_t len);
  * address in the compressed form NIDs use): like lnet_nid_print().
  */
 int lnet_ip_print(const u8 *addr, u8 addr_len, u16 port, char *buf, size_t len);
-u32  lnet_nid_net(const struct lnet_nid *nid);
-bool lnet_nid_is_zero(const struct lnet_nid *nid);
-bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b);
+/* Inline: the send path and the re-flatten call these per peer NI. */
+static inline u32 lnet_nid_net(const struct lnet_nid *nid)
+{
+	return LNET_NET_ID(nid->nid_lnd, nid->nid_netnum);
+}
+
+static inline bool lnet_nid_is_zero(const struct lnet_nid *nid)
+{
+	return nid->nid_addr_len == 0;
+}
+
+static inline bool lnet_nid_equal(const struct lnet_nid *a, const struct lnet_nid *b)
+{
+	u8 len = a->nid_addr_len > 16 ? 16 : a->nid_addr_len;
+
+	return a->nid_addr_len == b->nid_addr_len && a->nid_lnd == b->nid_lnd &&
+	       a->nid_netnum == b->nid_netnum &&
+	       !memcmp(a->nid_addr, b->nid_addr, len);
+}
 u32  lnet_nid_hash(const struct lnet_nid *nid);	/* well mixed, all bits */
 /* The NID of address @addr (@addr_len bytes, network order) on @net_id. */
 void lnet_nid_make(struct lnet_nid *nid, u32 net_id, const u8 *addr, u8 addr_len);

@@ -164,6 +164,13 @@ static u32 udsp_target_count(struct udsp_pass *p, const struct lnet_udsp *r,
 	return cnt;
 }
 
+/* Each set bit @i of the @words words of @bits, lowest first (@w, @word: cursors). */
+#define UDSP_FOR_EACH_BIT(bits, words, i, w, word)				\
+	for ((w) = 0; (w) < (words); (w)++)					\
+		for ((word) = (bits)[w]; (word) &&					\
+		     ((i) = (w) * 64 + (u32)__builtin_ctzll(word), 1);		\
+		     (word) &= (word) - 1)
+
 /* Write the NIDs rule @r picks into p->up_out; returns how many. */
 static u32 udsp_targets(struct udsp_pass *p, const struct lnet_udsp *r,
 			u32 pos, u32 cls)
@@ -171,17 +178,47 @@ static u32 udsp_targets(struct udsp_pass *p, const struct lnet_udsp *r,
 	const struct lnet_nidexpr *e = udsp_target_expr(r, cls);
 	const struct lnet_nid *c;
 	const u64 *bits;
-	u32 n, i, out = 0;
+	u32 n, i, w, out = 0;
+	u64 word;
 
 	udsp_target_count(p, r, pos, cls);
 	c = udsp_candidates(p, cls, &n);
-	bits = p->up_bits ? p->up_bits + (size_t)pos * p->up_words : NULL;
-	for (i = 0; i < n; i++) {
-		if (bits ? bits[i / 64] & (1ULL << (i % 64)) :
-			   lnet_nidexpr_match_nid(e, &c[i]))
+	if (p->up_bits) {	/* memoized: visit the set bits only */
+		bits = p->up_bits + (size_t)pos * p->up_words;
+		UDSP_FOR_EACH_BIT(bits, p->up_words, i, w, word)
 			p->up_out[out++] = c[i];
+		return out;
 	}
+	for (i = 0; i < n; i++)
+		if (lnet_nidexpr_match_nid(e, &c[i]))
+			p->up_out[out++] = c[i];
 	return out;
+}
+
+/*
+ * Is the list rule @r picks already @cur (@ncur NIDs)? With the memo this
+ * compares in place: most peer NIs keep their list across a re-flatten.
+ */
+static bool udsp_targets_same(struct udsp_pass *p, const struct lnet_udsp *r,
+			      u32 pos, u32 cls, const struct lnet_nid *cur, u32 ncur)
+{
+	const struct lnet_nid *c;
+	const u64 *bits;
+	u32 n, i, w, k = 0;
+	u64 word;
+
+	if (udsp_target_count(p, r, pos, cls) != ncur)
+		return false;
+	if (!p->up_bits) {
+		n = udsp_targets(p, r, pos, cls);
+		return !n || !memcmp(p->up_out, cur, n * sizeof(*cur));
+	}
+	c = udsp_candidates(p, cls, &n);
+	bits = p->up_bits + (size_t)pos * p->up_words;
+	UDSP_FOR_EACH_BIT(bits, p->up_words, i, w, word)
+		if (memcmp(&c[i], &cur[k++], sizeof(*cur)))
+			return false;
+	return true;
 }
 
 /* --- first matching rule ------------------------------------------------- */
@@ -338,12 +375,6 @@ void lnet_udsp_apply_peer_net(struct lnet *ln, struct lnet_peer_net *lpn)
 	lpn->lpn_sel_priority = udsp_priority(ln, UC_PEER_NET, lpn->lpn_net_id, NULL);
 }
 
-static bool udsp_list_same(const struct lnet_nid *a, u32 na,
-			   const struct lnet_nid *b, u32 nb)
-{
-	return na == nb && (!na || !memcmp(a, b, na * sizeof(*a)));
-}
-
 /* Decide one list (pair: preferred local NIDs, router: gateways). */
 static void udsp_apply_list(struct lnet *ln, struct udsp_pass *p,
 			    struct lnet_peer_ni *lpni, u32 cls)
@@ -352,22 +383,21 @@ static void udsp_apply_list(struct lnet *ln, struct udsp_pass *p,
 				.um_net = lnet_nid_net(&lpni->lpni_nid),
 				.um_key = lnet_udsp_nid_key(&lpni->lpni_nid),
 				.um_pass = p };
+	const struct lnet_nid *cur = cls == UC_PAIR ? lpni->lpni_pref_nids : lpni->lpni_rtr_nids;
+	u32 ncur = cls == UC_PAIR ? lpni->lpni_npref : lpni->lpni_nrtr;
 	const struct lnet_udsp *r;
 	u32 pos, n = 0;
 	int rc;
 
 	r = udsp_first(ln, &m, &pos);
+	if (r ? udsp_targets_same(p, r, pos, cls, cur, ncur) : !ncur)
+		return;
 	if (r)
 		n = udsp_targets(p, r, pos, cls);
-	if (cls == UC_PAIR) {
-		if (udsp_list_same(lpni->lpni_pref_nids, lpni->lpni_npref, p->up_out, n))
-			return;
+	if (cls == UC_PAIR)
 		rc = lnet_peer_ni_set_pref(ln, lpni, p->up_out, n);
-	} else {
-		if (udsp_list_same(lpni->lpni_rtr_nids, lpni->lpni_nrtr, p->up_out, n))
-			return;
+	else
 		rc = lnet_peer_ni_set_rtr(ln, lpni, p->up_out, n);
-	}
 	if (rc)
 		os_err("udsp: cannot set the %s list of a peer NI: %d\n",
 		       cls == UC_PAIR ? "preferred NID" : "preferred router", rc);
