@@ -167,14 +167,47 @@ bool bench_init(const char *name)
 	return true;
 }
 
-/* Node @i's namespace (named after it), made. */
+/*
+ * Node @i's namespace (named after it), made; with LNET_BENCH_CC, its TCP
+ * congestion control set to that (a namespace may take the ones
+ * net.ipv4.tcp_allowed_congestion_control lists, e.g. reno).
+ */
 static void make_ns(int i)
 {
 	struct node *n = &nodes[i];
+	const char *cc = getenv("LNET_BENCH_CC");
 
 	snprintf(n->ns, sizeof(n->ns), "lnbench%d-%d", i + 1, (int)getpid());
 	if (sh("ip netns add %s && ip -n %s link set lo up", n->ns, n->ns))
 		die("cannot create the network namespace", n->ns);
+	if (cc && *cc && sh("ip netns exec %s sysctl -q -w net.ipv4.tcp_congestion_control=%s",
+			    n->ns, cc))
+		die("LNET_BENCH_CC: the namespace refused this congestion control "
+		    "(allowed: net.ipv4.tcp_allowed_congestion_control)", cc);
+}
+
+/*
+ * The TCP congestion control of node @i's namespace. It decides what one
+ * stream over veth reaches: a pacing one (bbr) caps it well below what
+ * the copies allow, so every figure says which one was in force.
+ */
+const char *bench_cc(int i)
+{
+	static char cc[32];
+	char cmd[160];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ip netns exec %s cat /proc/sys/net/ipv4/tcp_congestion_control",
+		 nodes[i].ns);
+	strcpy(cc, "unknown");
+	p = popen(cmd, "r");
+	if (!p)
+		return cc;
+	if (!fgets(cc, sizeof(cc), p))
+		strcpy(cc, "unknown");
+	cc[strcspn(cc, "\n")] = '\0';
+	pclose(p);
+	return cc;
 }
 
 /* Node @i's lnetd in namespace @ns, its acceptor on @port (0: 988). */

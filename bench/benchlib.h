@@ -52,6 +52,8 @@ void die(const char *what, const char *detail) __attribute__((noreturn));
  * SIGINT/SIGTERM, the temp dir; false (after saying so) without root. */
 bool bench_init(const char *name);
 void start_node(int i);
+/* Node @i's TCP congestion control (LNET_BENCH_CC sets it in every node). */
+const char *bench_cc(int i);
 /*
  * Node @i as the lnet module's instance of a new namespace (lnetctl in it
  * on /dev/lnet), LNet configured; or, start_node_in(), an lnetd in node

@@ -129,7 +129,7 @@ int main(void)
 	setup();
 	printf("bench/kernel: two network namespaces, veth 10.33.0.1 <-> %s; in each lnet.ko "
 	       "(port 988) and an lnetd (port 1988) with a tcp NI (%ld MiB, %ld messages, "
-	       "best of %d)\n", ADDR2, mib, msgs, REPEAT);
+	       "best of %d), TCP congestion control %s\n", ADDR2, mib, msgs, REPEAT, bench_cc(0));
 	/* connections up and warm */
 	selftest(&nodes[0], "put", NID2, MIB, 16, CONCURRENCY, &r);
 	selftest(&nodes[2], "put", NID2, MIB, 16, CONCURRENCY, &r);

@@ -238,8 +238,8 @@ int main(void)
 	atexit(stop_relay);	/* runs before the nodes' cleanup */
 	setup();
 	printf("bench/routing: three network namespaces A %s - R %s, %s - B %s (veth), "
-	       "one lnetd each, R routes; raw TCP through a relay process in R\n",
-	       ADDR_A, ADDR_RA, ADDR_RB, ADDR_B);
+	       "one lnetd each, R routes; raw TCP through a relay process in R; "
+	       "TCP congestion control %s\n", ADDR_A, ADDR_RA, ADDR_RB, ADDR_B, bench_cc(0));
 	bench_throughput(&nodes[NODE_A], NID_B, &relayed, mib, CONCURRENCY, 0.9,
 			 " A -> R -> B", "raw TCP stream via the relay");
 	bench_small(&nodes[NODE_A], &nodes[NODE_B], NID_B, &relayed, msgs, 0.7, " through R",
