@@ -351,7 +351,7 @@ void lnet_push_queue(struct lnet *ln, const struct lnet_event *ev)
 	p = lnet_obj_alloc(ln, sizeof(*p) + ev->mlength);
 	if (!p)
 		return;
-	p->push_from = ev->initiator;
+	p->push_from = ev->source;	/* the NID it came from, not the primary */
 	p->push_len = ev->mlength;
 	memcpy(p->push_data, (const u8 *)ev->md_user_ptr + ev->offset,
 	       ev->mlength);

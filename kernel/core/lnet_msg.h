@@ -79,10 +79,10 @@ enum lnet_event_kind {
 
 struct lnet_event {
 	enum lnet_event_kind type;
-	struct lnet_nid initiator;	/* the peer's NID (its source NID) */
+	struct lnet_nid initiator;	/* the sending peer's primary NID */
 	u32 initiator_pid;
 	struct lnet_nid target;		/* our NID the message was sent to */
-	struct lnet_nid source;		/* the peer NI it went through */
+	struct lnet_nid source;		/* the peer's NID that sent it */
 	u32 pt_index;
 	u64 match_bits;
 	u32 rlength;			/* length asked for */

@@ -133,11 +133,14 @@ void lnet_portals_fini(struct lnet *ln);
 /* Take @me out of its portal and free it (its MD is being freed). */
 void lnet_me_free(struct lnet *ln, struct lnet_me *me);
 /*
- * Match an incoming PUT/GET (@op LNET_MD_OP_PUT/GET): the MD, with the
- * length to move and the offset into it, or NULL (drop).
+ * Match an incoming PUT/GET (@op LNET_MD_OP_PUT/GET) from peer @src (the
+ * peer of hdr->src_nid, NULL if unknown): the MD, with the length to move
+ * and the offset into it, or NULL (drop). An ME that names a NID takes
+ * what any NID of that NID's peer sends (Multi-Rail).
  */
 struct lnet_libmd *lnet_me_match(struct lnet *ln, const struct lnet_hdr *hdr,
-				 u32 op, u32 *mlength, u32 *offset);
+				 const struct lnet_peer *src, u32 op, u32 *mlength,
+				 u32 *offset);
 
 /* msg.c */
 /* Queue @msg for finalizing without running the queue (see msg.c). */

@@ -32,15 +32,29 @@ void lnet_portals_fini(struct lnet *ln)
 			lnet_me_free(ln, me);
 }
 
-static bool lnet_me_fits(const struct lnet_me *me, const struct lnet_hdr *hdr,
+/*
+ * Does @me take what @hdr carries from peer @src? Its NID, when it names
+ * one, stands for that NID's whole peer: a Multi-Rail peer answers from
+ * whichever of its NIDs the selection picked, as Lustre matches on the
+ * sender's primary NID rather than on the NID that sent.
+ */
+static bool lnet_me_fits(struct lnet *ln, const struct lnet_me *me,
+			 const struct lnet_hdr *hdr, const struct lnet_peer *src,
 			 u64 match_bits)
 {
+	struct lnet_peer_ni *lpni;
+
 	if ((me->me_match_bits ^ match_bits) & ~me->me_ignore_bits)
 		return false;
 	if (me->me_match_pid != LNET_PID_ANY && me->me_match_pid != hdr->src_pid)
 		return false;
-	return lnet_nid_is_zero(&me->me_match_id) ||
-	       lnet_nid_equal(&me->me_match_id, &hdr->src_nid);
+	if (lnet_nid_is_zero(&me->me_match_id) ||
+	    lnet_nid_equal(&me->me_match_id, &hdr->src_nid))
+		return true;
+	if (!src)
+		return false;
+	lpni = lnet_peer_ni_find(ln, &me->me_match_id);
+	return lpni && lpni->lpni_peer_net->lpn_peer == src;
 }
 
 enum lnet_md_take { LNET_MD_SKIP, LNET_MD_TAKE, LNET_MD_DROP };
@@ -78,7 +92,8 @@ static enum lnet_md_take lnet_md_take(struct lnet_libmd *md, u32 op, u32 rlength
 }
 
 struct lnet_libmd *lnet_me_match(struct lnet *ln, const struct lnet_hdr *hdr,
-				 u32 op, u32 *mlength, u32 *offset)
+				 const struct lnet_peer *src, u32 op, u32 *mlength,
+				 u32 *offset)
 {
 	u32 portal, rlength, roffset;
 	u64 bits;
@@ -100,7 +115,7 @@ struct lnet_libmd *lnet_me_match(struct lnet *ln, const struct lnet_hdr *hdr,
 	list_for_each_entry(me, &ln->ln_dp.dp_portals[portal], me_list) {
 		enum lnet_md_take t;
 
-		if (!lnet_me_fits(me, hdr, bits))
+		if (!lnet_me_fits(ln, me, hdr, src, bits))
 			continue;
 		t = lnet_md_take(me->me_md, op, rlength, roffset, mlength, offset);
 		if (t == LNET_MD_DROP)

@@ -101,11 +101,26 @@ static void lnet_rx_drop(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_n
 		ni->ni_lnd->lnd_recv(ni, private, NULL, NULL, 0, hdr->payload_length);
 }
 
+/*
+ * The peer whose NID sent @hdr, or NULL: unknown, or a message of our own
+ * (@lpni, the peer NI it came through, is NULL then). Usually that is
+ * @lpni's peer; a routed message comes through a router.
+ */
+static struct lnet_peer *lnet_rx_src_peer(struct lnet *ln, struct lnet_peer_ni *lpni,
+					  const struct lnet_hdr *hdr)
+{
+	if (!lpni)
+		return NULL;
+	if (!lnet_nid_equal(&lpni->lpni_nid, &hdr->src_nid))
+		lpni = lnet_peer_ni_find(ln, &hdr->src_nid);
+	return lpni ? lpni->lpni_peer_net->lpn_peer : NULL;
+}
+
 static struct lnet_msg *lnet_rx_msg(struct lnet *ln, struct lnet_ni *ni,
 				    struct lnet_peer_ni *lpni,
-				    const struct lnet_hdr *hdr,
-				    const struct lnet_nid *from)
+				    const struct lnet_hdr *hdr)
 {
+	struct lnet_peer *src = lnet_rx_src_peer(ln, lpni, hdr);
 	struct lnet_msg *msg = lnet_msg_alloc(ln);
 	struct lnet_event *ev;
 
@@ -119,10 +134,11 @@ static struct lnet_msg *lnet_rx_msg(struct lnet *ln, struct lnet_ni *ni,
 	msg->msg_rlength = hdr->payload_length;
 	ev = &msg->msg_ev;
 	ev->msg_type = hdr->type;
-	ev->initiator = hdr->src_nid;
+	/* as Lustre: the initiator by its primary NID, the source as it sent */
+	ev->initiator = src ? src->lp_primary_nid : hdr->src_nid;
 	ev->initiator_pid = hdr->src_pid;
 	ev->target = hdr->dest_nid;
-	ev->source = from && !lnet_nid_is_zero(from) ? *from : hdr->src_nid;
+	ev->source = hdr->src_nid;
 	return msg;
 }
 
@@ -142,11 +158,10 @@ static void lnet_rx_start(struct lnet *ln, struct lnet_msg *msg, void *private)
  * can be had: then the header is dropped. */
 static struct lnet_msg *lnet_rx_msg_or_drop(struct lnet *ln, struct lnet_ni *ni,
 					    struct lnet_peer_ni *lpni,
-					    const struct lnet_hdr *hdr,
-					    const struct lnet_nid *from, void *private,
+					    const struct lnet_hdr *hdr, void *private,
 					    bool wanted)
 {
-	struct lnet_msg *msg = wanted ? lnet_rx_msg(ln, ni, lpni, hdr, from) : NULL;
+	struct lnet_msg *msg = wanted ? lnet_rx_msg(ln, ni, lpni, hdr) : NULL;
 
 	if (!msg)
 		lnet_rx_drop(ln, ni, lpni, hdr, private);
@@ -157,14 +172,14 @@ static struct lnet_msg *lnet_rx_msg_or_drop(struct lnet *ln, struct lnet_ni *ni,
  * (dropped). */
 static struct lnet_msg *lnet_rx_match(struct lnet *ln, struct lnet_ni *ni,
 				      struct lnet_peer_ni *lpni,
-				      const struct lnet_hdr *hdr,
-				      const struct lnet_nid *from, void *private,
+				      const struct lnet_hdr *hdr, void *private,
 				      u32 op, u32 *mlen, u32 *off)
 {
-	struct lnet_libmd *md = lnet_me_match(ln, hdr, op, mlen, off);
+	struct lnet_libmd *md = lnet_me_match(ln, hdr, lnet_rx_src_peer(ln, lpni, hdr),
+					      op, mlen, off);
 	struct lnet_msg *msg;
 
-	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, from, private, md != NULL);
+	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, private, md != NULL);
 	if (msg)
 		lnet_md_attach_msg(md, msg);
 	return msg;
@@ -183,7 +198,7 @@ static void lnet_rx_event(struct lnet_msg *msg, u32 type, u32 pt_index,
 }
 
 static void lnet_parse_put(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
-			   const struct lnet_hdr *hdr, const struct lnet_nid *from,
+			   const struct lnet_hdr *hdr,
 			   void *private)
 {
 	struct lnet_handle_wire none = { LNET_WIRE_COOKIE_NONE, LNET_WIRE_COOKIE_NONE };
@@ -191,7 +206,7 @@ static void lnet_parse_put(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer
 	struct lnet_msg *msg;
 	u32 mlen = 0, off = 0;
 
-	msg = lnet_rx_match(ln, ni, lpni, hdr, from, private, LNET_MD_OP_PUT,
+	msg = lnet_rx_match(ln, ni, lpni, hdr, private, LNET_MD_OP_PUT,
 			    &mlen, &off);
 	if (!msg)
 		return;
@@ -209,14 +224,14 @@ static void lnet_parse_put(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer
 
 /* A GET is received at once (no payload) and becomes its REPLY. */
 static void lnet_parse_get(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
-			   const struct lnet_hdr *hdr, const struct lnet_nid *from,
+			   const struct lnet_hdr *hdr,
 			   void *private)
 {
 	struct lnet_libmd *md;
 	struct lnet_msg *msg;
 	u32 mlen = 0, off = 0;
 
-	msg = lnet_rx_match(ln, ni, lpni, hdr, from, private, LNET_MD_OP_GET,
+	msg = lnet_rx_match(ln, ni, lpni, hdr, private, LNET_MD_OP_GET,
 			    &mlen, &off);
 	if (!msg)
 		return;
@@ -274,13 +289,13 @@ static void lnet_rx_answer(struct lnet *ln, struct lnet_msg *msg,
 }
 
 static void lnet_parse_ack(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
-			   const struct lnet_hdr *hdr, const struct lnet_nid *from,
+			   const struct lnet_hdr *hdr,
 			   void *private)
 {
 	struct lnet_msg *orig = lnet_rx_orig(ln, &hdr->msg.ack.dst_wmd, hdr->type);
 	struct lnet_msg *msg;
 
-	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, from, private, orig != NULL);
+	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, private, orig != NULL);
 	if (!msg)
 		return;
 	/* the ACK is an operation on the PUT's MD, as the REPLY is on a GET's */
@@ -290,7 +305,7 @@ static void lnet_parse_ack(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer
 }
 
 static void lnet_parse_reply(struct lnet *ln, struct lnet_ni *ni, struct lnet_peer_ni *lpni,
-			     const struct lnet_hdr *hdr, const struct lnet_nid *from,
+			     const struct lnet_hdr *hdr,
 			     void *private)
 {
 	struct lnet_msg *orig = lnet_rx_orig(ln, &hdr->msg.reply.dst_wmd, hdr->type);
@@ -303,7 +318,7 @@ static void lnet_parse_reply(struct lnet *ln, struct lnet_ni *ni, struct lnet_pe
 	if (orig && hdr->payload_length > room &&
 	    !(orig->msg_md->md_options & LNET_MD_TRUNCATE))
 		orig = NULL;			/* longer than asked for */
-	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, from, private, orig != NULL);
+	msg = lnet_rx_msg_or_drop(ln, ni, lpni, hdr, private, orig != NULL);
 	if (!msg)
 		return;
 	lnet_md_attach_msg(orig->msg_md, msg);
@@ -315,7 +330,7 @@ static void lnet_parse_reply(struct lnet *ln, struct lnet_ni *ni, struct lnet_pe
 
 static void lnet_parse_dispatch(struct lnet *ln, struct lnet_ni *ni,
 				struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr,
-				const struct lnet_nid *from, void *private, bool for_us);
+				void *private, bool for_us);
 
 int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 		      const struct lnet_hdr *hdr, const struct lnet_nid *from,
@@ -341,7 +356,7 @@ int lnet_parse_locked(struct lnet *ln, struct lnet_ni *ni,
 	}
 	if (ln->ln_fault_nrules[1] && lnet_fault_recv_hold(ln, ni, hdr, from, private))
 		return 0;		/* lnet_parse_resume() once it is due */
-	lnet_parse_dispatch(ln, ni, lpni, hdr, from, private, for_us);
+	lnet_parse_dispatch(ln, ni, lpni, hdr, private, for_us);
 	return 0;
 }
 
@@ -355,7 +370,7 @@ void lnet_parse_resume(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hd
 		lnet_rx_drop(ln, ni, NULL, hdr, private);
 		return;
 	}
-	lnet_parse_dispatch(ln, ni, lnet_rx_peer(ln, hdr, from), hdr, from, private, for_us);
+	lnet_parse_dispatch(ln, ni, lnet_rx_peer(ln, hdr, from), hdr, private, for_us);
 }
 
 void lnet_parse_discard(struct lnet *ln, struct lnet_ni *ni, const struct lnet_hdr *hdr,
@@ -367,7 +382,7 @@ void lnet_parse_discard(struct lnet *ln, struct lnet_ni *ni, const struct lnet_h
 /* A header that passed the checks and the rules: forward it, or take it in. */
 static void lnet_parse_dispatch(struct lnet *ln, struct lnet_ni *ni,
 				struct lnet_peer_ni *lpni, const struct lnet_hdr *hdr,
-				const struct lnet_nid *from, void *private, bool for_us)
+				void *private, bool for_us)
 {
 	if (!for_us) {
 		if (lnet_routing_forwards(ln)) {
@@ -380,16 +395,16 @@ static void lnet_parse_dispatch(struct lnet *ln, struct lnet_ni *ni,
 	}
 	switch (hdr->type) {
 	case LNET_MSG_PUT:
-		lnet_parse_put(ln, ni, lpni, hdr, from, private);
+		lnet_parse_put(ln, ni, lpni, hdr, private);
 		break;
 	case LNET_MSG_GET:
-		lnet_parse_get(ln, ni, lpni, hdr, from, private);
+		lnet_parse_get(ln, ni, lpni, hdr, private);
 		break;
 	case LNET_MSG_ACK:
-		lnet_parse_ack(ln, ni, lpni, hdr, from, private);
+		lnet_parse_ack(ln, ni, lpni, hdr, private);
 		break;
 	default:
-		lnet_parse_reply(ln, ni, lpni, hdr, from, private);
+		lnet_parse_reply(ln, ni, lpni, hdr, private);
 		break;
 	}
 }

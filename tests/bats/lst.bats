@@ -131,6 +131,28 @@ field() {
 
 # lnetd only: the node leaves by SIGKILL of its lnetd (topo_kill)
 # bats test_tags=lnetd-only
+@test "selftest run to a Multi-Rail peer (discovery on): replies from either NI are taken" {
+	# two NIs on one net, then one NI on each of two nets: a server answers
+	# from the NI its selection picks, which the client's MEs must accept
+	for shape in mr nets; do
+		topo_2x2 $shape
+		for op in write read; do
+			run --separate-stderr on 1 lnetctl selftest run -f "$A" -t "$B" -T $op \
+				-z 64K -k simple -c 40 -n 4
+			[ "$status" -eq 0 ]
+			[ -z "$stderr" ]
+			[ "$(yaml_get "[(n['status'], n['errors']) for n in d['selftest_run']['nodes']]")" = \
+			  "[('ok', 0), ('ok', 0)]" ]
+			[ "$(field 1 bulk_${op}_bytes)" = $((40 * 4 * 65536)) ]
+		done
+		run on 1 lnetctl peer show --nid "$B"
+		[ "$status" -eq 0 ]
+		[ "$(yaml_get "(d['peer'][0]['Multi-Rail'], len(d['peer'][0]['peer ni']))")" = "(True, 2)" ]
+		topo_teardown
+		topo_init
+	done
+}
+
 @test "selftest run: a server that leaves mid-run is reported, exit 1" {
 	topo_3hub
 	on 1 lnetctl selftest run -f "$A" -t "$B,$C" --count 0 --duration 4 --timeout 1 \

@@ -1079,6 +1079,81 @@ static void test_parse_put_get(void **state)
 	unlock(ln);
 }
 
+
+/* PUT @bits with @len bytes from @from to @ni: the message the LND was given (NULL: dropped). */
+static struct lnet_msg *put_from(struct lnet *ln, struct lnet_ni *ni,
+				 const struct lnet_nid *from, u64 bits, u32 len)
+{
+	struct lnet_hdr h = hdr_to(ni, from, LNET_MSG_PUT);
+
+	h.payload_length = len;
+	h.msg.put.match_bits = bits;
+	h.msg.put.ptl_index = PORTAL;
+	fk.rx_msg = NULL;
+	assert_int_equal(lnet_parse(ln, ni, &h, from, (void *)1), 0);
+	return fk.rx_msg;
+}
+
+/*
+ * Multi-Rail: an ME that names a NID takes what any NID of that NID's
+ * peer sends (a peer answers from the NI the selection picked), and the
+ * event gives the initiator by its primary NID and the source as it sent.
+ * Lustre's lnet_selftest RPCs to a Multi-Rail peer depend on it.
+ */
+static void test_match_multi_rail(void **state)
+{
+	struct lnet *ln = *state;
+	struct lnet_nid prim = nid4(10, 0, 0, 50), second = nid4(10, 0, 0, 51);
+	struct lnet_nid other = nid4(10, 0, 0, 60);
+	struct lnet_handle_md by_prim, by_second, by_other;
+	u8 a[8], b[8], c[8];
+	struct lnet_msg *msg;
+	struct lnet_ni *ni;
+
+	lock(ln);
+	ni = add_ni(ln, "eth0", 8, 8);
+	assert_int_equal(lnet_peer_ni_add(ln, &prim, NULL, 0), 0);
+	assert_int_equal(lnet_peer_ni_add(ln, &prim, &second, 0), 0);
+	by_prim = attach(ln, PORTAL, 1, 0, &prim, LNET_PID_ANY, a, 8, 1,
+			 LNET_MD_OP_PUT | LNET_MD_ACK_DISABLE);
+	by_second = attach(ln, PORTAL, 2, 0, &second, LNET_PID_ANY, b, 8, 1,
+			   LNET_MD_OP_PUT | LNET_MD_ACK_DISABLE);
+	by_other = attach(ln, PORTAL, 3, 0, &other, LNET_PID_ANY, c, 8, 1,
+			  LNET_MD_OP_PUT | LNET_MD_ACK_DISABLE);
+	unlock(ln);
+
+	/* the peer's second NID answers an ME that names its primary */
+	msg = put_from(ln, ni, &second, 1, 8);
+	assert_non_null(msg);
+	lnet_finalize(ln, msg, 0);
+	/* and its primary one that names the second */
+	msg = put_from(ln, ni, &prim, 2, 8);
+	assert_non_null(msg);
+	lnet_finalize(ln, msg, 0);
+	/* a NID of another node does not: dropped, the ME still there */
+	assert_null(put_from(ln, ni, &second, 3, 8));
+	assert_null(put_from(ln, ni, &other, 1, 8));
+
+	lock(ln);
+	assert_int_equal(count_events(by_prim, LNET_EVENT_PUT, 0), 1);
+	assert_true(lnet_nid_equal(&event_of(by_prim, LNET_EVENT_PUT)->initiator, &prim));
+	assert_true(lnet_nid_equal(&event_of(by_prim, LNET_EVENT_PUT)->source, &second));
+	assert_int_equal(count_events(by_second, LNET_EVENT_PUT, 0), 1);
+	assert_true(lnet_nid_equal(&event_of(by_second, LNET_EVENT_PUT)->initiator, &prim));
+	assert_true(lnet_nid_equal(&event_of(by_second, LNET_EVENT_PUT)->source, &prim));
+	assert_int_equal(count_events(by_other, LNET_EVENT_PUT, 0), 0);
+	assert_int_equal(ni_total(ni, LNET_STATS_DROP), 2);
+	unlock(ln);
+	/* the ME that named the other node takes its PUT */
+	msg = put_from(ln, ni, &other, 3, 8);
+	assert_non_null(msg);
+	lnet_finalize(ln, msg, 0);
+	lock(ln);
+	assert_int_equal(count_events(by_other, LNET_EVENT_PUT, 0), 1);
+	assert_true(lnet_nid_equal(&event_of(by_other, LNET_EVENT_PUT)->initiator, &other));
+	unlock(ln);
+}
+
 /* Our PUT+ACK and GET to a peer: the answers are matched by their cookie. */
 static void test_parse_ack_reply(void **state)
 {
@@ -1438,6 +1513,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_parse_errors, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_put_get, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_ack_reply, setup_fake, teardown),
+		cmocka_unit_test_setup_teardown(test_match_multi_rail, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_latency, setup_fake, teardown),
 		cmocka_unit_test_setup_teardown(test_unconfigure_in_flight, setup_fake,
 						teardown),
