@@ -212,7 +212,8 @@ def decode_msg_hdr(b, version=PROTO_V3):
         raise WireError("message header: bad socket message type 0x%x" % ksm)
     if ksm == MSG_NOOP:
         _need(b, KSOCK_HDR_LEN, "NOOP")
-        return {"type": "NOOP", "payload_length": 0, "len": KSOCK_HDR_LEN}
+        return {"type": "NOOP", "payload_length": 0, "len": KSOCK_HDR_LEN,
+                "zc": struct.unpack_from("<QQ", b, 8)}
     if version == PROTO_V4:
         hlen = MSG_HDR16_LEN
         _need(b, hlen, "message header")
@@ -229,7 +230,7 @@ def decode_msg_hdr(b, version=PROTO_V3):
         raise WireError("message header: %s with payload %d" % (TYPES[mtype], plen))
     m = {"type": TYPES[mtype], "dst": dst, "src": src,
          "dst_pid": dpid, "src_pid": spid, "payload_length": plen,
-         "len": hlen}
+         "len": hlen, "zc": struct.unpack_from("<QQ", b, 8)}
     u = b[hlen - 40:hlen]
     if mtype == 0:
         m["cookie"], m["object"], m["match_bits"], m["mlength"] = struct.unpack_from("<QQQI", u)
@@ -353,6 +354,23 @@ def is_ping_payload(m, ping_gets):
     return m["type"] == "REPLY" and (m["cookie"], m["object"]) in ping_gets
 
 
+def zc_acked_text(c0, c1):
+    """What a NOOP's ksm_zc_cookies say: " keepalive" (0, 1), " zc_ack=" the
+    cookies acknowledged ((0, c) or (c, c) one, (a, b) a > b two, a < b the
+    range a..b), or nothing for (0, 0)."""
+    if (c0, c1) == (0, 1):
+        return " keepalive"
+    if not c1:
+        return ""
+    if not c0 or c0 == c1:
+        acked = [c1]
+    elif c0 > c1:
+        acked = [c1, c0]
+    else:
+        acked = list(range(c0, c1 + 1))
+    return " zc_ack=" + ",".join(str(c) for c in acked)
+
+
 def decode_messages(b, who, ping_gets, version=PROTO_V3):
     """Lines for the messages (and their ping payloads) in @b; the return
     handles of ping GETs are added to @ping_gets."""
@@ -365,11 +383,16 @@ def decode_messages(b, who, ping_gets, version=PROTO_V3):
         payload = b[off:off + m["payload_length"]]
         off += m["payload_length"]
         if m["type"] == "NOOP":
-            lines.append("%s NOOP" % who)
+            lines.append("%s NOOP%s" % (who, zc_acked_text(*m["zc"])))
             continue
         extra = "".join((" %s=0x%x" if k == "match_bits" else " %s=%d") % (k, m[k])
                         for k in ("match_bits", "portal", "sink_length", "mlength")
                         if k in m)
+        # ksm_zc_cookies: [0] asks for a zero-copy ACK, [1] gives one
+        if m["zc"][0]:
+            extra += " zc_req=%d" % m["zc"][0]
+        if m["zc"][1]:
+            extra += " zc_ack=%d" % m["zc"][1]
         lines.append("%s %s %s -> %s pids %d/%d payload %d%s" %
                      (who, m["type"], m["src"], m["dst"], m["src_pid"],
                       m["dst_pid"], m["payload_length"], extra))

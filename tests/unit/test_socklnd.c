@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "../../kernel/core/lnet.h"
@@ -1260,6 +1261,146 @@ static void test_zc_ack(void **state)
 	put_one(LNET_MTU);
 }
 
+/* The test's end of a socketpair given to B as a connection with @peer. */
+static int zc_peer_attach(const struct lnet_nid *peer)
+{
+	struct ksock_net *net;
+	struct os_sock *sock;
+	int sv[2];
+
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(fcntl(sv[0], F_SETFL, O_NONBLOCK), 0);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	net = lnet_ni_find(&B.ln, &B.nid)->ni_lnd_data;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	assert_int_equal(os_sock_from_fd(sv[0], &sock), 0);
+	assert_int_equal(ksock_conn_attach(net, sock, "zc-peer", peer, 1, SOCKLND_CONN_ANY), 0);
+	return sv[1];
+}
+
+/* B PUTs ZC_LEN pattern bytes to @peer, with an ACK or not; @h, @op: its MD. */
+static void zc_b_put(const struct lnet_nid *peer, bool ack, struct lnet_handle_md *h,
+		     struct op *op)
+{
+	struct lnet_md md = {
+		.start = pattern, .length = ZC_LEN, .threshold = LNET_MD_THRESH_INF,
+		.handler = handler, .user_ptr = op,
+	};
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(lnet_md_bind(&B.ln, &md, h), 0);
+	assert_int_equal(lnet_put(&B.ln, NULL, *h, ack, peer, LNET_PID_LUSTRE, PT_SINK, 1, 0,
+				  ZC_LEN, 0), 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+}
+
+/* The next message on @fd: a ZC_LEN PUT from B with ZC-REQ cookie @cookie. */
+static void zc_expect_put(int fd, u64 cookie, struct lnet_hdr *h)
+{
+	static u8 buf[LNET_WIRE_MSG_HDR_LEN + ZC_LEN];
+	struct ksock_msg_hdr k;
+
+	assert_int_equal(recv(fd, buf, sizeof(buf), MSG_WAITALL), (ssize_t)sizeof(buf));
+	assert_int_equal(lnet_msg_hdr_decode(buf, LNET_WIRE_MSG_HDR_LEN, &k, h), 0);
+	assert_int_equal(k.ksm_type, KSOCK_MSG_LNET);
+	assert_int_equal(k.ksm_zc_cookies[0], cookie);
+	assert_int_equal(k.ksm_zc_cookies[1], 0);
+	assert_int_equal(h->type, LNET_MSG_PUT);
+	assert_int_equal(h->payload_length, ZC_LEN);
+	assert_memory_equal(buf + LNET_WIRE_MSG_HDR_LEN, pattern, ZC_LEN);
+}
+
+/* Bytes @fd holds unread, once B wrote @want of them (or 5 s went by). */
+static int zc_wait_unread(int fd, int want)
+{
+	int n = 0, i;
+
+	for (i = 0; i < 500; i++) {
+		assert_int_equal(ioctl(fd, FIONREAD, &n), 0);
+		if (n >= want)
+			break;
+		usleep(10000);
+	}
+	return n;
+}
+
+/*
+ * ZC-REQs: B's PUTs of 16 KiB without ACK carry cookies 2, 3 and wait for
+ * the peer's ZC-ACK, which finalizes each. The peer is the test, on a
+ * socketpair given to B as a connection: it reads nothing until it has
+ * answered, so the bytes stay unacknowledged (unread) and no look at
+ * TCP's ACK could finalize them; only the NOOPs can. An unknown cookie is
+ * ignored and the connection stays. A PUT whose ACK comes back asks for
+ * no ZC-ACK (cookie 0); its ACK finalizes it.
+ */
+static void test_zc_req(void **state)
+{
+	const int one = LNET_WIRE_MSG_HDR_LEN + ZC_LEN;
+	struct lnet_nid peer = nid4(6);
+	struct op ops[3];
+	struct lnet_handle_md h[3];
+	struct ksock_msg_hdr k = { .ksm_type = KSOCK_MSG_LNET };
+	u8 noop[LNET_WIRE_KSOCK_HDR_LEN] = { 0 }, ack[LNET_WIRE_MSG_HDR_LEN];
+	struct lnet_hdr put, a;
+	int fd, i;
+
+	memset(ops, 0, sizeof(ops));
+	fd = zc_peer_attach(&peer);
+	zc_b_put(&peer, false, &h[0], &ops[0]);
+	zc_b_put(&peer, false, &h[1], &ops[1]);
+	assert_int_equal(zc_wait_unread(fd, 2 * one), 2 * one);
+	usleep(20000);		/* ticks come and go: nothing is acknowledged */
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_int_equal(ops[0].nsend + ops[1].nsend, 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+
+	lnet_put_le32(noop, KSOCK_MSG_NOOP);
+	lnet_put_le64(noop + 16, 2);
+	raw_write(fd, noop, sizeof(noop));
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &ops[0].nsend, 1));
+	assert_int_equal(ops[0].send_status, 0);
+	assert_int_equal(ops[1].nsend, 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	/* an unknown cookie, then 3 as the range (3, 3) */
+	lnet_put_le64(noop + 16, 99);
+	raw_write(fd, noop, sizeof(noop));
+	lnet_put_le64(noop + 8, 3);
+	lnet_put_le64(noop + 16, 3);
+	raw_write(fd, noop, sizeof(noop));
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &ops[1].nsend, 1));
+	assert_int_equal(ops[1].send_status, 0);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	zc_expect_put(fd, 2, &put);
+	zc_expect_put(fd, 3, &put);
+
+	/* with an ACK wanted: no cookie, and the ACK finalizes it */
+	zc_b_put(&peer, true, &h[2], &ops[2]);
+	zc_expect_put(fd, 0, &put);
+	memset(&a, 0, sizeof(a));
+	a.dest_nid = B.nid;
+	a.src_nid = peer;
+	a.dest_pid = LNET_PID_LUSTRE;
+	a.src_pid = LNET_PID_LUSTRE;
+	a.type = LNET_MSG_ACK;
+	a.msg.ack.dst_wmd = put.msg.put.ack_wmd;
+	a.msg.ack.match_bits = 1;
+	a.msg.ack.mlength = ZC_LEN;
+	assert_int_equal(lnet_msg_hdr_encode(&k, &a, ack), 0);
+	raw_write(fd, ack, sizeof(ack));
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &ops[2].nresp, 1));
+	assert_true(wait_count(&B.ln, &ops[2].nsend, 1));
+	assert_int_equal(ops[2].send_status, 0);
+	assert_int_equal(ops[2].resp_status, 0);
+	for (i = 0; i < 3; i++)
+		lnet_md_unlink(&B.ln, h[i]);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	close(fd);
+	get_one(LNET_MTU);
+}
+
 /*
  * C (127.0.0.5) sends to 127.0.0.4, whose "acceptor" takes connections and
  * never answers: the message waits for the handshake; unconfiguring C
@@ -1731,6 +1872,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stalled_connections, log_mark),
 		cmocka_unit_test(test_zc_merge),
 		cmocka_unit_test_setup(test_zc_ack, log_mark),
+		cmocka_unit_test_setup(test_zc_req, log_mark),
 		cmocka_unit_test_setup(test_connect_refused, log_mark),
 		cmocka_unit_test_setup(test_two_nets_one_address, log_mark),
 		cmocka_unit_test_setup(test_conns_per_peer_rule, log_mark),

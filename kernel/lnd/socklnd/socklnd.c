@@ -590,6 +590,7 @@ static int ksock_send(struct lnet_ni *ni, struct lnet_msg *msg)
 		return rc;
 	}
 	msg->msg_private = tx;
+	ksock_tx_zc_req(peer, tx);
 	conn = ksock_peer_conn(peer, tx->tx_kind);
 	if (conn) {
 		/*

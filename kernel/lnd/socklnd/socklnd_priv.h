@@ -78,7 +78,11 @@ struct ksock_tx {
 	u32 tx_sent;			/* of them, written */
 	u64 tx_deadline;		/* os_now_ns() */
 	u64 tx_end;			/* on c_ackq: c_tx_written after its last byte */
-	u64 tx_zc[2];			/* a NOOP's ksm_zc_cookies (see ksock_zc_merge) */
+	/*
+	 * A NOOP's ksm_zc_cookies (see ksock_zc_merge); an LNet message's
+	 * [0]: the ZC-REQ cookie it carries (ksock_tx_zc_req), 0 for none.
+	 */
+	u64 tx_zc[2];
 	struct ksock_conn *tx_conn;	/* on s_deferred: the connection it claimed */
 	u32 tx_hdr_len;			/* LNet messages: the connection version's */
 	u8 tx_hdr[LNET_WIRE_MSG_HDR_MAX_LEN];
@@ -154,6 +158,7 @@ struct ksock_peer {
 	u64 p_last_alive;		/* os_now_ns() of the last message */
 	u64 p_picks;			/* sends given a connection so far */
 	u64 p_topup_after;		/* os_now_ns(): no extra connection before */
+	u64 p_zc_next;			/* the next ZC-REQ cookie: 2.. (1: keepalive) */
 };
 
 /*
@@ -351,5 +356,9 @@ struct ksock_sched *ksock_sched_current(void);
 void ksock_sched_flush(struct ksock_sched *s);
 void ksock_conn_sample_unacked(struct ksock_conn *conn, u64 now);
 bool ksock_zc_merge(u64 zc[2], u64 cookie);
+/* Do the ksm_zc_cookies @zc0, @zc1 of a ZC-ACK name @cookie (those forms)? */
+bool ksock_zc_covers(u64 zc0, u64 zc1, u64 cookie);
+/* With ks_lock held: give @tx, large and answered by no LNet message, a ZC-REQ cookie. */
+void ksock_tx_zc_req(struct ksock_peer *peer, struct ksock_tx *tx);
 
 #endif /* LNET_SOCKLND_PRIV_H */

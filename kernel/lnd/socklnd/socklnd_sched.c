@@ -18,6 +18,16 @@
  * layers' own timeouts and waiting on each would cost a wake-up per
  * message. This is the threshold from which Lustre keeps its messages for
  * a zero-copy ACK.
+ *
+ * Who looks at TCP's ACKs, and when: the owner after each write; any
+ * thread reading a message from the peer (ksock_peer_acks_take: the
+ * message most likely answers the bytes); and, for a large message that
+ * no LNet message will answer (a REPLY, a PUT without ACK, one forwarded),
+ * the peer itself: such a message carries a ZC-REQ cookie, and the peer's
+ * ZC-ACK, sent once it has read the payload, finalizes it
+ * (ksock_peer_zc_acked). Else the KSOCK_ACK_POLL_MS tick would be the
+ * first to see it, for a message an upper layer waits on (an lnet_selftest
+ * server's bulk before its reply).
  */
 #include "socklnd_priv.h"
 
@@ -108,7 +118,9 @@ static void ksock_conn_acked_take(struct ksock_conn *conn, struct list_head *don
 	u64 acked;
 
 	ksock_conn_sample_unacked(conn, os_now_ns());
-	acked = conn->c_tx_written - conn->c_tx_unacked;
+	/* a socket that counts its buffers' size (AF_UNIX) may report more */
+	acked = conn->c_tx_written > conn->c_tx_unacked ?
+		conn->c_tx_written - conn->c_tx_unacked : 0;
 	list_for_each_entry_safe(tx, tmp, &conn->c_ackq, tx_list) {
 		if (tx->tx_end > acked)
 			break;
@@ -407,120 +419,10 @@ static int ksock_rx_short(struct ksock_conn *conn, long n, const char *what)
 			       "the peer closed the connection %s", what);
 }
 
-/*
- * With ks_lock held: a message from @conn's peer came in. If the peer's
- * other connections hold written messages waiting for TCP's ACK, the ACK
- * of their bytes has most likely come too (the peer read them before it
- * answered): this thread takes the acknowledged ones into @done now, so
- * that one large message at a time waits neither for a poll tick nor for
- * a wake-up of their scheduler (a system call here, a thread switch and
- * two more system calls there, at the moment the next message starts).
- * Their connections stay on s_acking: only the owner changes that list,
- * and finds c_ackq empty at its next look.
- */
-static void ksock_peer_acks_take(struct ksock_conn *conn, struct list_head *done)
+/* Does @tx, once written, wait for TCP's ACK (see the top of the file)? */
+static bool ksock_tx_waits_ack(const struct ksock_tx *tx)
 {
-	struct ksock_conn *c;
-
-	list_for_each_entry(c, &conn->c_peer->p_conns, c_list)
-		if (c != conn && !c->c_closing && !list_empty(&c->c_ackq))
-			ksock_conn_acked_take(c, done);
-}
-
-/* A whole header is in: hand it to the core. */
-static int ksock_rx_parse(struct ksock_conn *conn)
-{
-	struct ksock_net *net = conn->c_peer->p_net;
-	struct ksock_msg_hdr k;
-	struct lnet_hdr h;
-	struct lnet_nid from;
-	LIST_HEAD(acked);
-	u32 plen, tail;
-	int rc;
-
-	/* the type, the payload length and the 40-byte union end the header */
-	tail = net->n_hdr_len - 48;
-	plen = lnet_get_le32(conn->c_rx_hdr + tail + 4);
-	if (plen > LNET_MTU)
-		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
-				       "payload length %u is over the %u-byte maximum",
-				       plen, LNET_MTU);
-	if (net->n_version == KSOCK_PROTO_V4)
-		rc = lnet_msg_hdr16_decode(conn->c_rx_hdr, net->n_hdr_len, &k, &h);
-	else
-		rc = lnet_msg_hdr_decode(conn->c_rx_hdr, net->n_hdr_len, &k, &h);
-	if (rc)
-		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
-				       "bad LNet header (type %u): error %d",
-				       lnet_get_le32(conn->c_rx_hdr + tail), rc);
-	conn->c_rx_plen = plen;
-	/* a Lustre sender keeps a message with a cookie until we answer it */
-	conn->c_rx_zc_cookie = k.ksm_zc_cookies[0];
-	os_mutex_lock(&ks.ks_lock);
-	conn->c_rx_state = KSOCK_RX_PARSE;
-	conn->c_rx_in_parse = true;
-	conn->c_peer->p_last_alive = os_now_ns();
-	from = conn->c_peer->p_nid;
-	ksock_peer_acks_take(conn, &acked);
-	os_mutex_unlock(&ks.ks_lock);
-	/* before the parse: a PUT's send ends before the ACK that answers it */
-	if (!list_empty(&acked))
-		ksock_txs_finalize(net, &acked, LNET_MSG_STATUS_OK, 0);
-
-	rc = lnet_parse(net->n_ln, net->n_ni, &h, &from, conn);
-	ksock_sched_flush(conn->c_sched);
-
-	os_mutex_lock(&ks.ks_lock);
-	conn->c_rx_in_parse = false;
-	conn->c_rx_got = 0;
-	os_mutex_unlock(&ks.ks_lock);
-	if (rc < 0)
-		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
-				       "the core refused its %s: error %d",
-				       lnet_msg_type_name(h.type), rc);
-	return 0;
-}
-
-/* RX_HEADER: gather 24 bytes (a NOOP) or 96 (V4: 120; an LNet message). */
-static int ksock_rx_header(struct ksock_conn *conn)
-{
-	u32 type, full = conn->c_peer->p_net->n_hdr_len;
-	u8 *hdr = conn->c_rx_hdr;
-	long n;
-
-	n = ksock_rx_read(conn, hdr + conn->c_rx_got, full - conn->c_rx_got);
-	if (n <= 0) {
-		if (n == 0 && conn->c_rx_got == 0)
-			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
-					       "the peer closed the connection");
-		if (n == 0)
-			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
-					       "the peer closed the connection in a message header (%u of %u bytes)",
-					       conn->c_rx_got, full);
-		return ksock_rx_short(conn, n, "a message header");
-	}
-	conn->c_rx_got += (u32)n;
-	while (conn->c_rx_got >= 4) {
-		type = lnet_get_le32(hdr);
-		if (type == KSOCK_MSG_LNET)
-			break;
-		if (type != KSOCK_MSG_NOOP)
-			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
-					       "bad socket message type 0x%x", type);
-		if (conn->c_rx_got < LNET_WIRE_KSOCK_HDR_LEN)
-			return 0;
-		/*
-		 * A NOOP is the 24-byte socket header alone: drop it. Its
-		 * cookies answer zero-copy requests (we make none: our large
-		 * messages wait for TCP's ACK instead) or are a keepalive
-		 * (cookie 1 in [1]): nothing to do either way.
-		 */
-		conn->c_rx_got -= LNET_WIRE_KSOCK_HDR_LEN;
-		memmove(hdr, hdr + LNET_WIRE_KSOCK_HDR_LEN, conn->c_rx_got);
-	}
-	if (conn->c_rx_got < full)
-		return 0;
-	return ksock_rx_parse(conn);
+	return tx->tx_msg && tx->tx_msg->msg_len >= KSOCK_ACKED_MIN;
 }
 
 /* ---- zero-copy ACKs ------------------------------------------------------------ */
@@ -564,6 +466,67 @@ bool ksock_zc_merge(u64 zc[2], u64 cookie)
 	else
 		return false;
 	return true;
+}
+
+bool ksock_zc_covers(u64 zc0, u64 zc1, u64 cookie)
+{
+	if (!zc0 || zc0 == zc1)
+		return cookie == zc1;
+	if (zc0 > zc1)
+		return cookie == zc0 || cookie == zc1;
+	return cookie >= zc0 && cookie <= zc1;
+}
+
+/*
+ * A PUT whose ACK comes back to us asks for no ZC-ACK: its ACK finalizes
+ * it (ksock_peer_acks_take), and a NOOP more per message would cost both
+ * sides a wake-up. Cookies start at 2 as Lustre's (1 is a keepalive).
+ */
+void ksock_tx_zc_req(struct ksock_peer *peer, struct ksock_tx *tx)
+{
+	const struct lnet_msg *msg = tx->tx_msg;
+
+	if (!ksock_tx_waits_ack(tx) || (msg->msg_ack_wanted && !msg->msg_routing))
+		return;
+	if (peer->p_zc_next < 2)
+		peer->p_zc_next = 2;
+	tx->tx_zc[0] = peer->p_zc_next++;
+	lnet_put_le64(tx->tx_hdr + 8, tx->tx_zc[0]);	/* ksm_zc_cookies[0] */
+}
+
+/*
+ * With ks_lock held: @conn's peer acknowledged the cookies (@zc0, @zc1):
+ * its written messages that asked for them move to @done. A cookie may
+ * match nothing (the message was finalized on TCP's ACK first, or is
+ * still being written): it is ignored, where a Lustre node would close.
+ */
+static void ksock_peer_zc_acked(struct ksock_conn *conn, u64 zc0, u64 zc1,
+				struct list_head *done)
+{
+	struct ksock_tx *tx, *tmp;
+	struct ksock_conn *c;
+
+	if (!zc1)
+		return;
+	list_for_each_entry(c, &conn->c_peer->p_conns, c_list) {
+		if (c->c_closing)
+			continue;
+		list_for_each_entry_safe(tx, tmp, &c->c_ackq, tx_list)
+			if (tx->tx_zc[0] && ksock_zc_covers(zc0, zc1, tx->tx_zc[0]))
+				ksock_list_move_tail(&tx->tx_list, done);
+	}
+}
+
+/* A NOOP read on @conn: its cookies acknowledge ours (a keepalive names none). */
+static void ksock_rx_noop(struct ksock_conn *conn, const u8 *hdr)
+{
+	LIST_HEAD(done);
+
+	os_mutex_lock(&ks.ks_lock);
+	ksock_peer_zc_acked(conn, lnet_get_le64(hdr + 8), lnet_get_le64(hdr + 16), &done);
+	os_mutex_unlock(&ks.ks_lock);
+	if (!list_empty(&done))
+		ksock_txs_finalize(conn->c_peer->p_net, &done, LNET_MSG_STATUS_OK, 0);
 }
 
 /* A NOOP's 24 bytes: type, no checksum, its cookies. */
@@ -622,6 +585,120 @@ static void ksock_zc_ack(struct ksock_conn *from, u64 cookie)
 		ksock_conn_queue_tx(conn, tx);
 	}
 	os_mutex_unlock(&ks.ks_lock);
+}
+
+/*
+ * With ks_lock held: a message from @conn's peer came in. If the peer's
+ * other connections hold written messages waiting for TCP's ACK, the ACK
+ * of their bytes has most likely come too (the peer read them before it
+ * answered): this thread takes the acknowledged ones into @done now, so
+ * that one large message at a time waits neither for a poll tick nor for
+ * a wake-up of their scheduler (a system call here, a thread switch and
+ * two more system calls there, at the moment the next message starts).
+ * Their connections stay on s_acking: only the owner changes that list,
+ * and finds c_ackq empty at its next look.
+ */
+static void ksock_peer_acks_take(struct ksock_conn *conn, struct list_head *done)
+{
+	struct ksock_conn *c;
+
+	list_for_each_entry(c, &conn->c_peer->p_conns, c_list)
+		if (c != conn && !c->c_closing && !list_empty(&c->c_ackq))
+			ksock_conn_acked_take(c, done);
+}
+
+/* A whole header is in: hand it to the core. */
+static int ksock_rx_parse(struct ksock_conn *conn)
+{
+	struct ksock_net *net = conn->c_peer->p_net;
+	struct ksock_msg_hdr k;
+	struct lnet_hdr h;
+	struct lnet_nid from;
+	LIST_HEAD(acked);
+	u32 plen, tail;
+	int rc;
+
+	/* the type, the payload length and the 40-byte union end the header */
+	tail = net->n_hdr_len - 48;
+	plen = lnet_get_le32(conn->c_rx_hdr + tail + 4);
+	if (plen > LNET_MTU)
+		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
+				       "payload length %u is over the %u-byte maximum",
+				       plen, LNET_MTU);
+	if (net->n_version == KSOCK_PROTO_V4)
+		rc = lnet_msg_hdr16_decode(conn->c_rx_hdr, net->n_hdr_len, &k, &h);
+	else
+		rc = lnet_msg_hdr_decode(conn->c_rx_hdr, net->n_hdr_len, &k, &h);
+	if (rc)
+		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
+				       "bad LNet header (type %u): error %d",
+				       lnet_get_le32(conn->c_rx_hdr + tail), rc);
+	conn->c_rx_plen = plen;
+	/* a Lustre sender keeps a message with a cookie until we answer it */
+	conn->c_rx_zc_cookie = k.ksm_zc_cookies[0];
+	os_mutex_lock(&ks.ks_lock);
+	conn->c_rx_state = KSOCK_RX_PARSE;
+	conn->c_rx_in_parse = true;
+	conn->c_peer->p_last_alive = os_now_ns();
+	from = conn->c_peer->p_nid;
+	ksock_peer_acks_take(conn, &acked);
+	/* an LNet frame's [1] may acknowledge one of ours (Lustre piggybacks) */
+	ksock_peer_zc_acked(conn, 0, k.ksm_zc_cookies[1], &acked);
+	os_mutex_unlock(&ks.ks_lock);
+	/* before the parse: a PUT's send ends before the ACK that answers it */
+	if (!list_empty(&acked))
+		ksock_txs_finalize(net, &acked, LNET_MSG_STATUS_OK, 0);
+
+	rc = lnet_parse(net->n_ln, net->n_ni, &h, &from, conn);
+	ksock_sched_flush(conn->c_sched);
+
+	os_mutex_lock(&ks.ks_lock);
+	conn->c_rx_in_parse = false;
+	conn->c_rx_got = 0;
+	os_mutex_unlock(&ks.ks_lock);
+	if (rc < 0)
+		return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
+				       "the core refused its %s: error %d",
+				       lnet_msg_type_name(h.type), rc);
+	return 0;
+}
+
+/* RX_HEADER: gather 24 bytes (a NOOP) or 96 (V4: 120; an LNet message). */
+static int ksock_rx_header(struct ksock_conn *conn)
+{
+	u32 type, full = conn->c_peer->p_net->n_hdr_len;
+	u8 *hdr = conn->c_rx_hdr;
+	long n;
+
+	n = ksock_rx_read(conn, hdr + conn->c_rx_got, full - conn->c_rx_got);
+	if (n <= 0) {
+		if (n == 0 && conn->c_rx_got == 0)
+			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
+					       "the peer closed the connection");
+		if (n == 0)
+			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
+					       "the peer closed the connection in a message header (%u of %u bytes)",
+					       conn->c_rx_got, full);
+		return ksock_rx_short(conn, n, "a message header");
+	}
+	conn->c_rx_got += (u32)n;
+	while (conn->c_rx_got >= 4) {
+		type = lnet_get_le32(hdr);
+		if (type == KSOCK_MSG_LNET)
+			break;
+		if (type != KSOCK_MSG_NOOP)
+			return ksock_conn_fail(conn, LNET_MSG_STATUS_REMOTE_ERROR,
+					       "bad socket message type 0x%x", type);
+		if (conn->c_rx_got < LNET_WIRE_KSOCK_HDR_LEN)
+			return 0;
+		/* a NOOP is the 24-byte socket header alone */
+		ksock_rx_noop(conn, hdr);
+		conn->c_rx_got -= LNET_WIRE_KSOCK_HDR_LEN;
+		memmove(hdr, hdr + LNET_WIRE_KSOCK_HDR_LEN, conn->c_rx_got);
+	}
+	if (conn->c_rx_got < full)
+		return 0;
+	return ksock_rx_parse(conn);
 }
 
 /* RX_PAYLOAD then RX_SLOP, then the message is done. */
@@ -740,11 +817,6 @@ static int ksock_tx_iov(struct ksock_conn *conn, struct os_iov *iov)
 	return n;
 }
 
-/* Does @tx, once written, wait for TCP's ACK (see the top of the file)? */
-static bool ksock_tx_waits_ack(const struct ksock_tx *tx)
-{
-	return tx->tx_msg && tx->tx_msg->msg_len >= KSOCK_ACKED_MIN;
-}
 
 /*
  * With ks_lock held: @nob bytes left; whole messages move to @done, or to
