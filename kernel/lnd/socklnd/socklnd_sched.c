@@ -522,6 +522,8 @@ static void ksock_rx_noop(struct ksock_conn *conn, const u8 *hdr)
 {
 	LIST_HEAD(done);
 
+	if (!lnet_get_le64(hdr + 16))
+		return;		/* acknowledges nothing: no lock to take */
 	os_mutex_lock(&ks.ks_lock);
 	ksock_peer_zc_acked(conn, lnet_get_le64(hdr + 8), lnet_get_le64(hdr + 16), &done);
 	os_mutex_unlock(&ks.ks_lock);
