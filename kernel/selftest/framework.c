@@ -50,8 +50,10 @@ static void sfw_session_end(struct lnet_srpc *sp, struct sfw_session *s)
 	struct sfw_batch *b;
 	struct sfw_test *t;
 
-	if (sp->sp_session == s)
+	if (sp->sp_session == s) {
 		sp->sp_session = NULL;
+		srpc_bulk_cache_drain(sp);
+	}
 	/* units ending below must not free @s while this walks it */
 	s->s_refs = 1;
 	list_for_each_entry(b, &s->s_batches, b_list)

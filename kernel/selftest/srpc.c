@@ -34,8 +34,50 @@ u64 srpc_next_id(struct lnet_srpc *sp)
 
 static void srpc_maybe_free(struct lnet_srpc *sp)
 {
-	if (sp->sp_stopping && !sp->sp_live_mds)
+	if (sp->sp_stopping && !sp->sp_live_mds) {
+		srpc_bulk_cache_drain(sp);
 		os_free(sp);
+	}
+}
+
+/* --- bulk buffers of served RPCs ----------------------------------------------------- */
+
+u8 *srpc_bulk_get(struct lnet_srpc *sp, u32 len)
+{
+	struct srpc_bulk_cache *bc = &sp->sp_bulk_cache;
+
+	if (bc->bc_count && bc->bc_len == len)
+		return bc->bc_bufs[--bc->bc_count];
+	return os_zalloc(len);
+}
+
+void srpc_bulk_cache_drain(struct lnet_srpc *sp)
+{
+	struct srpc_bulk_cache *bc = &sp->sp_bulk_cache;
+
+	while (bc->bc_count)
+		os_free(bc->bc_bufs[--bc->bc_count]);
+}
+
+/* Keep @buf for the next RPC while a session lasts; one length at a time. */
+static void srpc_bulk_put(struct lnet_srpc *sp, u8 *buf, u32 len)
+{
+	struct srpc_bulk_cache *bc = &sp->sp_bulk_cache;
+
+	if (!buf)
+		return;
+	if (sp->sp_stopping || !sp->sp_session) {
+		os_free(buf);
+		return;
+	}
+	if (bc->bc_len != len) {
+		srpc_bulk_cache_drain(sp);
+		bc->bc_len = len;
+	}
+	if (bc->bc_count < SRPC_BULK_CACHE_MAX)
+		bc->bc_bufs[bc->bc_count++] = buf;
+	else
+		os_free(buf);
 }
 
 /* Count an LNet event's failure as Lustre does (not a cancel). */
@@ -81,7 +123,7 @@ static void srpc_server_free(struct srpc_server_rpc *rpc)
 		return;
 	}
 	list_del(&rpc->sr_list);
-	os_free(rpc->sr_bulk);
+	srpc_bulk_put(rpc->sr_srpc, rpc->sr_bulk, rpc->sr_bulk_len);
 	os_free(rpc);
 }
 

@@ -100,6 +100,21 @@ struct srpc_client_rpc {
 #define SRPC_CR_REPLY	(1U << 1)
 #define SRPC_CR_BULK	(1U << 2)
 
+/*
+ * Bulk buffers of served brw RPCs, kept for the next RPC of the same
+ * length while a session lasts: a fresh 1 MiB buffer per RPC costs its
+ * zeroing and, in lnetd, a page fault per page (a third of a brw server's
+ * time). A buffer holds only selftest data; a WRITE's bulk must fill it
+ * whole (srpc_bulk_event), a READ's is filled by the pattern or sent as is.
+ */
+#define SRPC_BULK_CACHE_MAX	16
+
+struct srpc_bulk_cache {
+	u32 bc_len;				/* of every buffer held */
+	u32 bc_count;
+	u8 *bc_bufs[SRPC_BULK_CACHE_MAX];
+};
+
 /* The SRPC counters (STAT_REPLY) live here; the framework's too. */
 struct lnet_srpc {
 	struct lnet *sp_ln;
@@ -120,7 +135,16 @@ struct lnet_srpc {
 	struct lstcon *sp_console;		/* this node's console run */
 	struct lstcon_session *sp_lst_session;	/* or its lst session (a run excludes it) */
 	bool sp_console_busy;			/* a console command waits */
+	struct srpc_bulk_cache sp_bulk_cache;
 };
+
+/*
+ * A server RPC's bulk buffer of @len bytes (zeroed when new, as the last
+ * RPC left it when kept) or NULL; srpc_bulk_cache_drain() frees the kept
+ * ones (a session's end, the instance's).
+ */
+u8 *srpc_bulk_get(struct lnet_srpc *sp, u32 len);
+void srpc_bulk_cache_drain(struct lnet_srpc *sp);
 
 /*
  * Make sure test service @service has buffers for @units clients' RPCs at

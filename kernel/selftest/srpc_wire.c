@@ -443,7 +443,7 @@ static int brw_walk(u8 *wbuf, const u8 *buf, u32 off, u32 len, u32 check)
 	u32 end = off + len, start, frag, w, last;
 	int rc = 0;
 
-	if (check != LST_BRW_CHECK_SIMPLE && check != LST_BRW_CHECK_FULL)
+	if (!lst_brw_checks(check))
 		return 0;
 	for (start = off; start < end && !rc; start += frag) {
 		frag = LST_PAGE_SIZE - start % LST_PAGE_SIZE;

@@ -124,6 +124,12 @@ enum lst_brw_check {
 #undef LST_CHECK_ENUM
 };
 
+/* Whether check mode @check puts a pattern in the bulk (the others move bytes only). */
+static inline bool lst_brw_checks(u32 check)
+{
+	return check == LST_BRW_CHECK_SIMPLE || check == LST_BRW_CHECK_FULL;
+}
+
 /* The session id: the console's nid4 (LST_NID_ANY: none) and its clock (ms). */
 #define LST_NID_ANY			(~0ULL)
 struct lst_sid {

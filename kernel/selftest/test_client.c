@@ -127,8 +127,8 @@ static void sfw_unit_request(struct sfw_unit *u, struct srpc_client_rpc *rpc)
 	rpc->cr_bulk = u->u_bulk;
 	rpc->cr_bulk_len = sfw_brw_len(t);
 	rpc->cr_bulk_sink = op == LST_BRW_READ;
-	/* a read must bring the pattern: none may be left from the last one */
-	if (op == LST_BRW_READ)
+	/* a checked read must bring the pattern: none may be left from the last one */
+	if (op == LST_BRW_READ && lst_brw_checks(flags))
 		memset(u->u_bulk, 0, rpc->cr_bulk_len);
 }
 

@@ -83,7 +83,7 @@ static int sfw_brw_serve(struct srpc_server_rpc *rpc)
 	*st = sfw_brw_check(r->rw, r->len, r->flags, rpc->sr_req.ses_feats);
 	if (*st)
 		return 0;
-	rpc->sr_bulk = os_zalloc(r->len);
+	rpc->sr_bulk = srpc_bulk_get(rpc->sr_srpc, r->len);
 	if (!rpc->sr_bulk) {
 		*st = ENOMEM;
 		return 0;

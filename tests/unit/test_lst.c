@@ -444,6 +444,79 @@ static void test_brw_corrupt(void **state)
 	assert_int_equal(memlnd.corrupt_left, 0);
 }
 
+/* Node 1's kept bulk buffers: how many, their length, which (@bufs). */
+static u32 bulk_kept(u32 *len, u8 **bufs)
+{
+	struct memlnd_node *n = N->n[1];
+	struct srpc_bulk_cache *bc = &lnet_srpc_of(&n->ln)->sp_bulk_cache;
+	u32 count;
+
+	os_mutex_lock(&n->ln.ln_api_mutex);
+	count = bc->bc_count;
+	*len = bc->bc_len;
+	if (bufs)
+		memcpy(bufs, bc->bc_bufs, count * sizeof(*bufs));
+	os_mutex_unlock(&n->ln.ln_api_mutex);
+	return count;
+}
+
+/*
+ * A brw server keeps the bulk buffers of its RPCs for the session's next
+ * ones (one length at a time), and a checked read or write through a kept
+ * buffer is still exact; the session's end frees them.
+ */
+static void test_brw_bulk_kept(void **state)
+{
+	union srpc_test_param rd = brw(LST_BRW_READ, LST_BRW_CHECK_FULL, 8192);
+	u8 *first[SRPC_BULK_CACHE_MAX], *again[SRPC_BULK_CACHE_MAX];
+	struct srpc_stat_reply s0, s1;
+	struct srpc_msg rep;
+	u32 n, m, len;
+	int to = 1;
+
+	run_brw(LST_BRW_WRITE, LST_BRW_CHECK_FULL, 8192, 4, 2, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 0);
+	n = bulk_kept(&len, first);
+	assert_true(n >= 1 && n <= 2);		/* at most the 2 RPCs at once */
+	assert_int_equal(len, 8192);
+	/* the batch again, with a read beside the write: 8 + 6 RPCs, 4 at once */
+	assert_int_equal(add_test(0, SRPC_SVC_BRW, true, 3, 2, &to, 1, &rd), 0);
+	assert_int_equal(batch(0, LST_BATCH_RUN, 0, NULL), 0);
+	wait_idle(0);
+	assert_int_equal(stat(0, &s0), 0);
+	assert_int_equal(s0.fw.brw_errors, 0);
+	assert_int_equal(stat(1, &s1), 0);
+	assert_int_equal(s1.rpc.bulk_get, 16ULL * 8192);
+	assert_int_equal(s1.rpc.bulk_put, 6ULL * 8192);
+	m = bulk_kept(&len, again);
+	assert_true(m >= n && m <= 4);
+	for (u32 i = 0; i < n; i++) {
+		bool found = false;
+
+		for (u32 j = 0; j < m; j++)
+			found |= again[j] == first[i];
+		assert_true(found);
+	}
+	/* the session's end frees them; a server outside any session keeps none */
+	assert_int_equal(rmsn(1, sid_main(), &rep), 0);
+	assert_int_equal(bulk_kept(&len, NULL), 0);
+	assert_int_equal(rmsn(0, sid_main(), &rep), 0);
+	assert_int_equal(rmsn(2, sid_main(), &rep), 0);
+	/* another length, another session */
+	run_brw(LST_BRW_WRITE, LST_BRW_CHECK_SIMPLE, 4096, 2, 1, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 0);
+	assert_int_equal(bulk_kept(&len, NULL), 1);
+	assert_int_equal(len, 4096);
+	/* kept across sessions? no: a new session starts with none */
+	for (int i = 0; i < NNODES; i++)
+		assert_int_equal(rmsn(i, sid_main(), &rep), 0);
+	assert_int_equal(bulk_kept(&len, NULL), 0);
+	run_brw(LST_BRW_READ, LST_BRW_CHECK_SIMPLE, 12288, 2, 1, &s0, &s1);
+	assert_int_equal(s0.fw.brw_errors, 0);
+	assert_int_equal(bulk_kept(&len, NULL), 1);
+	assert_int_equal(len, 12288);
+}
+
 /* Node 2 stops answering mid-run: the client's RPCs to it time out. */
 static void test_node_leaves(void **state)
 {
@@ -892,6 +965,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_brw_check_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_brw_offset, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_brw_corrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_brw_bulk_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_node_leaves, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reserve, setup, teardown),
