@@ -68,15 +68,23 @@ void enter_ns(const char *ns);
 bool io_all(int fd, void *buf, size_t len, bool wr);
 void nodelay(int fd);
 bool child_ok(pid_t pid);
-/* Stream @amount MiB (stream) or do @amount SMALL-byte ping-pongs along
- * @path; the seconds it took. */
-double tcp_run(const struct tcp_path *path, bool stream, long long amount);
+/*
+ * What a raw TCP run does @amount times: TCP_STREAM sends 1 MiB (the
+ * receiver confirms the last byte only), TCP_PINGPONG sends SMALL bytes and
+ * waits for them back, TCP_MIB_ANSWERED sends 1 MiB and waits for a 1-byte
+ * answer (one message in flight, as an LNet PUT waits for its ACK).
+ */
+enum tcp_mode { TCP_STREAM, TCP_PINGPONG, TCP_MIB_ANSWERED };
+
+/* One raw TCP run along @path: the seconds it took. */
+double tcp_run(const struct tcp_path *path, enum tcp_mode mode, long long amount);
 /* The best MB/s of @runs raw TCP streams of @mib MiB over @tcp. */
 double tcp_mbs(const struct tcp_path *tcp, long mib, int runs);
 /*
  * The comparisons, each printed as one line with its ratio, @target and
  * PASS/MISS. bench_throughput: 1 MiB PUTs (@conc in flight) from @from to
- * @nid against @mib MiB streamed along @tcp. bench_small: 0-byte PUT +
+ * @nid against @mib MiB streamed along @tcp; with one in flight, also
+ * against 1 MiB answered one at a time (no target). bench_small: 0-byte PUT +
  * ACK one at a time against a SMALL-byte ping-pong, and the system calls
  * both lnetds (@from, @to) make per round trip (perf stat, in a run of its
  * own). bench_two_flows: PUTs to nid[0] from src[0] and to nid[1] from

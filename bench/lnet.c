@@ -33,7 +33,8 @@
  * LNETCTL_BIN override build/lnetd and build/lnetctl; LNET_BENCH_MIB, the
  * MiB per throughput run (default 1024), LNET_BENCH_MSGS, the small
  * messages per run (default 10000); LNET_BENCH_CC, the TCP congestion
- * control of both namespaces, e.g. reno).
+ * control of both namespaces, e.g. reno; LNET_BENCH_ONLY, the numbers of
+ * the comparisons to run, e.g. 3 or 14: all by default, IPv6 as 6).
  *
  * The congestion control decides the raw figures. Debian's default here,
  * bbr, paces each stream: one TCP stream over veth reaches 1.5-2.2 GB/s
@@ -165,6 +166,14 @@ static const char *const flow_nid[2] = { NID2, "10.32.0.2@tcp2" };
 static const char *const flow_src[2] = { ADDR1 "@tcp", "10.32.0.1@tcp2" };
 static const struct tcp_path *const flow_tcp[2] = { &direct, &second };
 
+/* Is comparison @n (a digit; '6' the IPv6 ones) asked for by LNET_BENCH_ONLY? */
+static bool wanted(char n)
+{
+	const char *only = getenv("LNET_BENCH_ONLY");
+
+	return !only || !*only || strchr(only, n);
+}
+
 int main(void)
 {
 	long mib = env_long("LNET_BENCH_MIB", 1024);
@@ -175,12 +184,22 @@ int main(void)
 	setup();
 	printf("bench/lnet: two network namespaces, veth %s <-> %s, one lnetd each "
 	       "(socket LND), TCP congestion control %s\n", ADDR1, ADDR2, bench_cc(0));
-	bench_throughput(&nodes[0], NID2, &direct, mib, CONCURRENCY, 0.95, "", "raw TCP stream");
-	bench_small(&nodes[0], &nodes[1], NID2, &direct, msgs, 0.8, "",
-		    "raw TCP 64-byte ping-pong");
-	bench_throughput(&nodes[0], NID2, &direct, mib, 1, 0.9, "", "raw TCP stream");
-	bench_two_flows(&nodes[0], flow_nid, flow_src, flow_tcp, mib, 0.9);
-	bench_lst(mib);
+	if (wanted('1'))
+		bench_throughput(&nodes[0], NID2, &direct, mib, CONCURRENCY, 0.95, "",
+				 "raw TCP stream");
+	if (wanted('2'))
+		bench_small(&nodes[0], &nodes[1], NID2, &direct, msgs, 0.8, "",
+			    "raw TCP 64-byte ping-pong");
+	if (wanted('3'))
+		bench_throughput(&nodes[0], NID2, &direct, mib, 1, 0.9, "", "raw TCP stream");
+	if (wanted('4'))
+		bench_two_flows(&nodes[0], flow_nid, flow_src, flow_tcp, mib, 0.9);
+	if (wanted('5'))
+		bench_lst(mib);
+	if (!wanted('6')) {
+		cleanup();
+		return 0;
+	}
 	printf("bench/lnet: the same over IPv6, %s <-> %s (hello V4, 120-byte headers)\n",
 	       ADDR6_1, ADDR6_2);
 	bench_throughput(&nodes[0], NID6_2, &direct6, mib, CONCURRENCY, 0.95, " (IPv6)",
