@@ -14,6 +14,8 @@
  *      ping-pong (TCP_NODELAY): messages per second       target >= 0.8
  *      and the system calls both lnetds make per round trip (perf stat)
  *   3. as 1, one message in flight                        target >= 0.9
+ *      and, without a target, raw TCP sending 1 MiB and waiting for a
+ *      1-byte answer, one at a time: what the round trip costs TCP itself
  *   4. two flows side by side: a second veth pair (a1 10.32.0.1 <-> b1
  *      10.32.0.2) with a tcp1 NI at each end; 1 MiB PUTs from both NIs
  *      at once (8 in flight each) vs two raw TCP streams at once, one per
