@@ -436,7 +436,7 @@ for _ in range(240):
     try:
         s.sendall(struct.pack("=I", 0xc0186556))
     except (BrokenPipeError, ConnectionResetError):
-        closed += 1	# refused before the bytes went: as closed
+        closed += 1  # refused before the bytes went: as closed
         continue
     held.append(s)
 # lnetd accepts (and checks) them all within this on a loaded machine
