@@ -28,7 +28,7 @@
  *   logging    os_err/os_warn/os_info(fmt, ...): see below
  *   network    os_if_lookup(): an interface's address and link state;
  *              struct os_netns, the network namespace an instance serves
- *   time       os_now_ns()
+ *   time       os_now_ns(), os_relax() in a short busy-wait
  */
 #ifndef LNET_OS_H
 #define LNET_OS_H
@@ -122,6 +122,12 @@ int os_if_lookup_ns(struct os_netns *ns, const char *ifname, struct os_ifaddr *o
 int os_if_name_ns(struct os_netns *ns, u32 index, char *name);
 
 u64 os_now_ns(void);
+/*
+ * Between two looks of a short busy-wait: let another task run if one
+ * is due (kernel: cond_resched()); user space has nothing to do, its
+ * look is a system call already.
+ */
+void os_relax(void);
 
 /*
  * Wait on @c with @m held: @m is released while waiting and held again on

@@ -149,6 +149,11 @@ u64 os_now_ns(void)
 	return ktime_get_ns();
 }
 
+void os_relax(void)
+{
+	cond_resched();
+}
+
 /*
  * How a waiter sleeps. Kernel threads (monitor, LND threads) get no
  * signals: interruptible, so that an idle thread neither counts in the

@@ -82,3 +82,7 @@ u64 os_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
+
+void os_relax(void)
+{
+}

@@ -1129,6 +1129,107 @@ static void test_stalled_connections(void **state)
 	get_one(LNET_MTU);
 }
 
+/* ---- busy polling ---------------------------------------------------------------- */
+
+static u64 busy_polls(void)
+{
+	u64 n = 0;
+	int i;
+
+	os_mutex_lock(&ks.ks_lock);
+	for (i = 0; i < KSOCK_NSCHED; i++)
+		n += ks.ks_sched[i].s_busy_polls;
+	os_mutex_unlock(&ks.ks_lock);
+	return n;
+}
+
+/* Within 2 s: every scheduler asleep in its poll and, with @partial, the
+ * raw client's connection in the middle of a message. */
+static bool scheds_asleep(bool partial)
+{
+	struct ksock_conn *c;
+	struct ksock_peer *kp;
+	struct lnet_ni *ni;
+	bool ok = false;
+	int i, t;
+
+	for (t = 0; t < 200 && !ok; t++) {
+		if (t)
+			usleep(10000);
+		os_mutex_lock(&B.ln.ln_api_mutex);
+		ni = lnet_ni_find(&B.ln, &B.nid);
+		os_mutex_lock(&ks.ks_lock);
+		kp = ksock_peer_find(ni->ni_lnd_data, &fake);
+		ok = !partial;
+		if (kp)
+			list_for_each_entry(c, &kp->p_conns, c_list)
+				ok = ok || (c->c_rx_partial && !c->c_closing);
+		for (i = 0; i < KSOCK_NSCHED; i++)
+			ok = ok && ks.ks_sched[i].s_polling;
+		os_mutex_unlock(&ks.ks_lock);
+		os_mutex_unlock(&B.ln.ln_api_mutex);
+	}
+	return ok;
+}
+
+/* B's sink got PUT number @nput from the raw client: @len pattern bytes. */
+static void raw_put_landed(int nput, u32 len)
+{
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	assert_true(wait_count(&B.ln, &sink_op.nput, nput));
+	assert_int_equal(sink_op.last_mlength, len);
+	assert_true(lnet_nid_equal(&sink_op.last_initiator, &fake));
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	assert_memory_equal(sink, pattern, len);
+}
+
+/*
+ * A payload of KSOCK_BUSY_POLL_MIN bytes or more that stops halfway: its
+ * scheduler busy-polls for it, then sleeps in its poll all the same, and
+ * the rest completes the PUT. One below that size that stops halfway
+ * sends its scheduler straight to sleep.
+ */
+static void test_busy_poll(void **state)
+{
+	u8 hdr[LNET_WIRE_MSG_HDR_LEN];
+	u32 big = 200000, small = KSOCK_BUSY_POLL_MIN - 1;
+	int fd, nput, i;
+	u64 before;
+	u16 port;
+
+	fake = nid4(3);
+	memset(sink, 0, LNET_MTU);
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	nput = sink_op.nput;
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
+	wait_fake_attached();
+	assert_true(scheds_asleep(false));
+
+	before = busy_polls();
+	raw_put_hdr(hdr, &B.nid, big);
+	raw_write(fd, hdr, sizeof(hdr));
+	raw_write(fd, pattern, big / 2);
+	for (i = 0; i < 200 && busy_polls() == before; i++)
+		usleep(10000);
+	assert_true(busy_polls() > before);
+	assert_true(scheds_asleep(true));
+	raw_write(fd, pattern + big / 2, big - big / 2);
+	raw_put_landed(nput + 1, big);
+
+	memset(sink, 0, LNET_MTU);
+	before = busy_polls();
+	raw_put_hdr(hdr, &B.nid, small);
+	raw_write(fd, hdr, sizeof(hdr));
+	raw_write(fd, pattern, small / 2);
+	assert_true(scheds_asleep(true));
+	assert_int_equal(busy_polls(), before);
+	raw_write(fd, pattern + small / 2, small - small / 2);
+	raw_put_landed(nput + 2, small);
+	close(fd);
+	put_one(LNET_MTU);
+}
+
 /* ---- zero-copy ACKs ------------------------------------------------------------ */
 
 /* ksock_zc_merge: @zc0/@zc1 + @cookie gives @ok and @want0/@want1. */
@@ -1870,6 +1971,7 @@ int main(void)
 		cmocka_unit_test_setup(test_burst_then_close, log_mark),
 		cmocka_unit_test_setup(test_tx_timeout, log_mark),
 		cmocka_unit_test_setup(test_stalled_connections, log_mark),
+		cmocka_unit_test_setup(test_busy_poll, log_mark),
 		cmocka_unit_test(test_zc_merge),
 		cmocka_unit_test_setup(test_zc_ack, log_mark),
 		cmocka_unit_test_setup(test_zc_req, log_mark),

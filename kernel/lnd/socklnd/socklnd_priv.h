@@ -60,6 +60,13 @@
  */
 #define KSOCK_ACKED_MIN		(16U * 1024U)
 #define KSOCK_ACK_POLL_MS	1	/* scheduler wake-up while acks are awaited */
+/*
+ * A payload of KSOCK_BUSY_POLL_MIN bytes or more partly read and the
+ * socket empty for now: its owner looks again without sleeping for up to
+ * KSOCK_BUSY_POLL_NS before it sleeps in its poll (ksock_sched_busy_poll).
+ */
+#define KSOCK_BUSY_POLL_MIN	(64U * 1024U)
+#define KSOCK_BUSY_POLL_NS	(50ULL * 1000ULL)
 /* "[IPv6 address]:port" at most, with its NUL */
 #define KSOCK_NAME_LEN		56
 
@@ -215,6 +222,8 @@ struct ksock_sched {
 	struct list_head s_ready;	/* struct ksock_conn */
 	struct list_head s_acking;	/* struct ksock_conn with c_ackq entries */
 	bool s_polling;			/* asleep in its poll: wake it for work */
+	bool s_rx_streaming;		/* a large payload is coming: busy-poll (own thread) */
+	u64 s_busy_polls;		/* busy-polls begun, under ks_lock (tests read it) */
 	struct list_head s_deferred;	/* struct ksock_tx: its own thread's only */
 	u32 s_nconns[SOCKLND_CONN_BULK_OUT + 1];	/* by kind, under ks_lock */
 	u8 s_slop[KSOCK_SLOP_BUF];
