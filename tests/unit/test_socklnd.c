@@ -1143,9 +1143,12 @@ static u64 busy_polls(void)
 	return n;
 }
 
-/* Within 2 s: every scheduler asleep in its poll and, with @partial, the
- * raw client's connection in the middle of a message. */
-static bool scheds_asleep(bool partial)
+/*
+ * Within 2 s: every scheduler asleep in its poll and, with @partial, the
+ * raw client's connection in the middle of a message, with @misses
+ * busy-polls in a row that found nothing (-1: any number).
+ */
+static bool scheds_asleep(bool partial, int misses)
 {
 	struct ksock_conn *c;
 	struct ksock_peer *kp;
@@ -1163,7 +1166,8 @@ static bool scheds_asleep(bool partial)
 		ok = !partial;
 		if (kp)
 			list_for_each_entry(c, &kp->p_conns, c_list)
-				ok = ok || (c->c_rx_partial && !c->c_closing);
+				ok = ok || (c->c_rx_partial && !c->c_closing &&
+					    (misses < 0 || c->c_rx_spin_misses == misses));
 		for (i = 0; i < KSOCK_NSCHED; i++)
 			ok = ok && ks.ks_sched[i].s_polling;
 		os_mutex_unlock(&ks.ks_lock);
@@ -1184,16 +1188,17 @@ static void raw_put_landed(int nput, u32 len)
 }
 
 /*
- * A payload of KSOCK_BUSY_POLL_MIN bytes or more that stops halfway: its
- * scheduler busy-polls for it, then sleeps in its poll all the same, and
- * the rest completes the PUT. One below that size that stops halfway
+ * A payload of KSOCK_BUSY_POLL_MIN bytes or more that stops: its scheduler
+ * busy-polls for it, finds nothing and sleeps in its poll; after
+ * KSOCK_BUSY_POLL_MISSES such stops it no longer busy-polls for that
+ * payload, and the rest completes the PUT. One below that size that stops
  * sends its scheduler straight to sleep.
  */
 static void test_busy_poll(void **state)
 {
 	u8 hdr[LNET_WIRE_MSG_HDR_LEN];
-	u32 big = 200000, small = KSOCK_BUSY_POLL_MIN - 1;
-	int fd, nput, i;
+	u32 big = 200000, small = KSOCK_BUSY_POLL_MIN - 1, off = 0;
+	int fd, nput, miss;
 	u64 before;
 	u16 port;
 
@@ -1204,25 +1209,26 @@ static void test_busy_poll(void **state)
 	os_mutex_unlock(&B.ln.ln_api_mutex);
 	fd = raw_session(&port, SOCKLND_CONN_BULK_OUT);
 	wait_fake_attached();
-	assert_true(scheds_asleep(false));
+	assert_true(scheds_asleep(false, -1));
 
-	before = busy_polls();
 	raw_put_hdr(hdr, &B.nid, big);
 	raw_write(fd, hdr, sizeof(hdr));
-	raw_write(fd, pattern, big / 2);
-	for (i = 0; i < 200 && busy_polls() == before; i++)
-		usleep(10000);
-	assert_true(busy_polls() > before);
-	assert_true(scheds_asleep(true));
-	raw_write(fd, pattern + big / 2, big - big / 2);
+	for (miss = 1; miss <= KSOCK_BUSY_POLL_MISSES; miss++) {
+		raw_write(fd, pattern + off, 30000);
+		off += 30000;
+		assert_true(scheds_asleep(true, miss));
+	}
+	before = busy_polls();
+	raw_write(fd, pattern + off, big - off);
 	raw_put_landed(nput + 1, big);
+	assert_int_equal(busy_polls(), before);
 
 	memset(sink, 0, LNET_MTU);
 	before = busy_polls();
 	raw_put_hdr(hdr, &B.nid, small);
 	raw_write(fd, hdr, sizeof(hdr));
 	raw_write(fd, pattern, small / 2);
-	assert_true(scheds_asleep(true));
+	assert_true(scheds_asleep(true, 0));
 	assert_int_equal(busy_polls(), before);
 	raw_write(fd, pattern + small / 2, small - small / 2);
 	raw_put_landed(nput + 2, small);

@@ -642,6 +642,7 @@ static int ksock_recv(struct lnet_ni *ni, void *private, struct lnet_msg *msg,
 	conn->c_rx_buf = buf;
 	conn->c_rx_mlen = mlen;
 	conn->c_rx_done = 0;
+	conn->c_rx_spin_misses = 0;
 	conn->c_rx_slop = rlen - mlen;
 	conn->c_rx_state = KSOCK_RX_PAYLOAD;
 	wake = !conn->c_rx_in_parse;

@@ -67,6 +67,7 @@
  */
 #define KSOCK_BUSY_POLL_MIN	(64U * 1024U)
 #define KSOCK_BUSY_POLL_NS	(50ULL * 1000ULL)
+#define KSOCK_BUSY_POLL_MISSES	2	/* in a row: no more for this payload */
 /* "[IPv6 address]:port" at most, with its NUL */
 #define KSOCK_NAME_LEN		56
 
@@ -133,6 +134,7 @@ struct ksock_conn {
 	u64 c_tx_deadline;		/* no progress by then with data unacked: stalled */
 	u64 c_rx_deadline;		/* the same for a message partly read */
 	bool c_rx_partial;		/* a message is partly read */
+	u8 c_rx_spin_misses;		/* busy-polls in a row that found nothing */
 	u64 c_rx_bytes;			/* read since the connection began (scheduler's) */
 	u64 c_rx_zc_cookie;		/* the message being read asks for a ZC-ACK */
 	/* Receive state: the scheduler's, lnd_recv's while in RX_PARSE. */
@@ -222,7 +224,8 @@ struct ksock_sched {
 	struct list_head s_ready;	/* struct ksock_conn */
 	struct list_head s_acking;	/* struct ksock_conn with c_ackq entries */
 	bool s_polling;			/* asleep in its poll: wake it for work */
-	bool s_rx_streaming;		/* a large payload is coming: busy-poll (own thread) */
+	/* a large payload stopped at an empty socket: busy-poll for it (own thread) */
+	struct ksock_conn *s_rx_streaming;
 	u64 s_busy_polls;		/* busy-polls begun, under ks_lock (tests read it) */
 	struct list_head s_deferred;	/* struct ksock_tx: its own thread's only */
 	u32 s_nconns[SOCKLND_CONN_BULK_OUT + 1];	/* by kind, under ks_lock */

@@ -5,7 +5,9 @@
  * payload straight into the buffer lnd_recv gave, slop, lnet_finalize)
  * and writes their tx queues with vectored sends straight from the
  * message buffers. Only the owning scheduler closes and frees a
- * connection; others ask it with ksock_conn_close_req().
+ * connection; others ask it with ksock_conn_close_req(). While a large
+ * payload comes in, a scheduler that emptied its socket polls again for a
+ * moment before it sleeps (ksock_sched_busy_poll).
  *
  * Nothing lost in the socket: a message of KSOCK_ACKED_MIN payload bytes
  * or more is not finalized when its last byte is written but when TCP
@@ -284,6 +286,8 @@ static void ksock_conn_close(struct ksock_conn *conn)
 
 	os_mutex_lock(&ks.ks_lock);
 	conn->c_closing = true;
+	if (conn->c_sched->s_rx_streaming == conn)
+		conn->c_sched->s_rx_streaming = NULL;
 	/*
 	 * A write of lnd_send's fast path ends (nonblocking) and queues its
 	 * rest; ours first, or we would wait for ourselves.
@@ -752,8 +756,11 @@ static void ksock_rx_progress(struct ksock_conn *conn, bool moved)
 	if (moved)
 		conn->c_rx_deadline = os_now_ns() + conn->c_peer->p_net->n_timeout_ns;
 	if (conn->c_rx_state == KSOCK_RX_PAYLOAD &&
+	    conn->c_rx_spin_misses < KSOCK_BUSY_POLL_MISSES &&
 	    conn->c_rx_mlen >= KSOCK_BUSY_POLL_MIN && !conn->c_closing)
-		conn->c_sched->s_rx_streaming = true;
+		conn->c_sched->s_rx_streaming = conn;
+	else if (conn->c_sched->s_rx_streaming == conn)
+		conn->c_sched->s_rx_streaming = NULL;
 	os_mutex_unlock(&ks.ks_lock);
 }
 
@@ -966,6 +973,12 @@ static bool ksock_sched_check_acks(struct ksock_sched *s)
  * machine) more than the burst itself: a receiver that sleeps after every
  * burst slows a 1 MiB PUT by a sixth. s_polling stays false meanwhile, so
  * other threads queue work without waking us and we look at s_ready.
+ * Looks that find nothing KSOCK_BUSY_POLL_MISSES times in a row end them
+ * for the payload (c_rx_spin_misses): a link slower than that sleeps for
+ * the rest of the message, so that it costs a few such looks per message
+ * at most, while a pause of a fast one (bbr's pacing) costs one sleep.
+ * s_rx_streaming names the connection until its reads stop in another
+ * state, it closes or a look misses.
  */
 static int ksock_sched_busy_poll(struct ksock_sched *s, struct os_poll_event *ev,
 				 int max)
@@ -979,15 +992,19 @@ static int ksock_sched_busy_poll(struct ksock_sched *s, struct os_poll_event *ev
 	os_mutex_unlock(&ks.ks_lock);
 	do {
 		n = os_pollset_wait(s->s_ps, ev, max, 0);
-		if (n)
-			return n;
 		os_mutex_lock(&ks.ks_lock);
-		ready = !list_empty(&s->s_ready) || ks.ks_stop;
+		if (n > 0)
+			s->s_rx_streaming->c_rx_spin_misses = 0;
+		ready = n || !list_empty(&s->s_ready) || ks.ks_stop;
 		os_mutex_unlock(&ks.ks_lock);
 		if (ready)
-			return 0;
+			return n;
 		os_relax();
 	} while (os_now_ns() < end);
+	os_mutex_lock(&ks.ks_lock);
+	s->s_rx_streaming->c_rx_spin_misses++;
+	s->s_rx_streaming = NULL;
+	os_mutex_unlock(&ks.ks_lock);
 	return 0;
 }
 
@@ -1020,7 +1037,6 @@ int ksock_scheduler(void *arg)
 		n = 0;
 		if (!more && s->s_rx_streaming)
 			n = ksock_sched_busy_poll(s, ev, 32);
-		s->s_rx_streaming = false;
 		if (n == 0)
 			n = ksock_sched_wait(s, ev, 32, more, acking);
 		for (i = 0; i < n; i++)
