@@ -1008,14 +1008,17 @@ static int ksock_sched_busy_poll(struct ksock_sched *s, struct os_poll_event *ev
 	return 0;
 }
 
-/* Sleep in the poll set until events, work on s_ready or the timeout. */
+/*
+ * Sleep in the poll set until events, work on s_ready or the timeout. Not
+ * once stopping: a busy-poll may have taken the stop's wake-up.
+ */
 static int ksock_sched_wait(struct ksock_sched *s, struct os_poll_event *ev,
 			    int max, bool more, bool acking)
 {
 	int n;
 
 	os_mutex_lock(&ks.ks_lock);
-	more = more || !list_empty(&s->s_ready);
+	more = more || !list_empty(&s->s_ready) || ks.ks_stop;
 	s->s_polling = !more;
 	os_mutex_unlock(&ks.ks_lock);
 	n = os_pollset_wait(s->s_ps, ev, max,
