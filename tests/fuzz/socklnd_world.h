@@ -301,7 +301,8 @@ static void check_idle(void)
 	for (i = 0; i < KSOCK_NSCHED; i++)
 		must(list_empty(&ks.ks_sched[i].s_ready) &&
 		     list_empty(&ks.ks_sched[i].s_acking) &&
-		     list_empty(&ks.ks_sched[i].s_deferred));
+		     list_empty(&ks.ks_sched[i].s_deferred) &&
+		     !ks.ks_sched[i].s_rx_streaming);
 	for (i = 0; i < 2; i++) {
 		must(!w.net[i]->n_nconns);
 		list_for_each_entry(p, &w.net[i]->n_peers, p_list)
