@@ -252,20 +252,35 @@ static size_t piece(u32 *seed, size_t left)
 	return k < left ? k : left;
 }
 
+/* The core's messages alive now. */
+static int msgs_alive(void)
+{
+	struct lnet_msg *m;
+	int n = 0;
+
+	os_mutex_lock(&w.ln.ln_api_mutex);
+	list_for_each_entry(m, &w.ln.ln_dp.dp_msgs, msg_all)
+		n++;
+	os_mutex_unlock(&w.ln.ln_api_mutex);
+	return n;
+}
+
 /*
  * What the connd would do with what the input left: messages for peers
  * without a connection fail (as at shutdown), peer states are not told.
  * The core resends a failed message (up to retry_count times), to the
- * same peers: again until none is left.
+ * same peers, and a failure hands its peer credit to a message waiting
+ * for one: again until none is left. Each round fails at least one of
+ * the messages alive at the start or one of their resends.
  */
 static void lnd_reset(void)
 {
+	int i, n, rounds = RESENDS_MAX + msgs_alive();
 	struct ksock_peer *p;
 	bool more = true;
-	int i, n;
 
 	for (n = 0; more; n++) {
-		must(n <= RESENDS_MAX);
+		must(n <= rounds);
 		more = false;
 		for (i = 0; i < 2; i++) {
 			LIST_HEAD(txs);
