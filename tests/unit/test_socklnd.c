@@ -1012,21 +1012,37 @@ static void test_tx_timeout(void **state)
 	get_one(LNET_MTU);
 }
 
+/*
+ * B's socket LND peer for the raw client (NULL: none), with B's API mutex
+ * and ks_lock taken; fake_peer_unlock() releases them.
+ */
+static struct ksock_peer *fake_peer_lock(void)
+{
+	struct lnet_ni *ni;
+
+	os_mutex_lock(&B.ln.ln_api_mutex);
+	ni = lnet_ni_find(&B.ln, &B.nid);
+	assert_non_null(ni);
+	os_mutex_lock(&ks.ks_lock);
+	return ksock_peer_find(ni->ni_lnd_data, &fake);
+}
+
+static void fake_peer_unlock(void)
+{
+	os_mutex_unlock(&ks.ks_lock);
+	os_mutex_unlock(&B.ln.ln_api_mutex);
+}
+
 /* B's connection to the raw client: its messages queued and written-unacked. */
 static bool fake_conn_counts(int *queued, int *acking)
 {
-	struct lnet_ni *ni;
 	struct ksock_peer *kp;
 	struct ksock_conn *c;
 	struct ksock_tx *tx;
 	bool found = false;
 
 	*queued = *acking = 0;
-	os_mutex_lock(&B.ln.ln_api_mutex);
-	ni = lnet_ni_find(&B.ln, &B.nid);
-	assert_non_null(ni);
-	os_mutex_lock(&ks.ks_lock);
-	kp = ksock_peer_find(ni->ni_lnd_data, &fake);
+	kp = fake_peer_lock();
 	if (kp)
 		list_for_each_entry(c, &kp->p_conns, c_list) {
 			if (c->c_closing)
@@ -1037,8 +1053,7 @@ static bool fake_conn_counts(int *queued, int *acking)
 			list_for_each_entry(tx, &c->c_ackq, tx_list)
 				(*acking)++;
 		}
-	os_mutex_unlock(&ks.ks_lock);
-	os_mutex_unlock(&B.ln.ln_api_mutex);
+	fake_peer_unlock();
 	return found;
 }
 
@@ -1152,17 +1167,13 @@ static bool scheds_asleep(bool partial, int misses)
 {
 	struct ksock_conn *c;
 	struct ksock_peer *kp;
-	struct lnet_ni *ni;
 	bool ok = false;
 	int i, t;
 
 	for (t = 0; t < 200 && !ok; t++) {
 		if (t)
 			usleep(10000);
-		os_mutex_lock(&B.ln.ln_api_mutex);
-		ni = lnet_ni_find(&B.ln, &B.nid);
-		os_mutex_lock(&ks.ks_lock);
-		kp = ksock_peer_find(ni->ni_lnd_data, &fake);
+		kp = fake_peer_lock();
 		ok = !partial;
 		if (kp)
 			list_for_each_entry(c, &kp->p_conns, c_list)
@@ -1170,8 +1181,7 @@ static bool scheds_asleep(bool partial, int misses)
 					    (misses < 0 || c->c_rx_spin_misses == misses));
 		for (i = 0; i < KSOCK_NSCHED; i++)
 			ok = ok && ks.ks_sched[i].s_polling;
-		os_mutex_unlock(&ks.ks_lock);
-		os_mutex_unlock(&B.ln.ln_api_mutex);
+		fake_peer_unlock();
 	}
 	return ok;
 }
